@@ -1,0 +1,165 @@
+//! A game: a start position, the moves played and the key history, with the rules that end a game.
+
+use super::moves::Move;
+use super::position::Position;
+use super::types::Color;
+
+/// The result of a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Drawn.
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN result text: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// A win for `color`.
+    pub fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The score for `color`: 1.0 win, 0.5 draw, 0.0 loss.
+    pub fn score_for(self, color: Color) -> f64 {
+        match (self, color) {
+            (GameResult::Draw, _) => 0.5,
+            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 1.0,
+            _ => 0.0,
+        }
+    }
+}
+
+/// Why a game ended by the rules of chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// The same position (same key) occurred for the third time.
+    ThreefoldRepetition,
+    /// 100 plies without a capture or pawn move.
+    FiftyMoveRule,
+    /// Neither side can mate.
+    InsufficientMaterial,
+}
+
+impl Termination {
+    /// A short human-readable text, as used in PGN `Termination` tags and CSV output.
+    pub fn text(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::ThreefoldRepetition => "threefold repetition",
+            Termination::FiftyMoveRule => "fifty-move rule",
+            Termination::InsufficientMaterial => "insufficient material",
+        }
+    }
+}
+
+/// A game ended by the rules: the result and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Who won.
+    pub result: GameResult,
+    /// Why.
+    pub termination: Termination,
+}
+
+/// A game in progress: start position, current position, moves and the key of every position reached (for
+/// threefold repetition over the whole game, book moves included).
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+}
+
+impl Game {
+    /// A new game from `start`.
+    pub fn new(start: Position) -> Game {
+        let key = start.key();
+        Game { pos: start.clone(), start, moves: Vec::new(), keys: vec![key] }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The keys of every position so far, the start first and the current last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// Plays `m` if it is legal; returns false (and changes nothing) otherwise.
+    pub fn play(&mut self, m: Move) -> bool {
+        if !self.pos.is_legal(m) {
+            return false;
+        }
+        self.pos.make_move(m);
+        self.moves.push(m);
+        self.keys.push(self.pos.key());
+        true
+    }
+
+    /// How often the current position has occurred, counting the current one (only positions since the last
+    /// capture or pawn move can repeat it).
+    pub fn repetitions(&self) -> usize {
+        let key = self.pos.key();
+        let window = (self.pos.halfmove_clock() as usize + 1).min(self.keys.len());
+        self.keys[self.keys.len() - window..].iter().filter(|&&k| k == key).count()
+    }
+
+    /// The outcome if the game is over by the rules: checkmate, stalemate, the fifty-move rule (100 plies from
+    /// the FEN's halfmove clock on; a mate on the last ply takes precedence), threefold repetition or
+    /// insufficient material; `None` while the game goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let draw = |termination| Some(Outcome { result: GameResult::Draw, termination });
+        if self.pos.legal_moves().is_empty() {
+            return if self.pos.in_check() {
+                Some(Outcome {
+                    result: GameResult::win_for(self.pos.side_to_move().flip()),
+                    termination: Termination::Checkmate,
+                })
+            } else {
+                draw(Termination::Stalemate)
+            };
+        }
+        if self.pos.halfmove_clock() >= 100 {
+            return draw(Termination::FiftyMoveRule);
+        }
+        if self.repetitions() >= 3 {
+            return draw(Termination::ThreefoldRepetition);
+        }
+        if self.pos.is_insufficient_material() {
+            return draw(Termination::InsufficientMaterial);
+        }
+        None
+    }
+}

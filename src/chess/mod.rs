@@ -1,0 +1,18 @@
+//! Chess rules: bitboards, squares, attack tables, the position with make/unmake and Zobrist key, legal
+//! move generation, perft and game-end detection. Knows nothing of files, threads or printing.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use game::{Game, Outcome, Termination};
+pub use moves::{Move, MoveKind, MoveList};
+pub use position::{Position, Setup, SetupError, Undo};
+pub use types::{Color, File, Piece, PieceType, Rank, Square};

@@ -1,0 +1,161 @@
+//! Legal move generation with check and pin masks (no make-and-test except for en passant).
+//!
+//! Method (chessprogramming wiki, "Checks and Pinned Pieces"): in double check only the king moves; in single
+//! check every other move must land on the check ray or capture the checker; a pinned piece moves only along the
+//! line through its king and itself. King moves are tested with the king removed from the occupancy so that it
+//! cannot hide behind itself from a slider. En passant is tested by removing both pawns from the occupancy.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveList};
+use super::position::{Position, castling_targets};
+use super::types::{Color, PieceType, Square};
+
+impl Position {
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list, false);
+        list
+    }
+
+    /// Legal captures, en-passant captures and queen promotions (the moves a quiescence search tries).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list, true);
+        list
+    }
+
+    /// True when `m` is one of the legal moves here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    /// Appends the legal moves (or only captures and queen promotions when `captures_only`) to `list`.
+    pub fn generate(&self, list: &mut MoveList, captures_only: bool) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let ours = self.color_bb(us);
+        let theirs = self.color_bb(them);
+        let occ = self.occupied();
+        let king = self.king_square(us);
+        let checkers = self.checkers();
+
+        let king_targets = attacks::king(king) & !ours & if captures_only { theirs } else { Bitboard::FULL };
+        let occ_without_king = occ.without(king);
+        for to in king_targets {
+            if !self.attacked_by(them, to, occ_without_king) {
+                list.push(Move::normal(king, to));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+        let check_mask = match checkers.lsb() {
+            Some(c) => attacks::between(king, c).with(c),
+            None => Bitboard::FULL,
+        };
+        let target = check_mask & !ours & if captures_only { theirs } else { Bitboard::FULL };
+        let pinned = self.pinned(us);
+
+        let knights = self.pieces_of(us, PieceType::Knight) & !pinned;
+        for from in knights {
+            for to in attacks::knight(from) & target {
+                list.push(Move::normal(from, to));
+            }
+        }
+        let queens = self.pieces_of(us, PieceType::Queen);
+        for from in self.pieces_of(us, PieceType::Bishop) | queens {
+            let mut t = attacks::bishop(from, occ) & target;
+            if pinned.has(from) {
+                t &= attacks::line(king, from);
+            }
+            for to in t {
+                list.push(Move::normal(from, to));
+            }
+        }
+        for from in self.pieces_of(us, PieceType::Rook) | queens {
+            let mut t = attacks::rook(from, occ) & target;
+            if pinned.has(from) {
+                t &= attacks::line(king, from);
+            }
+            for to in t {
+                list.push(Move::normal(from, to));
+            }
+        }
+        self.generate_pawns(list, captures_only, check_mask, pinned, king);
+        if checkers.is_empty() && !captures_only {
+            self.generate_castling(list, king);
+        }
+    }
+
+    fn generate_pawns(&self, list: &mut MoveList, captures_only: bool, check_mask: Bitboard, pinned: Bitboard, king: Square) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        let occ = self.occupied();
+        let theirs = self.color_bb(them);
+        let (fwd, start_rank, promo_rank): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
+        for from in self.pieces_of(us, PieceType::Pawn) {
+            let allowed = if pinned.has(from) { attacks::line(king, from) & check_mask } else { check_mask };
+            let mut targets = attacks::pawn(us, from) & theirs;
+            let one = from.offset(fwd);
+            if !occ.has(one) {
+                if !captures_only || one.rank() == promo_rank {
+                    targets = targets.with(one);
+                }
+                if !captures_only && from.rank() == start_rank {
+                    let two = one.offset(fwd);
+                    if !occ.has(two) {
+                        targets = targets.with(two);
+                    }
+                }
+            }
+            for to in targets & allowed {
+                if to.rank() == promo_rank {
+                    list.push(Move::promotion(from, to, PieceType::Queen));
+                    if !captures_only {
+                        list.push(Move::promotion(from, to, PieceType::Rook));
+                        list.push(Move::promotion(from, to, PieceType::Bishop));
+                        list.push(Move::promotion(from, to, PieceType::Knight));
+                    }
+                } else {
+                    list.push(Move::normal(from, to));
+                }
+            }
+            if let Some(ep) = self.ep_square()
+                && attacks::pawn(us, from).has(ep)
+            {
+                // The stored square guarantees that some en-passant capture is legal; test this pawn's.
+                let cap = ep.offset(-fwd);
+                let occ2 = occ.without(from).without(cap).with(ep);
+                let attackers = self.attackers_to(king, occ2) & theirs.without(cap);
+                if attackers.is_empty() {
+                    list.push(Move::en_passant(from, ep));
+                }
+            }
+        }
+    }
+
+    fn generate_castling(&self, list: &mut MoveList, king: Square) {
+        let us = self.side_to_move();
+        let them = us.flip();
+        for king_side in [true, false] {
+            let bit = (us as usize) * 2 + usize::from(!king_side);
+            if self.castling_rights() & (1 << bit) == 0 {
+                continue;
+            }
+            let rook = self.castling_rook(bit);
+            let (kto, rto) = castling_targets(king, rook);
+            let occ = self.occupied().without(king).without(rook);
+            let must_be_empty = attacks::between(king, kto).with(kto) | attacks::between(rook, rto).with(rto);
+            if !(must_be_empty & occ).is_empty() {
+                continue;
+            }
+            let path = attacks::between(king, kto).with(kto);
+            if path.into_iter().any(|s| self.attacked_by(them, s, occ)) {
+                continue;
+            }
+            list.push(Move::castling(king, rook));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Perft: counting the leaf nodes of the legal move tree, the standard test of a move generator
+//! (chessprogramming wiki, "Perft").
+
+use super::moves::Move;
+use super::position::Position;
+
+/// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
+/// making them (bulk counting). `perft(pos, 0)` is 1.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut nodes = 0;
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        nodes += perft(pos, depth - 1);
+        pos.unmake_move(m, &undo);
+    }
+    nodes
+}
+
+/// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation order.
+/// `depth` must be at least 1.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        out.push((m, perft(pos, depth.saturating_sub(1))));
+        pos.unmake_move(m, &undo);
+    }
+    out
+}
+
+/// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and
+/// returns the leaf count; panics with the position on the first inconsistency (a test helper, slow).
+pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
+    assert!(pos.is_consistent(), "inconsistent position {pos:?}");
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for &m in &pos.legal_moves() {
+        let before = pos.clone();
+        let undo = pos.make_move(m);
+        nodes += perft_checked(pos, depth - 1);
+        pos.unmake_move(m, &undo);
+        assert!(*pos == before, "unmake of {m:?} did not restore the position");
+    }
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(fen: &str, depth: u32) -> u64 {
+        perft(&mut Position::from_fen(fen).expect("valid test FEN"), depth)
+    }
+
+    #[test]
+    fn known_counts() {
+        // Source: chessprogramming wiki, "Perft Results".
+        assert_eq!(count("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4), 197_281);
+        assert_eq!(count("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 3), 97_862);
+        assert_eq!(count("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5), 674_624);
+        assert_eq!(count("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4), 422_333);
+        assert_eq!(count("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3), 62_379);
+        assert_eq!(count("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3), 89_890);
+    }
+
+    #[test]
+    fn checked_perft_restores_everything() {
+        let mut pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+            .expect("Kiwipete");
+        assert_eq!(perft_checked(&mut pos, 3), 97_862);
+    }
+}

@@ -1,0 +1,664 @@
+//! The position: 12 piece bitboards, colour and occupancy boards, a mailbox, state, Zobrist key; make/unmake.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind};
+use super::types::{Color, Piece, PieceType, Square};
+use super::zobrist;
+use thiserror::Error;
+
+/// Castling rights as a 4-bit mask: bit 0 White h-side (`K`), bit 1 White a-side (`Q`), bit 2 Black h-side
+/// (`k`), bit 3 Black a-side (`q`).
+pub type CastlingRights = u8;
+
+/// The castling-right bit of `color` on the h-side (`king_side`) or the a-side.
+#[inline]
+pub const fn castling_bit(color: Color, king_side: bool) -> u8 {
+    1 << (color as u8 * 2 + if king_side { 0 } else { 1 })
+}
+
+/// What is wrong with a set-up position (a FEN's board and state that no legal game can reach or that the move
+/// generator cannot handle).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// A side does not have exactly one king.
+    #[error("{color:?} has {count} kings, expected exactly one")]
+    KingCount {
+        /// The side.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A pawn stands on the first or last rank.
+    #[error("pawn on {square}, a first or last rank square")]
+    PawnOnBackRank {
+        /// The square.
+        square: Square,
+    },
+    /// The side that has just moved is in check.
+    #[error("the side not to move is in check")]
+    OppositeCheck,
+    /// A castling right without its king on the back rank or without its rook.
+    #[error("castling right {right} has no king on the back rank or no rook on {rook}")]
+    BadCastling {
+        /// The right as a FEN letter.
+        right: char,
+        /// The square the rook should stand on.
+        rook: Square,
+    },
+    /// The en-passant square is not on the sixth rank (from the side to move) or no pawn could have just
+    /// made the double step past it.
+    #[error("en-passant square {square} is impossible: {reason}")]
+    BadEnPassant {
+        /// The square.
+        square: Square,
+        /// Why.
+        reason: &'static str,
+    },
+}
+
+/// The parts of a position before validation: what a FEN spells out.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// Piece on each square, a1 first.
+    pub board: [Option<Piece>; 64],
+    /// Side to move.
+    pub side: Color,
+    /// Rook squares of the castling rights, per right bit (see [`castling_bit`]); `None` for no right.
+    pub castle_rooks: [Option<Square>; 4],
+    /// En-passant target square, as given.
+    pub ep: Option<Square>,
+    /// Plies since the last capture or pawn move.
+    pub halfmove: u16,
+    /// Full-move number, starting at 1.
+    pub fullmove: u16,
+    /// Whether castling moves are written in Chess960 form (king takes rook).
+    pub chess960: bool,
+}
+
+/// What [`Position::make_move`] saves so that [`Position::unmake_move`] can restore the position exactly.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: Option<Piece>,
+    castling: CastlingRights,
+    ep: Option<Square>,
+    halfmove: u16,
+    key: u64,
+    checkers: Bitboard,
+}
+
+/// A chess position with everything needed to generate moves and detect draws other than repetition.
+///
+/// Holds the 12 piece bitboards (index [`Piece::index`]), two colour boards, the occupancy, a mailbox,
+/// the side to move, castling rights with their rook squares (so Chess960 works too), the en-passant square
+/// (kept only when a legal en-passant capture exists, so it is part of the key exactly then), the halfmove
+/// clock, the full-move number, the Zobrist key and the checkers of the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pieces: [Bitboard; 12],
+    colors: [Bitboard; 2],
+    occupied: Bitboard,
+    board: [Option<Piece>; 64],
+    side: Color,
+    castling: CastlingRights,
+    castle_rooks: [Square; 4],
+    castle_mask: [u8; 64],
+    ep: Option<Square>,
+    halfmove: u16,
+    fullmove: u16,
+    key: u64,
+    checkers: Bitboard,
+    chess960: bool,
+}
+
+impl Position {
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        let mut board = [None; 64];
+        let back = [
+            PieceType::Rook,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Queen,
+            PieceType::King,
+            PieceType::Bishop,
+            PieceType::Knight,
+            PieceType::Rook,
+        ];
+        for f in 0..8u8 {
+            board[f as usize] = Some(Piece::new(Color::White, back[f as usize]));
+            board[8 + f as usize] = Some(Piece::new(Color::White, PieceType::Pawn));
+            board[48 + f as usize] = Some(Piece::new(Color::Black, PieceType::Pawn));
+            board[56 + f as usize] = Some(Piece::new(Color::Black, back[f as usize]));
+        }
+        let setup = Setup {
+            board,
+            side: Color::White,
+            castle_rooks: [Some(Square::new(7)), Some(Square::new(0)), Some(Square::new(63)), Some(Square::new(56))],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+            chess960: false,
+        };
+        Position::from_setup(&setup).expect("the start position is legal")
+    }
+
+    /// Builds and validates a position.
+    ///
+    /// # Errors
+    /// [`SetupError`] when a side has not exactly one king, a pawn stands on rank 1 or 8, the side not to move
+    /// is in check, a castling right lacks its king or rook, or the en-passant square is impossible. An
+    /// en-passant square that is possible but allows no legal capture is accepted and dropped.
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
+        let mut pos = Position {
+            pieces: [Bitboard::EMPTY; 12],
+            colors: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            board: [None; 64],
+            side: setup.side,
+            castling: 0,
+            castle_rooks: [Square::new(0); 4],
+            castle_mask: [0; 64],
+            ep: None,
+            halfmove: setup.halfmove,
+            fullmove: setup.fullmove.max(1),
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            chess960: setup.chess960,
+        };
+        for sq in Square::all() {
+            if let Some(p) = setup.board[sq.index()] {
+                if p.kind == PieceType::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
+                    return Err(SetupError::PawnOnBackRank { square: sq });
+                }
+                pos.put(p, sq);
+            }
+        }
+        for color in Color::ALL {
+            let count = pos.pieces_of(color, PieceType::King).count();
+            if count != 1 {
+                return Err(SetupError::KingCount { color, count });
+            }
+        }
+        for (bit, rook) in setup.castle_rooks.iter().enumerate() {
+            let Some(rook) = *rook else { continue };
+            let color = if bit < 2 { Color::White } else { Color::Black };
+            let king = pos.king_square(color);
+            let back = if color == Color::White { 0 } else { 7 };
+            let king_side = bit % 2 == 0;
+            let right = ['K', 'Q', 'k', 'q'][bit];
+            let ok = king.rank() == back
+                && rook.rank() == back
+                && pos.piece_on(rook) == Some(Piece::new(color, PieceType::Rook))
+                && (rook > king) == king_side;
+            if !ok {
+                return Err(SetupError::BadCastling { right, rook });
+            }
+            pos.castling |= 1 << bit;
+            pos.castle_rooks[bit] = rook;
+            pos.castle_mask[rook.index()] |= 1 << bit;
+            pos.castle_mask[king.index()] |= 1 << bit;
+        }
+        let them = pos.side.flip();
+        if pos.attacked_by(pos.side, pos.king_square(them), pos.occupied) {
+            return Err(SetupError::OppositeCheck);
+        }
+        pos.checkers = pos.attackers_to(pos.king_square(pos.side), pos.occupied) & pos.colors[them.index()];
+        if let Some(ep) = setup.ep {
+            if ep.relative_rank(pos.side) != 5 {
+                return Err(SetupError::BadEnPassant { square: ep, reason: "not on the third or sixth rank" });
+            }
+            let forward: i8 = if pos.side == Color::White { 8 } else { -8 };
+            let pawn_sq = ep.offset(-forward);
+            if pos.piece_on(pawn_sq) != Some(Piece::new(them, PieceType::Pawn)) {
+                return Err(SetupError::BadEnPassant { square: ep, reason: "no pawn in front of it that could have just made a double step" });
+            }
+            if pos.occupied.has(ep) || pos.occupied.has(ep.offset(forward)) {
+                return Err(SetupError::BadEnPassant { square: ep, reason: "the square it passed or started from is occupied" });
+            }
+            if pos.ep_capture_legal(ep) {
+                pos.ep = Some(ep);
+            }
+        }
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    // ---- accessors ----
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The bitboard of one coloured piece.
+    #[inline]
+    pub fn pieces(&self, piece: Piece) -> Bitboard {
+        self.pieces[piece.index()]
+    }
+
+    /// The bitboard of `color`'s pieces of kind `kind`.
+    #[inline]
+    pub fn pieces_of(&self, color: Color, kind: PieceType) -> Bitboard {
+        self.pieces[color.index() * 6 + kind.index()]
+    }
+
+    /// Both colours' pieces of kind `kind`.
+    #[inline]
+    pub fn pieces_kind(&self, kind: PieceType) -> Bitboard {
+        self.pieces[kind.index()] | self.pieces[6 + kind.index()]
+    }
+
+    /// All squares occupied by `color`.
+    #[inline]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// All occupied squares.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    /// The square of `color`'s king.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces_of(color, PieceType::King).lsb().expect("each side has exactly one king")
+    }
+
+    /// The castling rights mask (see [`CastlingRights`]).
+    #[inline]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The rook square of a castling right bit (meaningful only while the right is held).
+    #[inline]
+    pub fn castling_rook(&self, bit: usize) -> Square {
+        self.castle_rooks[bit]
+    }
+
+    /// The en-passant square, present only when a legal en-passant capture exists.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Plies since the last capture or pawn move (for the 50-move rule).
+    #[inline]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    /// The full-move number (starts at 1, incremented after Black moves).
+    #[inline]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    /// Sets the clocks (used by openings that carry `hmvc`/`fmvn`).
+    pub fn set_clocks(&mut self, halfmove: u16, fullmove: u16) {
+        self.halfmove = halfmove;
+        self.fullmove = fullmove.max(1);
+    }
+
+    /// The Zobrist key, updated incrementally.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Pieces of the opponent giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    /// True when the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        !self.checkers.is_empty()
+    }
+
+    /// True when castling is written in Chess960 notation.
+    #[inline]
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Switches Chess960 notation on or off (rules are the same; only move text differs).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    // ---- attacks ----
+
+    /// All pieces of both colours that attack `sq`, with the occupancy `occ` used for sliders.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        (attacks::pawn(Color::White, sq) & self.pieces_of(Color::Black, PieceType::Pawn))
+            | (attacks::pawn(Color::Black, sq) & self.pieces_of(Color::White, PieceType::Pawn))
+            | (attacks::knight(sq) & self.pieces_kind(PieceType::Knight))
+            | (attacks::king(sq) & self.pieces_kind(PieceType::King))
+            | (attacks::rook(sq, occ) & (self.pieces_kind(PieceType::Rook) | self.pieces_kind(PieceType::Queen)))
+            | (attacks::bishop(sq, occ) & (self.pieces_kind(PieceType::Bishop) | self.pieces_kind(PieceType::Queen)))
+    }
+
+    /// True when `by` attacks `sq` with occupancy `occ`.
+    #[inline]
+    pub fn attacked_by(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let them = |k| self.pieces_of(by, k);
+        let queens = them(PieceType::Queen);
+        !(attacks::pawn(by.flip(), sq) & them(PieceType::Pawn)).is_empty()
+            || !(attacks::knight(sq) & them(PieceType::Knight)).is_empty()
+            || !(attacks::king(sq) & them(PieceType::King)).is_empty()
+            || !(attacks::rook(sq, occ) & (them(PieceType::Rook) | queens)).is_empty()
+            || !(attacks::bishop(sq, occ) & (them(PieceType::Bishop) | queens)).is_empty()
+    }
+
+    /// Pieces of `color` pinned to their own king by an enemy slider.
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let king = self.king_square(color);
+        let them = color.flip();
+        let queens = self.pieces_of(them, PieceType::Queen);
+        let snipers = (attacks::rook(king, Bitboard::EMPTY) & (self.pieces_of(them, PieceType::Rook) | queens))
+            | (attacks::bishop(king, Bitboard::EMPTY) & (self.pieces_of(them, PieceType::Bishop) | queens));
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let b = attacks::between(king, s) & self.occupied;
+            if b.count() == 1 && !(b & self.colors[color.index()]).is_empty() {
+                pinned |= b;
+            }
+        }
+        pinned
+    }
+
+    /// True when the side to move can legally capture en passant on `ep` (pawns on the right squares assumed
+    /// by the caller's setup; checks that our king is safe after the capture, including a rank pin).
+    fn ep_capture_legal(&self, ep: Square) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let captured = ep.offset(if us == Color::White { -8 } else { 8 });
+        let king = self.king_square(us);
+        for from in attacks::pawn(them, ep) & self.pieces_of(us, PieceType::Pawn) {
+            let occ = (self.occupied.without(from).without(captured)).with(ep);
+            let their = self.colors[them.index()].without(captured);
+            let attackers = self.attackers_to(king, occ) & their;
+            if attackers.is_empty() {
+                return true;
+            }
+        }
+        false
+    }
+
+    // ---- piece placement with key updates ----
+
+    #[inline]
+    fn put(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.pieces[p.index()] |= b;
+        self.colors[p.color.index()] |= b;
+        self.occupied |= b;
+        self.board[sq.index()] = Some(p);
+        self.key ^= zobrist::piece(p, sq);
+    }
+
+    #[inline]
+    fn remove(&mut self, p: Piece, sq: Square) {
+        let b = Bitboard::from_square(sq);
+        self.pieces[p.index()] ^= b;
+        self.colors[p.color.index()] ^= b;
+        self.occupied ^= b;
+        self.board[sq.index()] = None;
+        self.key ^= zobrist::piece(p, sq);
+    }
+
+    /// Recomputes the Zobrist key from scratch (the slow reference for the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                key ^= zobrist::piece(p, sq);
+            }
+        }
+        if self.side == Color::Black {
+            key ^= zobrist::side();
+        }
+        key ^= zobrist::castling(self.castling);
+        if let Some(ep) = self.ep {
+            key ^= zobrist::en_passant(ep.file());
+        }
+        key
+    }
+
+    /// Recomputes boards, occupancy, key and checkers from the mailbox and compares them with the
+    /// incrementally kept ones; also checks that an en-passant square is kept only when its capture is legal.
+    pub fn is_consistent(&self) -> bool {
+        let mut pieces = [Bitboard::EMPTY; 12];
+        for sq in Square::all() {
+            if let Some(p) = self.board[sq.index()] {
+                pieces[p.index()] = pieces[p.index()].with(sq);
+            }
+        }
+        let white = pieces[..6].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        let black = pieces[6..].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
+        let checkers =
+            self.attackers_to(self.king_square(self.side), self.occupied) & self.colors[self.side.flip().index()];
+        pieces == self.pieces
+            && white == self.colors[0]
+            && black == self.colors[1]
+            && (white | black) == self.occupied
+            && self.key == self.compute_key()
+            && checkers == self.checkers
+            && self.ep.is_none_or(|ep| self.ep_capture_legal(ep))
+    }
+
+    // ---- make / unmake ----
+
+    /// Plays a legal move, returning what [`Position::unmake_move`] needs to undo it.
+    ///
+    /// Precondition: `m` is legal in this position (as generated by `legal_moves`); anything else leaves the
+    /// position corrupt. Use `play` (which checks) for untrusted input.
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let us = self.side;
+        let them = us.flip();
+        let from = m.from();
+        let to = m.to();
+        let mover = self.board[from.index()].expect("make_move: a piece on the origin square");
+        let undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+        };
+        let mut undo = undo;
+        if let Some(ep) = self.ep {
+            self.key ^= zobrist::en_passant(ep.file());
+            self.ep = None;
+        }
+        self.halfmove += 1;
+        match m.kind() {
+            MoveKind::Castling => {
+                let rook = Piece::new(us, PieceType::Rook);
+                let (kto, rto) = castling_targets(from, to);
+                self.remove(mover, from);
+                self.remove(rook, to);
+                self.put(mover, kto);
+                self.put(rook, rto);
+            }
+            MoveKind::EnPassant => {
+                let cap_sq = to.offset(if us == Color::White { -8 } else { 8 });
+                let cap = Piece::new(them, PieceType::Pawn);
+                self.remove(cap, cap_sq);
+                self.remove(mover, from);
+                self.put(mover, to);
+                undo.captured = Some(cap);
+                self.halfmove = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                if let Some(cap) = self.board[to.index()] {
+                    self.remove(cap, to);
+                    undo.captured = Some(cap);
+                    self.halfmove = 0;
+                }
+                self.remove(mover, from);
+                let placed = match m.promotion_piece() {
+                    Some(p) => Piece::new(us, p),
+                    None => mover,
+                };
+                self.put(placed, to);
+                if mover.kind == PieceType::Pawn {
+                    self.halfmove = 0;
+                }
+            }
+        }
+        let lost = self.castle_mask[from.index()] | self.castle_mask[to.index()];
+        if self.castling & lost != 0 {
+            self.key ^= zobrist::castling(self.castling);
+            self.castling &= !lost;
+            self.key ^= zobrist::castling(self.castling);
+        }
+        self.side = them;
+        self.key ^= zobrist::side();
+        if us == Color::Black {
+            self.fullmove += 1;
+        }
+        self.checkers = self.attackers_to(self.king_square(them), self.occupied) & self.colors[us.index()];
+        if mover.kind == PieceType::Pawn && from.index().abs_diff(to.index()) == 16 {
+            let ep = Square::new(((from.index() + to.index()) / 2) as u8);
+            if !(attacks::pawn(us, ep) & self.pieces_of(them, PieceType::Pawn)).is_empty() && self.ep_capture_legal(ep)
+            {
+                self.ep = Some(ep);
+                self.key ^= zobrist::en_passant(ep.file());
+            }
+        }
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made, with the [`Undo`] that `make_move` returned.
+    pub fn unmake_move(&mut self, m: Move, undo: &Undo) {
+        let them = self.side;
+        let us = them.flip();
+        let from = m.from();
+        let to = m.to();
+        if us == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.side = us;
+        match m.kind() {
+            MoveKind::Castling => {
+                let rook = Piece::new(us, PieceType::Rook);
+                let king = Piece::new(us, PieceType::King);
+                let (kto, rto) = castling_targets(from, to);
+                self.remove(king, kto);
+                self.remove(rook, rto);
+                self.put(king, from);
+                self.put(rook, to);
+            }
+            MoveKind::EnPassant => {
+                let pawn = Piece::new(us, PieceType::Pawn);
+                self.remove(pawn, to);
+                self.put(pawn, from);
+                let cap_sq = to.offset(if us == Color::White { -8 } else { 8 });
+                self.put(Piece::new(them, PieceType::Pawn), cap_sq);
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                let placed = self.board[to.index()].expect("unmake_move: the moved piece on its target");
+                self.remove(placed, to);
+                let mover = if m.kind() == MoveKind::Promotion { Piece::new(us, PieceType::Pawn) } else { placed };
+                self.put(mover, from);
+                if let Some(cap) = undo.captured {
+                    self.put(cap, to);
+                }
+            }
+        }
+        self.castling = undo.castling;
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+        self.checkers = undo.checkers;
+    }
+
+    /// Passes the move to the opponent (for null-move pruning); not legal in check.
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            checkers: self.checkers,
+        };
+        if let Some(ep) = self.ep.take() {
+            self.key ^= zobrist::en_passant(ep.file());
+        }
+        self.side = self.side.flip();
+        self.key ^= zobrist::side();
+        self.halfmove += 1;
+        self.checkers = Bitboard::EMPTY;
+        undo
+    }
+
+    /// Takes back [`Position::make_null`].
+    pub fn unmake_null(&mut self, undo: &Undo) {
+        self.side = self.side.flip();
+        self.ep = undo.ep;
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+        self.checkers = undo.checkers;
+    }
+
+    /// The piece a move captures (the pawn for en passant; none for castling).
+    #[inline]
+    pub fn captured_piece(&self, m: Move) -> Option<Piece> {
+        match m.kind() {
+            MoveKind::Castling => None,
+            MoveKind::EnPassant => Some(Piece::new(self.side.flip(), PieceType::Pawn)),
+            _ => self.board[m.to().index()],
+        }
+    }
+
+    /// True when neither side can ever mate: K v K, K+minor v K, or only same-coloured bishops besides kings
+    /// (FIDE 6.9 dead positions of the common kinds).
+    pub fn is_insufficient_material(&self) -> bool {
+        if !(self.pieces_kind(PieceType::Pawn)
+            | self.pieces_kind(PieceType::Rook)
+            | self.pieces_kind(PieceType::Queen))
+        .is_empty()
+        {
+            return false;
+        }
+        let knights = self.pieces_kind(PieceType::Knight);
+        let bishops = self.pieces_kind(PieceType::Bishop);
+        if (knights | bishops).count() <= 1 {
+            return true;
+        }
+        if knights.is_empty() {
+            const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+            return bishops.0 & DARK == 0 || bishops.0 & !DARK == 0;
+        }
+        false
+    }
+}
+
+/// Where king and rook end for castling with the king on `king` and the rook on `rook`: the king to the g- or
+/// c-file, the rook to the f- or d-file.
+#[inline]
+pub fn castling_targets(king: Square, rook: Square) -> (Square, Square) {
+    let r = king.rank();
+    if rook > king {
+        (Square::from_file_rank(6, r), Square::from_file_rank(5, r))
+    } else {
+        (Square::from_file_rank(2, r), Square::from_file_rank(3, r))
+    }
+}

@@ -1,0 +1,8 @@
+//! Arbiter: an engine-testing and tuning harness for chess engines.
+//!
+//! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` → `chess`.
+pub mod chess;
+pub mod engine;
+pub mod notation;
+pub mod runner;
+pub mod stats;
