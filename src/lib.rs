@@ -2,6 +2,7 @@
 //!
 //! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` → `chess`.
 pub mod chess;
+pub mod cli;
 pub mod engine;
 pub mod notation;
 pub mod runner;

@@ -1,1 +1,36 @@
-fn main() {}
+//! The `arbiter` command line: clap parsing and dispatch only.
+
+use arbiter::cli;
+use clap::{Parser, Subcommand};
+
+/// Arbiter: perft, self-play matches decided by SPRT, and tuning for chess engines.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count perft nodes for a position, or check every count of an EPD suite.
+    Perft(cli::perft::PerftArgs),
+    /// Play a match between engine builds from an opening book, optionally until an SPRT decides.
+    Match(cli::match_cmd::MatchArgs),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cli::perft::run(args),
+        Command::Match(args) => cli::match_cmd::run(args),
+    };
+    let code = match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    };
+    std::process::exit(code);
+}

@@ -36,6 +36,24 @@ pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
     out
 }
 
+/// Perft split over root moves with rayon (each root move's subtree on its own task); equals [`perft`].
+pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
+    use rayon::prelude::*;
+    if depth <= 2 {
+        return perft(&mut pos.clone(), depth);
+    }
+    let moves = pos.legal_moves();
+    moves
+        .as_slice()
+        .par_iter()
+        .map(|&m| {
+            let mut p = pos.clone();
+            p.make_move(m);
+            perft(&mut p, depth - 1)
+        })
+        .sum()
+}
+
 /// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and
 /// returns the leaf count; panics with the position on the first inconsistency (a test helper, slow).
 pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {

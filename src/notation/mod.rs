@@ -1,5 +1,10 @@
 //! Text formats: FEN, EPD, SAN, PGN and UCI move text. Each parser has its own error type.
 
+pub mod epd;
 pub mod fen;
+pub mod pgn;
+pub mod san;
 
+pub use epd::{Epd, EpdError};
 pub use fen::FenError;
+pub use san::{MoveTextError, parse_san, parse_uci, to_san};

@@ -1,0 +1,203 @@
+//! EPD (Extended Position Description, PGN standard section 16.2): four FEN fields and `opcode operand;`
+//! operations, plus the perft-suite form `<FEN> ;D1 20 ;D2 400` whose FEN carries its clock fields.
+
+use crate::chess::Position;
+use super::fen::FenError;
+use std::path::Path;
+use thiserror::Error;
+
+/// An EPD line that cannot be read, with the file and line it came from.
+#[derive(Debug, Error)]
+pub enum EpdError {
+    /// The file cannot be read.
+    #[error("{file}: cannot read: {source}")]
+    Io {
+        /// The path.
+        file: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A line is not EPD.
+    #[error("{file}:{line}: {reason}: {text:?}")]
+    Line {
+        /// The path (or `<input>`).
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The line.
+        text: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// One EPD record: a position (as a full FEN) and its operations in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Epd {
+    /// The position as a six-field FEN (clocks from the line, from `hmvc`/`fmvn`, or `0 1`).
+    pub fen: String,
+    /// `(opcode, operands)` pairs in the order given; operands keep their quotes stripped of the outer pair.
+    pub ops: Vec<(String, String)>,
+    /// 1-based line number in its file.
+    pub line: usize,
+}
+
+impl Epd {
+    /// Parses one EPD line (without file context; `line` is recorded in the result).
+    ///
+    /// # Errors
+    /// A reason string when the line has fewer than four FEN fields or its FEN does not parse.
+    pub fn parse(text: &str, line: usize, chess960: bool) -> Result<Epd, String> {
+        let text = text.trim();
+        let mut fields = text.splitn(5, char::is_whitespace).filter(|s| !s.is_empty());
+        let mut fen_fields: Vec<&str> = Vec::with_capacity(6);
+        for _ in 0..4 {
+            match fields.next() {
+                Some(f) => fen_fields.push(f),
+                None => return Err("expected at least 4 FEN fields".to_string()),
+            }
+        }
+        if fen_fields.iter().any(|f| f.contains(';')) {
+            return Err("expected at least 4 FEN fields before the first ';'".to_string());
+        }
+        let rest = fields.next().unwrap_or("").trim();
+        let mut ops = split_operations(rest);
+        // Perft-suite form: clocks before the first ';', e.g. "... - 0 1 ;D1 20".
+        let mut halfmove = "0".to_string();
+        let mut fullmove = "1".to_string();
+        if let Some((op, operands)) = ops.first().cloned()
+            && op.parse::<u32>().is_ok()
+            && operands.parse::<u32>().is_ok()
+        {
+            halfmove = op;
+            fullmove = operands;
+            ops.remove(0);
+        }
+        for (op, operand) in &ops {
+            match op.as_str() {
+                "hmvc" => halfmove = operand.clone(),
+                "fmvn" => fullmove = operand.clone(),
+                _ => {}
+            }
+        }
+        let fen = format!("{} {} {} {} {} {}", fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove);
+        Position::from_fen_variant(&fen, chess960).map_err(|e: FenError| format!("bad FEN: {e}"))?;
+        Ok(Epd { fen, ops, line })
+    }
+
+    /// The operands of the first operation with this opcode.
+    pub fn get(&self, opcode: &str) -> Option<&str> {
+        self.ops.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_str())
+    }
+
+    /// The position (the FEN was validated when the line was parsed).
+    pub fn position(&self, chess960: bool) -> Position {
+        Position::from_fen_variant(&self.fen, chess960).expect("EPD FEN validated at parse time")
+    }
+
+    /// Writes the record back as an EPD line: the four FEN fields, then `opcode operands;` for each operation
+    /// (operands containing spaces are quoted).
+    pub fn to_line(&self) -> String {
+        let mut s: String = self.fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
+        for (op, v) in &self.ops {
+            s.push(' ');
+            s.push_str(op);
+            if !v.is_empty() {
+                s.push(' ');
+                if v.contains(' ') && !v.starts_with('"') && op != "bm" && op != "am" && op != "pv" {
+                    s.push_str(&format!("\"{v}\""));
+                } else {
+                    s.push_str(v);
+                }
+            }
+            s.push(';');
+        }
+        s
+    }
+}
+
+/// Splits `op1 a b; op2 "x; y"; ...` into (opcode, operands), honouring double quotes.
+fn split_operations(rest: &str) -> Vec<(String, String)> {
+    let mut ops = Vec::new();
+    let mut current = String::new();
+    let mut quoted = false;
+    let push = |s: &str, ops: &mut Vec<(String, String)>| {
+        let s = s.trim();
+        if s.is_empty() {
+            return;
+        }
+        let (op, operands) = s.split_once(char::is_whitespace).unwrap_or((s, ""));
+        let operands = operands.trim();
+        let operands = operands.strip_prefix('"').and_then(|o| o.strip_suffix('"')).unwrap_or(operands);
+        ops.push((op.to_string(), operands.to_string()));
+    };
+    for c in rest.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                current.push(c);
+            }
+            ';' if !quoted => {
+                push(&current, &mut ops);
+                current.clear();
+            }
+            _ => current.push(c),
+        }
+    }
+    push(&current, &mut ops);
+    ops
+}
+
+/// Reads every non-empty, non-comment (`#`) line of an EPD file.
+///
+/// # Errors
+/// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
+/// first malformed line.
+pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> {
+    let text = std::fs::read_to_string(path).map_err(|source| EpdError::Io { file: path.display().to_string(), source })?;
+    parse_epd_text(&text, &path.display().to_string(), chess960)
+}
+
+/// Parses EPD text (see [`read_epd_file`]); `file` names the source in errors.
+///
+/// # Errors
+/// [`EpdError::Line`] for the first malformed line.
+pub fn parse_epd_text(text: &str, file: &str, chess960: bool) -> Result<Vec<Epd>, EpdError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let epd = Epd::parse(line, i + 1, chess960).map_err(|reason| EpdError::Line {
+            file: file.to_string(),
+            line: i + 1,
+            text: raw.to_string(),
+            reason,
+        })?;
+        out.push(epd);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_and_tactics_forms() {
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - 3 9 ;D1 15 ;D2 66", 1, false).unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 3 9");
+        assert_eq!(e.get("D2"), Some("66"));
+        let e = Epd::parse(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1, false)
+            .unwrap();
+        assert_eq!(e.get("bm"), Some("Qg6"));
+        assert_eq!(e.get("id"), Some("WAC.001"));
+        assert_eq!(e.fen, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - hmvc 7; fmvn 30;", 1, false).unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 7 30");
+        assert!(Epd::parse("4k3/8/8 w", 1, false).is_err());
+        let err = parse_epd_text("\n4k3/8/8/8/8/8/8/4K2X w - - ;D1 1\n", "x.epd", false).unwrap_err();
+        assert!(err.to_string().starts_with("x.epd:2:"), "{err}");
+    }
+}

@@ -1,0 +1,278 @@
+//! PGN (Portable Game Notation, the 1994 standard by Steven J. Edwards): writing games with the seven-tag
+//! roster, `SetUp`/`FEN` for non-standard starts and SAN movetext; reading games' tags and main lines.
+
+use super::san::{parse_san, to_san};
+use crate::chess::{Move, Position};
+use thiserror::Error;
+
+/// A PGN game that cannot be read, with the file and line.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PgnError {
+    /// A tag pair is malformed.
+    #[error("{file}:{line}: malformed tag pair {text:?}")]
+    BadTag {
+        /// The source file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// The text.
+        text: String,
+    },
+    /// The FEN tag does not parse.
+    #[error("{file}:{line}: bad FEN tag: {reason}")]
+    BadFen {
+        /// The source file.
+        file: String,
+        /// 1-based line of the game's first tag.
+        line: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A move of the main line is malformed or illegal.
+    #[error("{file}:{line}: move {ply} ({text:?}): {reason}")]
+    BadMove {
+        /// The source file.
+        file: String,
+        /// 1-based line where the move stands.
+        line: usize,
+        /// 1-based ply of the main line.
+        ply: usize,
+        /// The move text.
+        text: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A game read from PGN: its tags, start position, main-line moves and result text.
+#[derive(Clone, Debug)]
+pub struct PgnGame {
+    /// Tag pairs in file order.
+    pub tags: Vec<(String, String)>,
+    /// The start position (from `FEN` when given, else the standard start).
+    pub start: Position,
+    /// The main line.
+    pub moves: Vec<Move>,
+    /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: String,
+    /// 1-based line of the game's first line.
+    pub line: usize,
+}
+
+impl PgnGame {
+    /// The value of a tag.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads every game of PGN text. Comments (`{}` and `;`), variations (`()`), NAGs (`$n`), move numbers and
+/// escape lines (`%`) are skipped; only the main line is kept.
+///
+/// # Errors
+/// [`PgnError`] naming `file`, the line and what is wrong, for the first bad game.
+pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut tokens: Vec<(usize, String)> = Vec::new();
+    let mut game_line = 0;
+    let mut depth_comment = false;
+    let mut depth_var = 0usize;
+    let mut in_moves = false;
+    let finish = |tags: &mut Vec<(String, String)>, tokens: &mut Vec<(usize, String)>, line: usize, games: &mut Vec<PgnGame>| -> Result<(), PgnError> {
+        if tags.is_empty() && tokens.is_empty() {
+            return Ok(());
+        }
+        let g = build_game(std::mem::take(tags), std::mem::take(tokens), line, file)?;
+        games.push(g);
+        Ok(())
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let lineno = i + 1;
+        let line = raw.trim();
+        if line.starts_with('%') {
+            continue;
+        }
+        if !depth_comment && depth_var == 0 && line.starts_with('[') {
+            if in_moves {
+                finish(&mut tags, &mut tokens, game_line, &mut games)?;
+                in_moves = false;
+            }
+            if tags.is_empty() {
+                game_line = lineno;
+            }
+            let bad = || PgnError::BadTag { file: file.to_string(), line: lineno, text: raw.to_string() };
+            let inner = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or_else(bad)?;
+            let (name, value) = inner.split_once(char::is_whitespace).ok_or_else(bad)?;
+            let value = value.trim();
+            let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).ok_or_else(bad)?;
+            tags.push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            continue;
+        }
+        let mut word = String::new();
+        let flush = |word: &mut String, tokens: &mut Vec<(usize, String)>| {
+            if !word.is_empty() {
+                tokens.push((lineno, std::mem::take(word)));
+            }
+        };
+        for c in line.chars() {
+            if depth_comment {
+                if c == '}' {
+                    depth_comment = false;
+                }
+                continue;
+            }
+            match c {
+                '{' => {
+                    flush(&mut word, &mut tokens);
+                    depth_comment = true;
+                }
+                ';' if depth_var == 0 => {
+                    flush(&mut word, &mut tokens);
+                    break;
+                }
+                '(' => {
+                    flush(&mut word, &mut tokens);
+                    depth_var += 1;
+                }
+                ')' => {
+                    word.clear();
+                    depth_var = depth_var.saturating_sub(1);
+                }
+                c if c.is_whitespace() => flush(&mut word, &mut tokens),
+                c if depth_var == 0 => word.push(c),
+                _ => {}
+            }
+        }
+        flush(&mut word, &mut tokens);
+        if !tokens.is_empty() {
+            in_moves = true;
+        }
+        if in_moves && tokens.last().is_some_and(|(_, t)| is_result(t)) {
+            finish(&mut tags, &mut tokens, game_line, &mut games)?;
+            in_moves = false;
+        }
+    }
+    finish(&mut tags, &mut tokens, game_line, &mut games)?;
+    Ok(games)
+}
+
+fn is_result(t: &str) -> bool {
+    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+}
+
+fn build_game(tags: Vec<(String, String)>, tokens: Vec<(usize, String)>, line: usize, file: &str) -> Result<PgnGame, PgnError> {
+    let fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
+    let chess960 = tags.iter().any(|(k, v)| k == "Variant" && v.to_ascii_lowercase().contains("960"));
+    let start = match fen {
+        Some(f) => Position::from_fen_variant(&f, chess960)
+            .map_err(|e| PgnError::BadFen { file: file.to_string(), line, reason: e.to_string() })?,
+        None => Position::startpos(),
+    };
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut result = tags.iter().find(|(k, _)| k == "Result").map(|(_, v)| v.clone()).unwrap_or_else(|| "*".into());
+    for (lineno, tok) in tokens {
+        if is_result(&tok) {
+            result = tok;
+            continue;
+        }
+        // Strip move numbers such as "12." or "12..." possibly glued to the move ("12.e4").
+        let t = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+        if t.is_empty() || t.starts_with('$') {
+            continue;
+        }
+        let m = parse_san(&pos, t).map_err(|e| PgnError::BadMove {
+            file: file.to_string(),
+            line: lineno,
+            ply: moves.len() + 1,
+            text: t.to_string(),
+            reason: e.to_string(),
+        })?;
+        pos.make_move(m);
+        moves.push(m);
+    }
+    Ok(PgnGame { tags, start, moves, result, line })
+}
+
+/// Writes one game as PGN: the given tags (the caller supplies the seven-tag roster in order and any extra
+/// tags), `SetUp "1"` and `FEN` when `start` is not the standard start position, and SAN movetext wrapped
+/// below 80 columns, with an optional comment after each move (`{...}`), ending with `result`.
+pub fn write_game(tags: &[(String, String)], start: &Position, moves: &[Move], comments: Option<&[String]>, result: &str) -> String {
+    let mut out = String::new();
+    for (k, v) in tags {
+        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+    }
+    if *start != Position::startpos() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", start.to_fen()));
+        if start.is_chess960() {
+            out.push_str("[Variant \"Chess960\"]\n");
+        }
+    }
+    out.push('\n');
+    let mut pos = start.clone();
+    let mut words: Vec<String> = Vec::with_capacity(moves.len() * 2);
+    for (i, &m) in moves.iter().enumerate() {
+        let number = pos.fullmove_number();
+        if pos.side_to_move() == crate::chess::Color::White {
+            words.push(format!("{number}."));
+        } else if i == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(to_san(&pos, m));
+        if let Some(c) = comments.and_then(|c| c.get(i))
+            && !c.is_empty()
+        {
+            words.push(format!("{{{}}}", c.replace('}', ")")));
+        }
+        pos.make_move(m);
+    }
+    words.push(result.to_string());
+    let mut line_len = 0;
+    for w in words {
+        if line_len > 0 && line_len + 1 + w.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(&w);
+        line_len += w.len();
+    }
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn write_then_read() {
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for s in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"] {
+            let m = parse_san(&pos, s).unwrap();
+            pos.make_move(m);
+            moves.push(m);
+        }
+        let tags = vec![("Event".to_string(), "t".to_string()), ("Result".to_string(), "*".to_string())];
+        let text = write_game(&tags, &start, &moves, None, "*");
+        let games = read_games(&format!("{text}{text}"), "t.pgn").unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, moves);
+        let bad = read_games("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", "b.pgn").unwrap_err();
+        assert!(bad.to_string().starts_with("b.pgn:3: move 3"), "{bad}");
+    }
+
+    #[test]
+    fn comments_variations_numbers() {
+        let text = "[Event \"x\"]\n[Result \"1-0\"]\n\n1.e4 {best} (1. d4 d5) 1... e5 $1 2. Qh5 ; rest\nNc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+        let g = &read_games(text, "c.pgn").unwrap()[0];
+        assert_eq!(g.moves.len(), 7);
+        assert_eq!(g.result, "1-0");
+    }
+}
