@@ -38,8 +38,9 @@ pub enum SetupError {
     /// The side that has just moved is in check.
     #[error("the side not to move is in check")]
     OppositeCheck,
-    /// A castling right without its king on the back rank or without its rook.
-    #[error("castling right {right} has no king on the back rank or no rook on {rook}")]
+    /// A castling right without its king on the back rank or without its rook (in standard chess: king on
+    /// the e-file, rook in the corner).
+    #[error("castling right {right} has no king on its start square or no rook on {rook}")]
     BadCastling {
         /// The right as a FEN letter.
         right: char,
@@ -190,7 +191,8 @@ impl Position {
             let ok = king.rank() == back
                 && rook.rank() == back
                 && pos.piece_on(rook) == Some(Piece::new(color, PieceType::Rook))
-                && (rook > king) == king_side;
+                && (rook > king) == king_side
+                && (setup.chess960 || (king.file() == 4 && rook.file() == if king_side { 7 } else { 0 }));
             if !ok {
                 return Err(SetupError::BadCastling { right, rook });
             }

@@ -34,6 +34,14 @@ pub enum FenError {
         /// The files it covers.
         files: u32,
     },
+    /// Two digits stand next to each other in a rank (`44` instead of `8`).
+    #[error("board field: rank {rank} {text:?} has two digits in a row")]
+    AdjacentDigits {
+        /// The rank number (8 = first in the FEN).
+        rank: u8,
+        /// The rank text.
+        text: String,
+    },
     /// A character in the board field is neither a piece letter nor a digit 1-8.
     #[error("board field: bad piece letter {letter:?} in rank {rank}")]
     BadPiece {
@@ -101,13 +109,19 @@ pub fn parse_setup(fen: &str, chess960: bool) -> Result<Setup, FenError> {
     for (i, text) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
         let mut file: u32 = 0;
+        let mut last_digit = false;
         for c in text.chars() {
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
                     return Err(FenError::BadPiece { letter: c, rank: rank + 1 });
                 }
+                if last_digit {
+                    return Err(FenError::AdjacentDigits { rank: rank + 1, text: text.to_string() });
+                }
+                last_digit = true;
                 file += d;
             } else if let Some(p) = Piece::from_fen_char(c) {
+                last_digit = false;
                 if file < 8 {
                     board[(rank as usize) * 8 + file as usize] = Some(p);
                 }

@@ -1,0 +1,70 @@
+//! FEN errors: one typed error per malformed line, never a panic; FEN round trip over the tactics suites.
+
+use arbiter::chess::Position;
+use arbiter::notation::epd::read_epd_file;
+use proptest::prelude::*;
+
+/// Malformed FENs, each with the text its error must contain.
+const BAD: &[(&str, &str)] = &[
+    ("", "fields"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w KQkq - 0 1", "ranks"),
+    ("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "files"),
+    ("rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "digits"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1", "files"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN0 w KQkq - 0 1", "piece letter"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", "piece letter"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR W KQkq - 0 1", "side"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR white KQkq - 0 1", "side"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkZ - 0 1", "castling"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqq - 0 1", "repeated"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KkQk - 0 1", "repeated"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e5 0 1", "en-passant"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1", "en-passant"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq i6 0 1", "en-passant"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", "fullmove"),
+    ("Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQk - 0 1", "pawn"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNp w kq - 0 1", "pawn"),
+    ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "kings"),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBKR w kq - 0 1", "kings"),
+    ("4k3/8/8/8/8/8/8/R3K3 b - - 0 1 extra", "fields"),
+    ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
+    ("4k3/8/8/8/8/8/8/4K3 w Q - 0 1", "castling"),
+    ("4k3/8/8/8/8/8/8/3K3R w K - 0 1", "castling right"),
+];
+
+#[test]
+fn bad_fen_table() {
+    for (fen, needle) in BAD {
+        let err = Position::from_fen(fen).expect_err(fen).to_string();
+        assert!(err.contains(needle), "{fen:?}: error {err:?} should mention {needle:?}");
+    }
+}
+
+#[test]
+fn fen_round_trip_over_tactics_suites() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/tactics");
+    for name in ["wac.epd", "bratko_kopec.epd", "arasan2024.epd", "eet.epd"] {
+        let path = std::path::Path::new(dir).join(name);
+        for epd in read_epd_file(&path, false).unwrap_or_else(|e| panic!("{e}")) {
+            let pos = epd.position(false);
+            let again = Position::from_fen(&pos.to_fen()).unwrap();
+            assert_eq!(again, pos, "{name}:{}", epd.line);
+            assert_eq!(again.to_fen(), pos.to_fen());
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn no_input_panics(s in "\\PC{0,80}") {
+        let _ = Position::from_fen(&s);
+    }
+
+    #[test]
+    fn fen_like_input_never_panics(board in "[rnbqkpRNBQKP1-8/]{1,70}", side in "[wbx]", castle in "[KQkqA-Ha-h-]{1,5}", ep in "(-|[a-i][0-9])", hm in "[0-9-]{1,4}", fm in "[0-9]{1,6}") {
+        let _ = Position::from_fen(&format!("{board} {side} {castle} {ep} {hm} {fm}"));
+        let _ = Position::from_fen_variant(&format!("{board} {side} {castle} {ep}"), true);
+    }
+}

@@ -1,0 +1,156 @@
+//! Perft and FEN over the shared public suites, read in place from `../shared/suites/perft`.
+//!
+//! Every `Dn` opcode up to a node cap runs here (the test profile is optimised); the full suites run with
+//! `cargo test --release -- --ignored`.
+
+use arbiter::chess::Position;
+use arbiter::chess::perft::{divide, perft, perft_checked};
+use arbiter::notation::epd::{Epd, read_epd_file};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn suite(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft")).join(name)
+}
+
+fn load(name: &str, chess960: bool) -> Vec<Epd> {
+    read_epd_file(&suite(name), chess960).expect("shared suite readable")
+}
+
+fn depths(epd: &Epd) -> Vec<(u32, u64)> {
+    epd.ops
+        .iter()
+        .filter_map(|(op, v)| Some((op.strip_prefix('D')?.parse().ok()?, v.parse().ok()?)))
+        .collect()
+}
+
+/// Checks every depth whose expected count is at most `cap`, printing FEN, depth, counts and divide on failure.
+fn check_suite(name: &str, chess960: bool, cap: u64) {
+    let epds = load(name, chess960);
+    let failures: Vec<String> = epds
+        .par_iter()
+        .flat_map_iter(|epd| {
+            depths(epd).into_iter().filter(|&(_, n)| n <= cap).filter_map(move |(d, expected)| {
+                let mut pos = epd.position(chess960);
+                let actual = perft(&mut pos, d);
+                (actual != expected).then(|| {
+                    let div: Vec<String> =
+                        divide(&mut pos, d).iter().map(|(m, n)| format!("{} {n}", m.to_uci(chess960))).collect();
+                    format!("{name}:{} {} depth {d} expected {expected} actual {actual}\n  divide: {}", epd.line, epd.fen, div.join(", "))
+                })
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn perftsuite_under_cap() {
+    check_suite("perftsuite.epd", false, 2_000_000);
+}
+
+#[test]
+fn cpw_positions_under_cap() {
+    check_suite("cpw_perft_positions.epd", false, 5_000_000);
+}
+
+#[test]
+fn fischer_under_cap() {
+    check_suite("fischer.epd", true, 200_000);
+}
+
+#[test]
+#[ignore = "full depth: run with cargo test --release -- --ignored"]
+fn full_suites_to_1e8() {
+    check_suite("perftsuite.epd", false, 100_000_000);
+    check_suite("cpw_perft_positions.epd", false, 100_000_000);
+    check_suite("fischer.epd", true, 100_000_000);
+}
+
+#[test]
+fn seed_test_position_depth_4() {
+    // The seed articles' test position; depth 5 (89,941,194) runs in the ignored full test and the CLI.
+    let mut pos = Position::from_fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8").unwrap();
+    assert_eq!(perft(&mut pos, 4), 2_103_487);
+}
+
+#[test]
+#[ignore = "full depth: run with cargo test --release -- --ignored"]
+fn seed_test_position_depth_5() {
+    let mut pos = Position::from_fen("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8").unwrap();
+    assert_eq!(perft(&mut pos, 5), 89_941_194);
+}
+
+#[test]
+fn fen_round_trip_every_suite_position() {
+    for (name, chess960) in [("perftsuite.epd", false), ("cpw_perft_positions.epd", false), ("fischer.epd", true)] {
+        for epd in load(name, chess960) {
+            let pos = epd.position(chess960);
+            assert_eq!(pos.to_fen(), epd.fen, "{name}:{}", epd.line);
+            assert_eq!(Position::from_fen_variant(&pos.to_fen(), chess960).unwrap(), pos);
+        }
+    }
+}
+
+#[test]
+fn undo_and_key_exact_at_every_node_depth_3() {
+    let mut all = load("perftsuite.epd", false);
+    all.extend(load("cpw_perft_positions.epd", false));
+    all.par_iter().for_each(|epd| {
+        let mut pos = epd.position(false);
+        let expected = depths(epd).into_iter().find(|&(d, _)| d == 3).map(|(_, n)| n);
+        let n = perft_checked(&mut pos, 3);
+        if let Some(e) = expected {
+            assert_eq!(n, e, "{}", epd.fen);
+        }
+    });
+    for epd in load("fischer.epd", true).iter().step_by(8) {
+        perft_checked(&mut epd.position(true), 3);
+    }
+}
+
+fn arbiter(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("perft-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn cli_exit_codes() {
+    let good = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\n\
+                4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66 ;D3 1197\n";
+    let (code, out, _) = arbiter(&["perft", "--quiet", "--suite", temp_file("good.epd", good).to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("2 positions, 6 checks, 0 failed"), "{out}");
+
+    let wrong = good.replace(";D2 66", ";D2 67");
+    let path = temp_file("wrong.epd", &wrong);
+    let (code, out, _) = arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("wrong.epd:2: 4k3/8/8/8/8/8/8/4K2R w K - 0 1"), "{out}");
+    assert!(out.contains("depth 2 expected 67 actual 66"), "{out}");
+    assert!(out.contains("e1d1"), "divide printed: {out}");
+
+    let bad = format!("{good}4k3/8/8/8/8/8/8/4K2X w K - 0 1 ;D1 15\n");
+    let path = temp_file("bad.epd", &bad);
+    let (code, _, err) = arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.epd:3:") && err.contains("piece letter"), "{err}");
+
+    let (code, _, err) = arbiter(&["perft", "--quiet", "--suite", "/nonexistent/x.epd"]);
+    assert_eq!(code, 2, "{err}");
+
+    let (code, out, _) = arbiter(&["perft", "--depth", "3"]);
+    assert_eq!((code, out.trim()), (0, "nodes 8902"));
+    let (code, out, _) = arbiter(&["perft", "--depth", "2", "--divide", "--fen", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("e1g1") && out.contains("nodes 66"), "{out}");
+}
