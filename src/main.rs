@@ -17,6 +17,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Play a match between engine builds from an opening book, optionally until an SPRT decides.
     Match(cli::match_cmd::MatchArgs),
+    /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
+    Book(cli::book::BookArgs),
 }
 
 fn main() {
@@ -24,6 +26,7 @@ fn main() {
     let result = match cli.command {
         Command::Perft(args) => cli::perft::run(args),
         Command::Match(args) => cli::match_cmd::run(args),
+        Command::Book(args) => cli::book::run(args),
     };
     let code = match result {
         Ok(code) => code,

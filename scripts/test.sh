@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what Arbiter's tests need and runs all of them.
+#
+# Needs: Rust (cargo). Installs, when missing: python3 with pip (Debian packages, via apt-get) and python-chess
+# (PyPI package `chess`), used by the tests to replay games.pgn independently of Arbiter.
+# The shared suites are read from ../shared (beside the checkout), as CI lays them out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
+  echo "== installing python3 and pip (apt-get)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-pip python3-venv
+fi
+if ! python3 -c 'import chess' >/dev/null 2>&1; then
+  echo "== installing python-chess (pip install chess)"
+  python3 -m pip install --quiet chess 2>/dev/null || python3 -m pip install --quiet --break-system-packages chess
+fi
+python3 -c 'import chess; print("python-chess", chess.__version__)'
+
+if [ ! -d ../shared/suites ]; then
+  echo "error: ../shared/suites not found beside the checkout; the tests read the public suites from there" >&2
+  exit 2
+fi
+
+echo "== cargo test (release: unit, integration and doc tests)"
+cargo test --release
+echo "== full-depth perft suites to 1e8 nodes (ignored in the quick run)"
+cargo test --release --test perft -- --ignored

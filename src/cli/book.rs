@@ -1,0 +1,115 @@
+//! `arbiter book`: makes Arbiter's own balanced opening book.
+//!
+//! Method: from the start position play `--plies` uniformly random legal moves (seeded, so the book is
+//! reproducible), then search the position with the seed engine at `--nodes`; keep it when the score stays
+//! within `--window` centipawns of equality, the side to move is not in check, the game is not over, and its
+//! key was not kept before. Each kept position is one EPD line with `id` and a `c0` comment holding the score.
+
+use crate::chess::{Game, Position};
+use crate::engine::config::EngineConfig;
+use crate::engine::search::{Engine, Limits};
+use anyhow::Context;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Flags of `arbiter book`.
+#[derive(clap::Args, Debug)]
+pub struct BookArgs {
+    /// Where to write the EPD book.
+    #[arg(long, default_value = "suites/openings/arbiter-book.epd")]
+    pub out: PathBuf,
+    /// How many positions to keep.
+    #[arg(long, default_value_t = 2000)]
+    pub positions: usize,
+    /// Random plies from the start position.
+    #[arg(long, default_value_t = 8)]
+    pub plies: usize,
+    /// Keep a position when the engine's score is within this many centipawns of 0.
+    #[arg(long, default_value_t = 50)]
+    pub window: i32,
+    /// Nodes for the engine's check of each candidate position.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// One kept opening: its FEN and the engine's score in centipawns from White's view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookEntry {
+    /// The position, six-field FEN.
+    pub fen: String,
+    /// The seed engine's score, centipawns, White's view.
+    pub score_white: i32,
+}
+
+/// Generates `args.positions` balanced openings (see the module doc); deterministic for the same arguments.
+/// Gives up after 200 candidates per wanted position and returns what it has.
+pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut engine = Engine::new(config);
+    let mut seen = HashSet::new();
+    let mut out = Vec::with_capacity(args.positions);
+    let limits = Limits { nodes: Some(args.nodes), ..Limits::default() };
+    let mut tries = 0usize;
+    while out.len() < args.positions && tries < args.positions.saturating_mul(200) {
+        tries += 1;
+        let mut game = Game::new(Position::startpos());
+        let mut ok = true;
+        for _ in 0..args.plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() {
+                ok = false;
+                break;
+            }
+            let m = moves.as_slice()[rng.random_range(0..moves.len())];
+            game.play(m);
+        }
+        let pos = game.position().clone();
+        if !ok || pos.in_check() || game.outcome().is_some() || !seen.insert(pos.key()) {
+            continue;
+        }
+        engine.new_game();
+        let result = engine.search(&pos, game.keys(), &limits);
+        if result.score.abs() > args.window {
+            continue;
+        }
+        let score_white = if pos.side_to_move() == crate::chess::Color::White { result.score } else { -result.score };
+        out.push(BookEntry { fen: pos.to_fen(), score_white });
+    }
+    out
+}
+
+/// Runs `arbiter book`: writes the book and prints how many positions it holds.
+///
+/// # Errors
+/// When the output file cannot be written.
+pub fn run(args: BookArgs) -> anyhow::Result<i32> {
+    let entries = generate(&args, EngineConfig::seed());
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?,
+    );
+    for (i, e) in entries.iter().enumerate() {
+        let four: Vec<&str> = e.fen.split(' ').take(4).collect();
+        writeln!(f, "{} id \"arbiter-book {}\"; c0 \"seed {} cp\";", four.join(" "), i + 1, e.score_white)
+            .with_context(|| format!("writing {}", args.out.display()))?;
+    }
+    f.flush().with_context(|| format!("writing {}", args.out.display()))?;
+    println!(
+        "{} positions ({} random plies, |score| <= {} cp at {} nodes, seed {}) written to {}",
+        entries.len(),
+        args.plies,
+        args.window,
+        args.nodes,
+        args.seed,
+        args.out.display()
+    );
+    Ok(0)
+}
