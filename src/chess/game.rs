@@ -3,6 +3,8 @@
 use super::moves::Move;
 use super::position::Position;
 use super::types::Color;
+#[cfg(test)]
+use super::types::Square;
 
 /// The result of a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,5 +163,70 @@ impl Game {
             return draw(Termination::InsufficientMaterial);
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game_after(fen: &str, uci: &[&str]) -> Game {
+        let mut g = Game::new(Position::from_fen(fen).expect("test FEN"));
+        for text in uci {
+            let m = g.position().legal_moves().iter().copied().find(|m| m.to_uci(false) == *text).expect(text);
+            assert!(g.play(m));
+        }
+        g
+    }
+
+    #[test]
+    fn mate_and_stalemate() {
+        let g = game_after("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &["a1a8"]);
+        assert_eq!(g.outcome(), Some(Outcome { result: GameResult::WhiteWins, termination: Termination::Checkmate }));
+        let g = game_after("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]);
+        assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::Stalemate));
+    }
+
+    #[test]
+    fn threefold_counts_from_the_start_including_book_moves() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let g = game_after(start, &cycle);
+        assert_eq!(g.repetitions(), 2);
+        assert_eq!(g.outcome(), None);
+        let all: Vec<&str> = cycle.iter().chain(cycle.iter()).copied().collect();
+        let g = game_after(start, &all);
+        assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::ThreefoldRepetition));
+    }
+
+    #[test]
+    fn fifty_moves_from_the_fen_clock_and_mate_first() {
+        let g = game_after("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", &["a1a2"]);
+        assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::FiftyMoveRule));
+        let g = game_after("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80", &["a1a8"]);
+        assert_eq!(g.outcome().map(|o| o.termination), Some(Termination::Checkmate));
+    }
+
+    #[test]
+    fn insufficient_material() {
+        for (fen, dead) in [
+            ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1", false),
+            ("4kb2/8/8/8/8/8/8/4KB2 w - - 0 1", false),
+            ("4k1b1/8/8/8/8/8/8/4KB2 w - - 0 1", true),
+            ("4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false),
+            ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false),
+        ] {
+            assert_eq!(Position::from_fen(fen).unwrap().is_insufficient_material(), dead, "{fen}");
+        }
+    }
+
+    #[test]
+    fn illegal_moves_are_refused() {
+        let mut g = Game::new(Position::startpos());
+        let bad = Move::normal(Square::parse("e2").unwrap(), Square::parse("e5").unwrap());
+        assert!(!g.play(bad));
+        assert!(g.moves().is_empty());
     }
 }

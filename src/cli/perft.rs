@@ -96,7 +96,7 @@ fn print_divide(rows: &[(crate::chess::Move, u64)], chess960: bool) {
     println!("moves {}", rows.len());
 }
 
-fn run_suite(args: &PerftArgs, path: &PathBuf) -> anyhow::Result<i32> {
+fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
     let epds = match read_epd_file(path, args.chess960) {
         Ok(e) => e,
         Err(e) => {

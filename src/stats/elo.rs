@@ -24,6 +24,8 @@ pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
 pub const Z_975: f64 = 1.959963984540054;
 
 /// The Elo scale in which SPRT hypotheses `elo0`/`elo1` are given.
+///
+/// The default is [`EloModel::Normalized`], fishtest's choice for new tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum EloModel {
     /// Logistic Elo: a hypothesis fixes the expected score `1 / (1 + 10^(-elo/400))`
@@ -203,9 +205,8 @@ pub fn elo_estimate<C: Counts>(counts: &C) -> Result<EloEstimate, StatsError> {
     let los = normal_cdf((score - 0.5) / standard_error);
 
     let t = (score - 0.5) / moments.variance.sqrt();
-    let t_variance = (1.0 - t * moments.skewness
-        + 0.25 * t * t * (moments.excess_kurtosis + 2.0))
-        .max(0.0);
+    let t_variance =
+        (1.0 - t * moments.skewness + 0.25 * t * t * (moments.excess_kurtosis + 2.0)).max(0.0);
     let t_half_width = Z_975 * (t_variance / samples).sqrt();
     let nelo_per_t = if counts.is_pentanomial() {
         NELO_PER_T / std::f64::consts::SQRT_2
@@ -276,7 +277,11 @@ mod tests {
 
     #[test]
     fn extreme_results_stay_finite() {
-        for wdl in [Wdl::new(1000, 0, 0), Wdl::new(0, 0, 1000), Wdl::new(0, 1000, 0)] {
+        for wdl in [
+            Wdl::new(1000, 0, 0),
+            Wdl::new(0, 0, 1000),
+            Wdl::new(0, 1000, 0),
+        ] {
             let e = elo_estimate(&wdl).unwrap();
             for x in [e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi] {
                 assert!(x.is_finite(), "{wdl:?}: {e:?}");

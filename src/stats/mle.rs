@@ -113,7 +113,8 @@ pub(crate) fn mle_expected(pdfhat: &Pdf, s: f64) -> Result<Pdf, &'static str> {
     let x = secular(&shifted, &pdfhat.probs)?;
     let mle = tilt(pdfhat, &shifted, x);
     let (mean, _) = mle.mean_variance();
-    if !mle.is_distribution() || !((mean - s).abs() < EXPECTED_CHECK) {
+    let on_target = (mean - s).abs() < EXPECTED_CHECK;
+    if !mle.is_distribution() || !on_target {
         return Err("the constrained distribution misses the hypothesised score");
     }
     Ok(mle)
@@ -154,7 +155,8 @@ pub(crate) fn mle_t_value(pdfhat: &Pdf, reference: f64, t: f64) -> Result<Pdf, &
     }
     let (mu, var) = mle.mean_variance();
     let reached = (mu - reference) / var.sqrt();
-    if !mle.is_distribution() || !((t - reached).abs() < T_VALUE_CHECK) {
+    let on_target = (t - reached).abs() < T_VALUE_CHECK;
+    if !mle.is_distribution() || !on_target {
         return Err("the constrained distribution misses the hypothesised t-value");
     }
     Ok(mle)
@@ -183,14 +185,21 @@ fn tilt(pdfhat: &Pdf, shifted: &[f64], x: f64) -> Pdf {
 fn secular(a: &[f64], p: &[f64]) -> Result<f64, &'static str> {
     let v = a.iter().copied().fold(f64::INFINITY, f64::min);
     let w = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if !(v * w < 0.0) {
+    let changes_sign = v * w < 0.0;
+    if !changes_sign {
         return Err("the shifted scores do not change sign, so the secular equation has no root");
     }
-    let f = |x: f64| -> f64 { a.iter().zip(p).map(|(ai, pi)| pi * ai / (1.0 + x * ai)).sum() };
+    let f = |x: f64| -> f64 {
+        a.iter()
+            .zip(p)
+            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
+            .sum()
+    };
     let (lower_pole, upper_pole) = (-1.0 / w, -1.0 / v);
     for margin in [SECULAR_MARGIN, 1e-12, 1e-15] {
         let (lo, hi) = (lower_pole + margin, upper_pole - margin);
-        if !(lo < hi) {
+        let nonempty = lo < hi;
+        if !nonempty {
             continue;
         }
         let (f_lo, f_hi) = (f(lo), f(hi));
@@ -223,8 +232,7 @@ fn brent(f: impl Fn(f64) -> f64, a: f64, b: f64, fa: f64, fb: f64) -> Option<f64
     let (mut x_blk, mut f_blk) = (0.0, 0.0);
     let (mut s_pre, mut s_cur) = (0.0, 0.0);
     for _ in 0..BRENT_MAX_ITERATIONS {
-        if f_pre != 0.0 && f_cur != 0.0 && (f_pre.is_sign_negative() != f_cur.is_sign_negative())
-        {
+        if f_pre != 0.0 && f_cur != 0.0 && (f_pre.is_sign_negative() != f_cur.is_sign_negative()) {
             x_blk = x_pre;
             f_blk = f_pre;
             s_pre = x_cur - x_pre;

@@ -1,1 +1,43 @@
-//! TODO
+//! Match statistics: Elo estimates and the SPRT, as pure functions over counts.
+//!
+//! The inputs are [`Wdl`] (single games) or [`Pentanomial`] (game pairs) counts
+//! from the tested engine's point of view; this module never sees a game. The
+//! formulas follow fishtest (`LLRcalc.py`, `stat_util.py`) exactly and are checked
+//! against its output in `tests/stats_reference.rs`.
+//!
+//! Units: Elo is logistic Elo, nElo is normalized Elo (see [`EloModel`]), LLRs are
+//! natural logarithms.
+//!
+//! # Examples
+//! ```
+//! use arbiter::stats::{elo_estimate, GameScore, Pentanomial, SprtSpec};
+//! let mut penta = Pentanomial::default();
+//! for _ in 0..40 {
+//!     penta.add_pair(GameScore::Win, GameScore::Draw);
+//!     penta.add_pair(GameScore::Draw, GameScore::Draw);
+//!     penta.add_pair(GameScore::Loss, GameScore::Draw);
+//! }
+//! let estimate = elo_estimate(&penta).unwrap();
+//! assert!(estimate.elo.abs() < 1e-9);
+//! let outcome = SprtSpec::stc().evaluate(&penta).unwrap();
+//! assert!(outcome.llr < 0.0);
+//! ```
+
+mod elo;
+mod error;
+mod mle;
+mod pentanomial;
+mod sprt;
+
+pub use elo::{
+    EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo,
+};
+pub use error::StatsError;
+pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
+pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
+
+/// The fewest games a trinomial statistic is computed from.
+pub const MIN_GAMES: u64 = 2;
+
+/// The fewest game pairs a pentanomial statistic is computed from.
+pub const MIN_PAIRS: u64 = 2;
