@@ -23,7 +23,10 @@ fn perft_bench(name: &str, fen: &str, depth: u32, expected: u64) {
         assert_eq!(n, expected, "{name}: wrong node count");
         rates.push(n as f64 / secs / 1e6);
     }
-    println!("perft {name:<10} depth {depth}  {expected:>11} nodes  {:7.1} Mnps (1 thread, median of 3)", median(rates));
+    println!(
+        "perft {name:<10} depth {depth}  {expected:>11} nodes  {:7.1} Mnps (1 thread, median of 3)",
+        median(rates)
+    );
 }
 
 fn main() {

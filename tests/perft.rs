@@ -19,10 +19,7 @@ fn load(name: &str, chess960: bool) -> Vec<Epd> {
 }
 
 fn depths(epd: &Epd) -> Vec<(u32, u64)> {
-    epd.ops
-        .iter()
-        .filter_map(|(op, v)| Some((op.strip_prefix('D')?.parse().ok()?, v.parse().ok()?)))
-        .collect()
+    epd.ops.iter().filter_map(|(op, v)| Some((op.strip_prefix('D')?.parse().ok()?, v.parse().ok()?))).collect()
 }
 
 /// Checks every depth whose expected count is at most `cap`, printing FEN, depth, counts and divide on failure.
@@ -37,7 +34,12 @@ fn check_suite(name: &str, chess960: bool, cap: u64) {
                 (actual != expected).then(|| {
                     let div: Vec<String> =
                         divide(&mut pos, d).iter().map(|(m, n)| format!("{} {n}", m.to_uci(chess960))).collect();
-                    format!("{name}:{} {} depth {d} expected {expected} actual {actual}\n  divide: {}", epd.line, epd.fen, div.join(", "))
+                    format!(
+                        "{name}:{} {} depth {d} expected {expected} actual {actual}\n  divide: {}",
+                        epd.line,
+                        epd.fen,
+                        div.join(", ")
+                    )
                 })
             })
         })
@@ -112,7 +114,11 @@ fn undo_and_key_exact_at_every_node_depth_3() {
 
 fn arbiter(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn temp_file(name: &str, text: &str) -> PathBuf {

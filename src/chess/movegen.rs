@@ -89,7 +89,14 @@ impl Position {
         }
     }
 
-    fn generate_pawns(&self, list: &mut MoveList, captures_only: bool, check_mask: Bitboard, pinned: Bitboard, king: Square) {
+    fn generate_pawns(
+        &self,
+        list: &mut MoveList,
+        captures_only: bool,
+        check_mask: Bitboard,
+        pinned: Bitboard,
+        king: Square,
+    ) {
         let us = self.side_to_move();
         let them = us.flip();
         let occ = self.occupied();

@@ -213,10 +213,16 @@ impl Position {
             let forward: i8 = if pos.side == Color::White { 8 } else { -8 };
             let pawn_sq = ep.offset(-forward);
             if pos.piece_on(pawn_sq) != Some(Piece::new(them, PieceType::Pawn)) {
-                return Err(SetupError::BadEnPassant { square: ep, reason: "no pawn in front of it that could have just made a double step" });
+                return Err(SetupError::BadEnPassant {
+                    square: ep,
+                    reason: "no pawn in front of it that could have just made a double step",
+                });
             }
             if pos.occupied.has(ep) || pos.occupied.has(ep.offset(forward)) {
-                return Err(SetupError::BadEnPassant { square: ep, reason: "the square it passed or started from is occupied" });
+                return Err(SetupError::BadEnPassant {
+                    square: ep,
+                    reason: "the square it passed or started from is occupied",
+                });
             }
             if pos.ep_capture_legal(ep) {
                 pos.ep = Some(ep);
@@ -633,10 +639,8 @@ impl Position {
     /// True when neither side can ever mate: K v K, K+minor v K, or only same-coloured bishops besides kings
     /// (FIDE 6.9 dead positions of the common kinds).
     pub fn is_insufficient_material(&self) -> bool {
-        if !(self.pieces_kind(PieceType::Pawn)
-            | self.pieces_kind(PieceType::Rook)
-            | self.pieces_kind(PieceType::Queen))
-        .is_empty()
+        if !(self.pieces_kind(PieceType::Pawn) | self.pieces_kind(PieceType::Rook) | self.pieces_kind(PieceType::Queen))
+            .is_empty()
         {
             return false;
         }

@@ -61,14 +61,8 @@ pub enum PieceType {
 
 impl PieceType {
     /// All six piece types, pawn first.
-    pub const ALL: [PieceType; 6] = [
-        PieceType::Pawn,
-        PieceType::Knight,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Queen,
-        PieceType::King,
-    ];
+    pub const ALL: [PieceType; 6] =
+        [PieceType::Pawn, PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen, PieceType::King];
 
     /// 0..6, pawn first: an index into per-type arrays.
     #[inline]

@@ -1,7 +1,7 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging.
 
-use crate::chess::perft::{divide, perft, perft_parallel};
 use crate::chess::Position;
+use crate::chess::perft::{divide, perft, perft_parallel};
 use crate::notation::epd::{Epd, read_epd_file};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -109,7 +109,11 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
         for (op, value) in &epd.ops {
             let Some(depth) = op.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()) else { continue };
             let Ok(expected) = value.trim().parse::<u64>() else {
-                eprintln!("error: {}:{}: opcode {op} has a count {value:?} that is not a number", path.display(), epd.line);
+                eprintln!(
+                    "error: {}:{}: opcode {op} has a count {value:?} that is not a number",
+                    path.display(),
+                    epd.line
+                );
                 return Ok(2);
             };
             if expected > args.max_nodes || args.max_depth.is_some_and(|d| depth > d) {
@@ -166,7 +170,13 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
 
 fn report_failure(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
-    println!("  depth {} expected {} actual {} (difference {})", c.depth, c.expected, actual, actual as i128 - c.expected as i128);
+    println!(
+        "  depth {} expected {} actual {} (difference {})",
+        c.depth,
+        c.expected,
+        actual,
+        actual as i128 - c.expected as i128
+    );
     let mut pos = epd.position(chess960);
     if c.depth >= 1 {
         println!("  divide at depth {}:", c.depth);

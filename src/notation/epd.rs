@@ -1,8 +1,8 @@
 //! EPD (Extended Position Description, PGN standard section 16.2): four FEN fields and `opcode operand;`
 //! operations, plus the perft-suite form `<FEN> ;D1 20 ;D2 400` whose FEN carries its clock fields.
 
-use crate::chess::Position;
 use super::fen::FenError;
+use crate::chess::Position;
 use std::path::Path;
 use thiserror::Error;
 
@@ -80,7 +80,10 @@ impl Epd {
                 _ => {}
             }
         }
-        let fen = format!("{} {} {} {} {} {}", fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove);
+        let fen = format!(
+            "{} {} {} {} {} {}",
+            fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
+        );
         Position::from_fen_variant(&fen, chess960).map_err(|e: FenError| format!("bad FEN: {e}"))?;
         Ok(Epd { fen, ops, line })
     }
@@ -154,7 +157,8 @@ fn split_operations(rest: &str) -> Vec<(String, String)> {
 /// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
 /// first malformed line.
 pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> {
-    let text = std::fs::read_to_string(path).map_err(|source| EpdError::Io { file: path.display().to_string(), source })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|source| EpdError::Io { file: path.display().to_string(), source })?;
     parse_epd_text(&text, &path.display().to_string(), chess960)
 }
 
@@ -189,8 +193,9 @@ mod tests {
         let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - 3 9 ;D1 15 ;D2 66", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 3 9");
         assert_eq!(e.get("D2"), Some("66"));
-        let e = Epd::parse(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1, false)
-            .unwrap();
+        let e =
+            Epd::parse(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1, false)
+                .unwrap();
         assert_eq!(e.get("bm"), Some("Qg6"));
         assert_eq!(e.get("id"), Some("WAC.001"));
         assert_eq!(e.fen, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");

@@ -79,7 +79,11 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut depth_comment = false;
     let mut depth_var = 0usize;
     let mut in_moves = false;
-    let finish = |tags: &mut Vec<(String, String)>, tokens: &mut Vec<(usize, String)>, line: usize, games: &mut Vec<PgnGame>| -> Result<(), PgnError> {
+    let finish = |tags: &mut Vec<(String, String)>,
+                  tokens: &mut Vec<(usize, String)>,
+                  line: usize,
+                  games: &mut Vec<PgnGame>|
+     -> Result<(), PgnError> {
         if tags.is_empty() && tokens.is_empty() {
             return Ok(());
         }
@@ -161,12 +165,20 @@ fn is_result(t: &str) -> bool {
     matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
-fn build_game(tags: Vec<(String, String)>, tokens: Vec<(usize, String)>, line: usize, file: &str) -> Result<PgnGame, PgnError> {
+fn build_game(
+    tags: Vec<(String, String)>,
+    tokens: Vec<(usize, String)>,
+    line: usize,
+    file: &str,
+) -> Result<PgnGame, PgnError> {
     let fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
     let chess960 = tags.iter().any(|(k, v)| k == "Variant" && v.to_ascii_lowercase().contains("960"));
     let start = match fen {
-        Some(f) => Position::from_fen_variant(&f, chess960)
-            .map_err(|e| PgnError::BadFen { file: file.to_string(), line, reason: e.to_string() })?,
+        Some(f) => Position::from_fen_variant(&f, chess960).map_err(|e| PgnError::BadFen {
+            file: file.to_string(),
+            line,
+            reason: e.to_string(),
+        })?,
         None => Position::startpos(),
     };
     let mut pos = start.clone();
@@ -198,7 +210,13 @@ fn build_game(tags: Vec<(String, String)>, tokens: Vec<(usize, String)>, line: u
 /// Writes one game as PGN: the given tags (the caller supplies the seven-tag roster in order and any extra
 /// tags), `SetUp "1"` and `FEN` when `start` is not the standard start position, and SAN movetext wrapped
 /// below 80 columns, with an optional comment after each move (`{...}`), ending with `result`.
-pub fn write_game(tags: &[(String, String)], start: &Position, moves: &[Move], comments: Option<&[String]>, result: &str) -> String {
+pub fn write_game(
+    tags: &[(String, String)],
+    start: &Position,
+    moves: &[Move],
+    comments: Option<&[String]>,
+    result: &str,
+) -> String {
     let mut out = String::new();
     for (k, v) in tags {
         out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));

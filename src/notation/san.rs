@@ -105,9 +105,7 @@ pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
             return Err(malformed());
         }
         let (piece, rest) = match b[0] {
-            b'N' | b'B' | b'R' | b'Q' | b'K' => {
-                (PieceType::from_char(b[0] as char).ok_or_else(malformed)?, &t[1..])
-            }
+            b'N' | b'B' | b'R' | b'Q' | b'K' => (PieceType::from_char(b[0] as char).ok_or_else(malformed)?, &t[1..]),
             b'a'..=b'h' => (PieceType::Pawn, t),
             _ => return Err(malformed()),
         };
@@ -165,7 +163,11 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
     let to = Square::parse(&text[2..4]).ok_or_else(malformed)?;
     let promo = match text.as_bytes().get(4) {
         None => None,
-        Some(&c) => Some(PieceType::from_char(c as char).filter(|p| !matches!(p, PieceType::Pawn | PieceType::King)).ok_or_else(malformed)?),
+        Some(&c) => Some(
+            PieceType::from_char(c as char)
+                .filter(|p| !matches!(p, PieceType::Pawn | PieceType::King))
+                .ok_or_else(malformed)?,
+        ),
     };
     pos.legal_moves()
         .iter()
@@ -173,7 +175,8 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         .find(|m| {
             m.from() == from
                 && m.promotion_piece() == promo
-                && (m.to() == to || (m.kind() == MoveKind::Castling && m.king_destination() == to && !pos.is_chess960()))
+                && (m.to() == to
+                    || (m.kind() == MoveKind::Castling && m.king_destination() == to && !pos.is_chess960()))
         })
         .ok_or_else(|| MoveTextError::Illegal { text: text.to_string(), fen: pos.to_fen() })
 }
