@@ -11,7 +11,49 @@ use super::moves::{Move, MoveList};
 use super::position::{Position, castling_targets};
 use super::types::{Color, PieceType, Square};
 
+/// Where generated moves go: a [`MoveList`], or a plain counter for bulk-counting perft.
+pub trait MoveSink {
+    /// Adds one move.
+    fn push(&mut self, m: Move);
+    /// Adds a normal move from `from` to each square of `targets`.
+    #[inline]
+    fn push_targets(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m);
+    }
+}
+
+/// Counts moves without storing them (perft's last ply).
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline]
+    fn push(&mut self, _m: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn push_targets(&mut self, _from: Square, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+}
+
 impl Position {
+    /// The number of legal moves, counted without building a list (bulk counting at perft's last ply).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = MoveCounter(0);
+        self.generate(&mut c, false);
+        c.0
+    }
+
     /// All legal moves of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -32,7 +74,7 @@ impl Position {
     }
 
     /// Appends the legal moves (or only captures and queen promotions when `captures_only`) to `list`.
-    pub fn generate(&self, list: &mut MoveList, captures_only: bool) {
+    pub fn generate<S: MoveSink>(&self, list: &mut S, captures_only: bool) {
         let us = self.side_to_move();
         let them = us.flip();
         let ours = self.color_bb(us);
@@ -60,9 +102,7 @@ impl Position {
 
         let knights = self.pieces_of(us, PieceType::Knight) & !pinned;
         for from in knights {
-            for to in attacks::knight(from) & target {
-                list.push(Move::normal(from, to));
-            }
+            list.push_targets(from, attacks::knight(from) & target);
         }
         let queens = self.pieces_of(us, PieceType::Queen);
         for from in self.pieces_of(us, PieceType::Bishop) | queens {
@@ -70,18 +110,14 @@ impl Position {
             if pinned.has(from) {
                 t &= attacks::line(king, from);
             }
-            for to in t {
-                list.push(Move::normal(from, to));
-            }
+            list.push_targets(from, t);
         }
         for from in self.pieces_of(us, PieceType::Rook) | queens {
             let mut t = attacks::rook(from, occ) & target;
             if pinned.has(from) {
                 t &= attacks::line(king, from);
             }
-            for to in t {
-                list.push(Move::normal(from, to));
-            }
+            list.push_targets(from, t);
         }
         self.generate_pawns(list, captures_only, check_mask, pinned, king);
         if checkers.is_empty() && !captures_only {
@@ -89,9 +125,9 @@ impl Position {
         }
     }
 
-    fn generate_pawns(
+    fn generate_pawns<S: MoveSink>(
         &self,
-        list: &mut MoveList,
+        list: &mut S,
         captures_only: bool,
         check_mask: Bitboard,
         pinned: Bitboard,
@@ -117,16 +153,15 @@ impl Position {
                     }
                 }
             }
-            for to in targets & allowed {
-                if to.rank() == promo_rank {
-                    list.push(Move::promotion(from, to, PieceType::Queen));
-                    if !captures_only {
-                        list.push(Move::promotion(from, to, PieceType::Rook));
-                        list.push(Move::promotion(from, to, PieceType::Bishop));
-                        list.push(Move::promotion(from, to, PieceType::Knight));
-                    }
-                } else {
-                    list.push(Move::normal(from, to));
+            let targets = targets & allowed;
+            let promo_bb = Bitboard::rank(promo_rank);
+            list.push_targets(from, targets & !promo_bb);
+            for to in targets & promo_bb {
+                list.push(Move::promotion(from, to, PieceType::Queen));
+                if !captures_only {
+                    list.push(Move::promotion(from, to, PieceType::Rook));
+                    list.push(Move::promotion(from, to, PieceType::Bishop));
+                    list.push(Move::promotion(from, to, PieceType::Knight));
                 }
             }
             if let Some(ep) = self.ep_square()
@@ -143,7 +178,7 @@ impl Position {
         }
     }
 
-    fn generate_castling(&self, list: &mut MoveList, king: Square) {
+    fn generate_castling<S: MoveSink>(&self, list: &mut S, king: Square) {
         let us = self.side_to_move();
         let them = us.flip();
         for king_side in [true, false] {
