@@ -22,6 +22,13 @@ pub trait MoveSink {
             self.push(Move::normal(from, to));
         }
     }
+    /// Adds a normal pawn move to each square of `targets`, coming from `delta` squares back.
+    #[inline]
+    fn push_shifted(&mut self, targets: Bitboard, delta: i8) {
+        for to in targets {
+            self.push(Move::normal(to.offset(-delta), to));
+        }
+    }
 }
 
 impl MoveSink for MoveList {
@@ -43,6 +50,27 @@ impl MoveSink for MoveCounter {
     #[inline]
     fn push_targets(&mut self, _from: Square, targets: Bitboard) {
         self.0 += u64::from(targets.count());
+    }
+    #[inline]
+    fn push_shifted(&mut self, targets: Bitboard, _delta: i8) {
+        self.0 += u64::from(targets.count());
+    }
+}
+
+/// Shifts a set by `delta` squares (positive: towards h8).
+#[inline]
+fn shift(b: Bitboard, delta: i8) -> Bitboard {
+    if delta > 0 { Bitboard(b.0 << delta) } else { Bitboard(b.0 >> -delta) }
+}
+
+/// Pushes the promotions of a pawn move: queen only for a captures-only generation, else all four.
+#[inline]
+fn push_promotions<S: MoveSink>(list: &mut S, from: Square, to: Square, captures_only: bool) {
+    list.push(Move::promotion(from, to, PieceType::Queen));
+    if !captures_only {
+        list.push(Move::promotion(from, to, PieceType::Rook));
+        list.push(Move::promotion(from, to, PieceType::Bishop));
+        list.push(Move::promotion(from, to, PieceType::Knight));
     }
 }
 
@@ -137,41 +165,56 @@ impl Position {
         let them = us.flip();
         let occ = self.occupied();
         let theirs = self.color_bb(them);
-        let (fwd, start_rank, promo_rank): (i8, u8, u8) = if us == Color::White { (8, 1, 7) } else { (-8, 6, 0) };
-        for from in self.pieces_of(us, PieceType::Pawn) {
-            let allowed = if pinned.has(from) { attacks::line(king, from) & check_mask } else { check_mask };
+        let white = us == Color::White;
+        let (fwd, west, east): (i8, i8, i8) = if white { (8, 7, 9) } else { (-8, -9, -7) };
+        let promo_bb = Bitboard::rank(if white { 7 } else { 0 });
+        let double_rank = Bitboard::rank(if white { 2 } else { 5 });
+        let pawns = self.pieces_of(us, PieceType::Pawn);
+        let empty = !occ;
+
+        // Unpinned pawns, set-wise: every target of one kind at once.
+        let free = pawns & !pinned;
+        let one = shift(free, fwd) & empty;
+        let two = shift(one & double_rank, fwd) & empty & check_mask;
+        let one = one & check_mask;
+        let cap_west = shift(free & !Bitboard::FILE_A, west) & theirs & check_mask;
+        let cap_east = shift(free & !Bitboard::FILE_H, east) & theirs & check_mask;
+        if !captures_only {
+            list.push_shifted(one & !promo_bb, fwd);
+            list.push_shifted(two, 2 * fwd);
+        }
+        list.push_shifted(cap_west & !promo_bb, west);
+        list.push_shifted(cap_east & !promo_bb, east);
+        for (set, delta) in [(one & promo_bb, fwd), (cap_west & promo_bb, west), (cap_east & promo_bb, east)] {
+            for to in set {
+                push_promotions(list, to.offset(-delta), to, captures_only);
+            }
+        }
+
+        // Pinned pawns, one by one, along the pin line.
+        for from in pawns & pinned {
+            let allowed = attacks::line(king, from) & check_mask;
             let mut targets = attacks::pawn(us, from) & theirs;
             let one = from.offset(fwd);
-            if !occ.has(one) {
-                if !captures_only || one.rank() == promo_rank {
-                    targets = targets.with(one);
-                }
-                if !captures_only && from.rank() == start_rank {
-                    let two = one.offset(fwd);
-                    if !occ.has(two) {
-                        targets = targets.with(two);
-                    }
+            if !occ.has(one) && (!captures_only || promo_bb.has(one)) {
+                targets = targets.with(one);
+                if !captures_only && double_rank.has(one) && !occ.has(one.offset(fwd)) {
+                    targets = targets.with(one.offset(fwd));
                 }
             }
             let targets = targets & allowed;
-            let promo_bb = Bitboard::rank(promo_rank);
             list.push_targets(from, targets & !promo_bb);
             for to in targets & promo_bb {
-                list.push(Move::promotion(from, to, PieceType::Queen));
-                if !captures_only {
-                    list.push(Move::promotion(from, to, PieceType::Rook));
-                    list.push(Move::promotion(from, to, PieceType::Bishop));
-                    list.push(Move::promotion(from, to, PieceType::Knight));
-                }
+                push_promotions(list, from, to, captures_only);
             }
-            if let Some(ep) = self.ep_square()
-                && attacks::pawn(us, from).has(ep)
-            {
-                // The stored square guarantees that some en-passant capture is legal; test this pawn's.
-                let cap = ep.offset(-fwd);
+        }
+
+        // En passant: the stored square guarantees some capture is legal; test each pawn's.
+        if let Some(ep) = self.ep_square() {
+            let cap = ep.offset(-fwd);
+            for from in attacks::pawn(them, ep) & pawns {
                 let occ2 = occ.without(from).without(cap).with(ep);
-                let attackers = self.attackers_to(king, occ2) & theirs.without(cap);
-                if attackers.is_empty() {
+                if (self.attackers_to(king, occ2) & theirs.without(cap)).is_empty() {
                     list.push(Move::en_passant(from, ep));
                 }
             }
