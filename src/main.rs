@@ -16,7 +16,7 @@ enum Command {
     /// Count perft nodes for a position, or check every count of an EPD suite.
     Perft(cli::perft::PerftArgs),
     /// Play a match between engine builds from an opening book, optionally until an SPRT decides.
-    Match(cli::match_cmd::MatchArgs),
+    Match(Box<cli::match_cmd::MatchArgs>),
     /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
     Book(cli::book::BookArgs),
 }
@@ -25,7 +25,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => cli::perft::run(args),
-        Command::Match(args) => cli::match_cmd::run(args),
+        Command::Match(args) => cli::match_cmd::run(*args),
         Command::Book(args) => cli::book::run(args),
     };
     let code = match result {

@@ -9,14 +9,9 @@
 
 use std::collections::HashMap;
 
-use arbiter::stats::{
-    EloEstimate, EloModel, Pentanomial, StatsError, Wdl, elo_estimate, llr, sprt_bounds,
-};
+use arbiter::stats::{EloEstimate, EloModel, Pentanomial, StatsError, Wdl, elo_estimate, llr, sprt_bounds};
 
-const REFERENCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/reference/sprt_reference.csv"
-);
+const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/sprt_reference.csv");
 
 /// One CSV row, by column name.
 struct Row {
@@ -26,40 +21,29 @@ struct Row {
 
 impl Row {
     fn text(&self, column: &str) -> &str {
-        self.fields
-            .get(column)
-            .unwrap_or_else(|| panic!("line {}: no column {column}", self.line))
+        self.fields.get(column).unwrap_or_else(|| panic!("line {}: no column {column}", self.line))
     }
 
     fn number(&self, column: &str) -> f64 {
         let text = self.text(column);
-        text.parse()
-            .unwrap_or_else(|_| panic!("line {}: {column} = {text:?} is not a number", self.line))
+        text.parse().unwrap_or_else(|_| panic!("line {}: {column} = {text:?} is not a number", self.line))
     }
 
     fn count(&self, column: &str) -> u64 {
         let text = self.text(column);
-        text.parse()
-            .unwrap_or_else(|_| panic!("line {}: {column} = {text:?} is not a count", self.line))
+        text.parse().unwrap_or_else(|_| panic!("line {}: {column} = {text:?} is not a count", self.line))
     }
 
     /// The reference value of `column`: a finite number, or `None` where fishtest
     /// produced an error, NaN, an infinity or nothing.
     fn expected(&self, column: &str) -> Option<f64> {
-        self.text(column)
-            .parse::<f64>()
-            .ok()
-            .filter(|value| value.is_finite())
+        self.text(column).parse::<f64>().ok().filter(|value| value.is_finite())
     }
 }
 
 fn read_rows() -> Vec<Row> {
-    let text = std::fs::read_to_string(REFERENCE)
-        .unwrap_or_else(|error| panic!("cannot read {REFERENCE}: {error}"));
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.starts_with('#') && !line.trim().is_empty());
+    let text = std::fs::read_to_string(REFERENCE).unwrap_or_else(|error| panic!("cannot read {REFERENCE}: {error}"));
+    let mut lines = text.lines().enumerate().filter(|(_, line)| !line.starts_with('#') && !line.trim().is_empty());
     let (_, header) = lines.next().expect("the reference has a header line");
     let columns: Vec<&str> = header.split(',').map(str::trim).collect();
     lines
@@ -75,11 +59,7 @@ fn read_rows() -> Vec<Row> {
             );
             Row {
                 line: index + 1,
-                fields: columns
-                    .iter()
-                    .zip(values)
-                    .map(|(c, v)| (c.to_string(), v.to_string()))
-                    .collect(),
+                fields: columns.iter().zip(values).map(|(c, v)| (c.to_string(), v.to_string())).collect(),
             }
         })
         .collect()
@@ -98,18 +78,16 @@ fn check(failures: &mut Vec<String>, row: &Row, column: &str, actual: Result<f64
     let id = row.text("case_id");
     match (row.expected(column), actual) {
         (Some(expected), Ok(value)) if close(value, expected) => {}
-        (Some(expected), Ok(value)) => failures.push(format!(
-            "{id} {column}: expected {expected:e}, got {value:e} (diff {:e})",
-            value - expected
-        )),
-        (Some(expected), Err(error)) => failures.push(format!(
-            "{id} {column}: expected {expected:e}, got error {error}"
-        )),
+        (Some(expected), Ok(value)) => {
+            failures.push(format!("{id} {column}: expected {expected:e}, got {value:e} (diff {:e})", value - expected))
+        }
+        (Some(expected), Err(error)) => {
+            failures.push(format!("{id} {column}: expected {expected:e}, got error {error}"))
+        }
         (None, Ok(value)) if value.is_infinite() => {}
-        (None, Ok(value)) => failures.push(format!(
-            "{id} {column}: reference {:?} but we return the number {value:e}",
-            row.text(column)
-        )),
+        (None, Ok(value)) => {
+            failures.push(format!("{id} {column}: reference {:?} but we return the number {value:e}", row.text(column)))
+        }
         (None, Err(_)) => {}
     }
 }
@@ -180,12 +158,7 @@ fn fishtest_reference_vectors() {
             check(&mut failures, row, column, estimate.as_ref().map(field));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches against fishtest:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} mismatches against fishtest:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// Reference row T31 (trinomial, nElo [-1500, -500], W=1 D=3 L=292): fishtest
@@ -193,10 +166,7 @@ fn fishtest_reference_vectors() {
 #[test]
 fn t31_hopeless_normalized_bounds_are_not_nan() {
     let rows = read_rows();
-    let row = rows
-        .iter()
-        .find(|row| row.text("case_id") == "T31")
-        .expect("row T31 is in the reference");
+    let row = rows.iter().find(|row| row.text("case_id") == "T31").expect("row T31 is in the reference");
     assert!(row.text("ft_llr").starts_with("ERR"));
     let result = llr(&wdl_of(row), -1500.0, -500.0, EloModel::Normalized);
     match result {
@@ -209,12 +179,7 @@ fn t31_hopeless_normalized_bounds_are_not_nan() {
 /// an error or a non-NaN number, never a panic or a hang.
 #[test]
 fn lopsided_pairs_with_hopeless_normalized_bounds_are_not_nan() {
-    let penta = Pentanomial {
-        ll: 144,
-        ld: 3,
-        wl: 1,
-        ..Pentanomial::default()
-    };
+    let penta = Pentanomial { ll: 144, ld: 3, wl: 1, ..Pentanomial::default() };
     match llr(&penta, -1500.0, -500.0, EloModel::Normalized) {
         Ok(value) => assert!(!value.is_nan()),
         Err(error) => assert!(matches!(error, StatsError::NoSolution { .. }), "{error}"),

@@ -1,1 +1,36 @@
-//! TODO
+//! The match runner: players, openings, one game with adjudication, the scheduler of game pairs over worker
+//! threads with an SPRT stop, and the result files of a run folder.
+//!
+//! ```text
+//! EngineSpec x N + openings + GameSettings + SprtSpec
+//!   -> Schedule: game pairs (same opening, colours swapped), round robin over the pairings
+//!   -> workers (`concurrency` threads) play pairs with their own players -> GameRecord per game
+//!   -> ResultSink: games.csv + games.pgn, appended and flushed per game
+//!   -> MatchTally: W/D/L and pentanomial per pairing -> Elo, LLR -> stop early when the SPRT decides
+//!   -> summary.txt + summary.csv
+//! ```
+//!
+//! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation.
+
+pub mod adjudication;
+pub mod game;
+pub mod kv;
+pub mod openings;
+pub mod output;
+pub mod player;
+pub mod scheduler;
+pub mod summary;
+pub mod tally;
+
+pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
+pub use game::{EndReason, GameRecord, GameSettings, play_game};
+pub use kv::{KeyValueError, KeyValues};
+pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
+pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
+pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
+pub use scheduler::{
+    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, round_robin,
+    run_match,
+};
+pub use summary::{summary_rows, summary_text, write_summary};
+pub use tally::{MatchTally, PairingTally, score_of};

@@ -64,9 +64,7 @@ impl FromStr for EloModel {
         } else if text.eq_ignore_ascii_case("normalized") {
             Ok(Self::Normalized)
         } else {
-            Err(StatsError::UnknownEloModel {
-                text: text.to_owned(),
-            })
+            Err(StatsError::UnknownEloModel { text: text.to_owned() })
         }
     }
 }
@@ -199,20 +197,13 @@ pub fn elo_estimate<C: Counts>(counts: &C) -> Result<EloEstimate, StatsError> {
     let standard_error = (moments.variance / samples).sqrt();
 
     let elo = clamped_elo(score);
-    let elo95 = (clamped_elo(score + Z_975 * standard_error)
-        - clamped_elo(score - Z_975 * standard_error))
-        / 2.0;
+    let elo95 = (clamped_elo(score + Z_975 * standard_error) - clamped_elo(score - Z_975 * standard_error)) / 2.0;
     let los = normal_cdf((score - 0.5) / standard_error);
 
     let t = (score - 0.5) / moments.variance.sqrt();
-    let t_variance =
-        (1.0 - t * moments.skewness + 0.25 * t * t * (moments.excess_kurtosis + 2.0)).max(0.0);
+    let t_variance = (1.0 - t * moments.skewness + 0.25 * t * t * (moments.excess_kurtosis + 2.0)).max(0.0);
     let t_half_width = Z_975 * (t_variance / samples).sqrt();
-    let nelo_per_t = if counts.is_pentanomial() {
-        NELO_PER_T / std::f64::consts::SQRT_2
-    } else {
-        NELO_PER_T
-    };
+    let nelo_per_t = if counts.is_pentanomial() { NELO_PER_T / std::f64::consts::SQRT_2 } else { NELO_PER_T };
 
     let wdl = counts.wdl();
     Ok(EloEstimate {
@@ -248,10 +239,7 @@ mod tests {
             assert_eq!(model.name().parse::<EloModel>(), Ok(model));
         }
         assert_eq!("Normalized".parse::<EloModel>(), Ok(EloModel::Normalized));
-        assert!(matches!(
-            "bayeselo".parse::<EloModel>(),
-            Err(StatsError::UnknownEloModel { .. })
-        ));
+        assert!(matches!("bayeselo".parse::<EloModel>(), Err(StatsError::UnknownEloModel { .. })));
     }
 
     #[test]
@@ -265,32 +253,19 @@ mod tests {
 
     #[test]
     fn too_few_samples_are_errors() {
-        assert_eq!(
-            elo_estimate(&Wdl::new(1, 0, 0)),
-            Err(StatsError::TooFewGames { games: 1, min: 2 })
-        );
-        assert_eq!(
-            elo_estimate(&Pentanomial::default()),
-            Err(StatsError::TooFewPairs { pairs: 0, min: 2 })
-        );
+        assert_eq!(elo_estimate(&Wdl::new(1, 0, 0)), Err(StatsError::TooFewGames { games: 1, min: 2 }));
+        assert_eq!(elo_estimate(&Pentanomial::default()), Err(StatsError::TooFewPairs { pairs: 0, min: 2 }));
     }
 
     #[test]
     fn extreme_results_stay_finite() {
-        for wdl in [
-            Wdl::new(1000, 0, 0),
-            Wdl::new(0, 0, 1000),
-            Wdl::new(0, 1000, 0),
-        ] {
+        for wdl in [Wdl::new(1000, 0, 0), Wdl::new(0, 0, 1000), Wdl::new(0, 1000, 0)] {
             let e = elo_estimate(&wdl).unwrap();
             for x in [e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi] {
                 assert!(x.is_finite(), "{wdl:?}: {e:?}");
             }
         }
-        let penta = Pentanomial {
-            ww: 50,
-            ..Pentanomial::default()
-        };
+        let penta = Pentanomial { ww: 50, ..Pentanomial::default() };
         let e = elo_estimate(&penta).unwrap();
         assert!((e.elo - 1199.826195290393).abs() < 1e-9);
         assert!(e.nelo.is_finite());

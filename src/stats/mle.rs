@@ -49,10 +49,7 @@ impl Pdf {
     /// Builds the regularized empirical distribution of `counts` (bins lowest score
     /// first, scores `i / (len - 1)`) and returns it with the regularized total.
     pub fn from_counts(counts: &[u64]) -> (f64, Self) {
-        let regularized: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { REGULARIZATION } else { c as f64 })
-            .collect();
+        let regularized: Vec<f64> = counts.iter().map(|&c| if c == 0 { REGULARIZATION } else { c as f64 }).collect();
         let total: f64 = regularized.iter().sum();
         let last = (counts.len() - 1) as f64;
         let values = (0..counts.len()).map(|i| i as f64 / last).collect();
@@ -73,12 +70,7 @@ impl Pdf {
         let (mean, variance) = self.mean_variance();
         let m3: f64 = self.pairs().map(|(a, p)| p * (a - mean).powi(3)).sum();
         let m4: f64 = self.pairs().map(|(a, p)| p * (a - mean).powi(4)).sum();
-        Moments {
-            mean,
-            variance,
-            skewness: m3 / variance.powf(1.5),
-            excess_kurtosis: m4 / (variance * variance) - 3.0,
-        }
+        Moments { mean, variance, skewness: m3 / variance.powf(1.5), excess_kurtosis: m4 / (variance * variance) - 3.0 }
     }
 
     fn pairs(&self) -> impl Iterator<Item = (f64, f64)> + '_ {
@@ -128,10 +120,7 @@ pub(crate) fn mle_expected(pdfhat: &Pdf, s: f64) -> Result<Pdf, &'static str> {
 /// uniform distribution, at most ten steps, each solving a secular equation.
 pub(crate) fn mle_t_value(pdfhat: &Pdf, reference: f64, t: f64) -> Result<Pdf, &'static str> {
     let n = pdfhat.probs.len();
-    let mut mle = Pdf {
-        values: pdfhat.values.clone(),
-        probs: vec![1.0 / n as f64; n],
-    };
+    let mut mle = Pdf { values: pdfhat.values.clone(), probs: vec![1.0 / n as f64; n] };
     for _ in 0..T_VALUE_ITERATIONS {
         let (mu, var) = mle.mean_variance();
         let sigma = var.sqrt();
@@ -142,12 +131,7 @@ pub(crate) fn mle_t_value(pdfhat: &Pdf, reference: f64, t: f64) -> Result<Pdf, &
             .collect();
         let x = secular(&shifted, &pdfhat.probs)?;
         let next = tilt(pdfhat, &shifted, x);
-        let change = mle
-            .probs
-            .iter()
-            .zip(&next.probs)
-            .map(|(p, q)| (p - q).abs())
-            .fold(0.0, f64::max);
+        let change = mle.probs.iter().zip(&next.probs).map(|(p, q)| (p - q).abs()).fold(0.0, f64::max);
         mle = next;
         if change < T_VALUE_CONVERGED {
             break;
@@ -164,16 +148,8 @@ pub(crate) fn mle_t_value(pdfhat: &Pdf, reference: f64, t: f64) -> Result<Pdf, &
 
 /// Returns the distribution `p_i / (1 + x a_i)` with `a_i` the shifted scores.
 fn tilt(pdfhat: &Pdf, shifted: &[f64], x: f64) -> Pdf {
-    let probs = pdfhat
-        .probs
-        .iter()
-        .zip(shifted)
-        .map(|(p, a)| p / (1.0 + x * a))
-        .collect();
-    Pdf {
-        values: pdfhat.values.clone(),
-        probs,
-    }
+    let probs = pdfhat.probs.iter().zip(shifted).map(|(p, a)| p / (1.0 + x * a)).collect();
+    Pdf { values: pdfhat.values.clone(), probs }
 }
 
 /// Solves the secular equation `sum_i p_i a_i / (1 + x a_i) = 0` for `x` between
@@ -189,12 +165,7 @@ fn secular(a: &[f64], p: &[f64]) -> Result<f64, &'static str> {
     if !changes_sign {
         return Err("the shifted scores do not change sign, so the secular equation has no root");
     }
-    let f = |x: f64| -> f64 {
-        a.iter()
-            .zip(p)
-            .map(|(ai, pi)| pi * ai / (1.0 + x * ai))
-            .sum()
-    };
+    let f = |x: f64| -> f64 { a.iter().zip(p).map(|(ai, pi)| pi * ai / (1.0 + x * ai)).sum() };
     let (lower_pole, upper_pole) = (-1.0 / w, -1.0 / v);
     for margin in [SECULAR_MARGIN, 1e-12, 1e-15] {
         let (lo, hi) = (lower_pole + margin, upper_pole - margin);
@@ -213,8 +184,7 @@ fn secular(a: &[f64], p: &[f64]) -> Result<f64, &'static str> {
             return Ok(hi);
         }
         if f_lo.is_sign_positive() != f_hi.is_sign_positive() {
-            return brent(f, lo, hi, f_lo, f_hi)
-                .ok_or("the root finder did not converge on the secular equation");
+            return brent(f, lo, hi, f_lo, f_hi).ok_or("the root finder did not converge on the secular equation");
         }
     }
     Err("the secular equation has no bracketed root")

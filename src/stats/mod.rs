@@ -29,9 +29,7 @@ mod mle;
 mod pentanomial;
 mod sprt;
 
-pub use elo::{
-    EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo,
-};
+pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
 pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};

@@ -55,11 +55,7 @@ impl Wdl {
     /// Builds counts from wins, draws and losses.
     #[inline]
     pub const fn new(wins: u64, draws: u64, losses: u64) -> Self {
-        Self {
-            wins,
-            draws,
-            losses,
-        }
+        Self { wins, draws, losses }
     }
 
     /// Returns the total number of games.
@@ -297,17 +293,7 @@ mod tests {
                 wdl.add(second);
             }
         }
-        assert_eq!(
-            penta,
-            Pentanomial {
-                ll: 1,
-                ld: 2,
-                wl: 2,
-                dd: 1,
-                wd: 2,
-                ww: 1
-            }
-        );
+        assert_eq!(penta, Pentanomial { ll: 1, ld: 2, wl: 2, dd: 1, wd: 2, ww: 1 });
         assert_eq!(penta.to_wdl(), wdl);
         assert_eq!(penta.bins(), [1, 2, 3, 2, 1]);
         assert_eq!(penta.games(), 18);

@@ -74,21 +74,12 @@ fn is_probability(p: f64) -> bool {
 /// let value = llr(&penta, 0.0, 2.0, EloModel::Normalized).unwrap();
 /// assert!((value - 0.7835794665255769).abs() < 1e-9);
 /// ```
-pub fn llr<C: Counts>(
-    counts: &C,
-    elo0: f64,
-    elo1: f64,
-    model: EloModel,
-) -> Result<f64, StatsError> {
+pub fn llr<C: Counts>(counts: &C, elo0: f64, elo1: f64, model: EloModel) -> Result<f64, StatsError> {
     check_elo("elo0", elo0)?;
     check_elo("elo1", elo1)?;
     counts.check_enough()?;
     let (samples, pdf) = Pdf::from_counts(&counts.frequencies());
-    let pair_scale = if counts.is_pentanomial() {
-        std::f64::consts::SQRT_2
-    } else {
-        1.0
-    };
+    let pair_scale = if counts.is_pentanomial() { std::f64::consts::SQRT_2 } else { 1.0 };
     let fit = |elo: f64| {
         match model {
             EloModel::Logistic => mle_expected(&pdf, score_from_elo(elo)),
@@ -98,30 +89,18 @@ pub fn llr<C: Counts>(
     };
     let h0 = fit(elo0)?;
     let h1 = fit(elo1)?;
-    let per_sample: f64 = pdf
-        .probs
-        .iter()
-        .zip(h0.probs.iter().zip(&h1.probs))
-        .map(|(p, (p0, p1))| p * (p1.ln() - p0.ln()))
-        .sum();
+    let per_sample: f64 =
+        pdf.probs.iter().zip(h0.probs.iter().zip(&h1.probs)).map(|(p, (p0, p1))| p * (p1.ln() - p0.ln())).sum();
     let llr = samples * per_sample;
     if llr.is_nan() {
-        return Err(StatsError::NoSolution {
-            elo: elo1,
-            model,
-            reason: "the log-likelihood ratio is undefined",
-        });
+        return Err(StatsError::NoSolution { elo: elo1, model, reason: "the log-likelihood ratio is undefined" });
     }
     Ok(llr)
 }
 
 /// Returns an error unless `value` is finite.
 fn check_elo(name: &'static str, value: f64) -> Result<(), StatsError> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(StatsError::InvalidElo { name, value })
-    }
+    if value.is_finite() { Ok(()) } else { Err(StatsError::InvalidElo { name, value }) }
 }
 
 /// What an SPRT concludes after the current counts.
@@ -190,13 +169,7 @@ impl SprtSpec {
     /// [`StatsError::InvalidElo`] when `elo0` or `elo1` is not finite,
     /// [`StatsError::InvalidProbability`] when `alpha` or `beta` is not strictly
     /// between 0 and 1.
-    pub fn new(
-        elo0: f64,
-        elo1: f64,
-        alpha: f64,
-        beta: f64,
-        model: EloModel,
-    ) -> Result<Self, StatsError> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: EloModel) -> Result<Self, StatsError> {
         check_elo("elo0", elo0)?;
         check_elo("elo1", elo1)?;
         for (name, value) in [("alpha", alpha), ("beta", beta)] {
@@ -204,35 +177,17 @@ impl SprtSpec {
                 return Err(StatsError::InvalidProbability { name, value });
             }
         }
-        Ok(Self {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-            model,
-        })
+        Ok(Self { elo0, elo1, alpha, beta, model })
     }
 
     /// fishtest's short-time-control bounds: nElo [0, 2], alpha = beta = 0.05.
     pub const fn stc() -> Self {
-        Self {
-            elo0: 0.0,
-            elo1: 2.0,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Normalized,
-        }
+        Self { elo0: 0.0, elo1: 2.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized }
     }
 
     /// fishtest's long-time-control bounds: nElo [0.5, 2.5], alpha = beta = 0.05.
     pub const fn ltc() -> Self {
-        Self {
-            elo0: 0.5,
-            elo1: 2.5,
-            alpha: 0.05,
-            beta: 0.05,
-            model: EloModel::Normalized,
-        }
+        Self { elo0: 0.5, elo1: 2.5, alpha: 0.05, beta: 0.05, model: EloModel::Normalized }
     }
 
     /// The H0 hypothesis, in the units of [`Self::model`].
@@ -300,12 +255,7 @@ impl SprtSpec {
     pub fn evaluate<C: Counts>(&self, counts: &C) -> Result<SprtOutcome, StatsError> {
         let llr = self.llr(counts)?;
         let (lower, upper) = self.bounds();
-        Ok(SprtOutcome {
-            llr,
-            lower,
-            upper,
-            decision: sprt_decision(llr, lower, upper),
-        })
+        Ok(SprtOutcome { llr, lower, upper, decision: sprt_decision(llr, lower, upper) })
     }
 }
 
@@ -338,10 +288,7 @@ mod tests {
         assert!(SprtSpec::new(0.0, 2.0, 0.05, 0.05, EloModel::Normalized).is_ok());
         assert_eq!(
             SprtSpec::new(0.0, 2.0, 1.0, 0.05, EloModel::Normalized),
-            Err(StatsError::InvalidProbability {
-                name: "alpha",
-                value: 1.0
-            })
+            Err(StatsError::InvalidProbability { name: "alpha", value: 1.0 })
         );
         assert!(matches!(
             SprtSpec::new(f64::NAN, 2.0, 0.05, 0.05, EloModel::Logistic),
@@ -360,14 +307,7 @@ mod tests {
 
     #[test]
     fn llr_swaps_sign_with_the_hypotheses() {
-        let penta = Pentanomial {
-            ll: 30,
-            ld: 200,
-            wl: 150,
-            dd: 400,
-            wd: 230,
-            ww: 25,
-        };
+        let penta = Pentanomial { ll: 30, ld: 200, wl: 150, dd: 400, wd: 230, ww: 25 };
         for model in [EloModel::Logistic, EloModel::Normalized] {
             let forward = llr(&penta, 0.0, 5.0, model).unwrap();
             let backward = llr(&penta, 5.0, 0.0, model).unwrap();
@@ -379,17 +319,9 @@ mod tests {
     fn hopeless_hypotheses_are_errors_not_nan() {
         // Reference row T31: fishtest raises ValueError.
         let wdl = Wdl::new(1, 3, 292);
-        assert!(matches!(
-            llr(&wdl, -1500.0, -500.0, EloModel::Normalized),
-            Err(StatsError::NoSolution { .. })
-        ));
+        assert!(matches!(llr(&wdl, -1500.0, -500.0, EloModel::Normalized), Err(StatsError::NoSolution { .. })));
         // 144 LL, 3 LD, 1 WL pairs against nElo [-1500, -500].
-        let penta = Pentanomial {
-            ll: 144,
-            ld: 3,
-            wl: 1,
-            ..Pentanomial::default()
-        };
+        let penta = Pentanomial { ll: 144, ld: 3, wl: 1, ..Pentanomial::default() };
         match llr(&penta, -1500.0, -500.0, EloModel::Normalized) {
             Ok(value) => assert!(!value.is_nan()),
             Err(error) => assert!(matches!(error, StatsError::NoSolution { .. })),
@@ -398,11 +330,7 @@ mod tests {
 
     #[test]
     fn all_wins_and_all_losses_give_numbers_or_errors() {
-        let cases = [
-            Wdl::new(500, 0, 0),
-            Wdl::new(0, 0, 500),
-            Wdl::new(0, 500, 0),
-        ];
+        let cases = [Wdl::new(500, 0, 0), Wdl::new(0, 0, 500), Wdl::new(0, 500, 0)];
         for wdl in cases {
             for model in [EloModel::Logistic, EloModel::Normalized] {
                 if let Ok(value) = llr(&wdl, 0.0, 5.0, model) {
@@ -431,10 +359,7 @@ mod tests {
             Err(StatsError::InvalidElo { name: "elo1", .. })
         ));
         // A logistic hypothesis so large that its score rounds to 1 has no MLE.
-        assert!(matches!(
-            llr(&Wdl::new(5, 5, 5), 0.0, 1e6, EloModel::Logistic),
-            Err(StatsError::NoSolution { .. })
-        ));
+        assert!(matches!(llr(&Wdl::new(5, 5, 5), 0.0, 1e6, EloModel::Logistic), Err(StatsError::NoSolution { .. })));
     }
 
     #[test]
@@ -483,19 +408,9 @@ mod tests {
         let mut counts = [0u64; 6];
         loop {
             let [ll, ld, wl, dd, wd, ww] = counts;
-            let penta = Pentanomial {
-                ll,
-                ld,
-                wl,
-                dd,
-                wd,
-                ww,
-            };
+            let penta = Pentanomial { ll, ld, wl, dd, wd, ww };
             for (elo0, elo1, model) in SWEEP_BOUNDS {
-                assert_not_nan(
-                    llr(&penta, elo0, elo1, model),
-                    &format!("{penta:?} {model}"),
-                );
+                assert_not_nan(llr(&penta, elo0, elo1, model), &format!("{penta:?} {model}"));
             }
             // Odometer over 0..=3 in each of the six bins.
             let Some(bin) = counts.iter().position(|&c| c < 3) else {

@@ -1,0 +1,278 @@
+//! Engine configurations: a name, search settings and every evaluation weight, read from and written to TOML.
+//!
+//! The format (every key is required; unknown keys are rejected so that a misspelt weight cannot pass
+//! silently):
+//!
+//! ```toml
+//! name = "seed"
+//! [search]
+//! hash_mb = 16
+//! [weights]
+//! material = [100, 305, 333, 563, 950]   # P N B R Q, centipawns
+//! mobility = [9, 4, 3, 3]                # N B R Q, per target square
+//! doubled_pawn = -25
+//! connected_pawn = 12
+//! pawn_advance = [0, 0, 0, 0, 10, 20, 30, 0]
+//! passed_pawn = [0, 50, 50, 50, 70, 90, 110, 0]
+//! castling_lost = -50
+//! pawn_shield = 33
+//! bishop_pair = 50
+//! mopup_proximity = 10
+//! mopup_centre = 10
+//! ```
+
+use super::weights::{FIELDS, NUM_WEIGHTS, Weights};
+use std::path::Path;
+use thiserror::Error;
+
+/// The largest transposition table a config may ask for, in MiB (64 GiB).
+pub const MAX_HASH_MB: usize = 65_536;
+
+/// What is wrong with a config file. Every variant names the file (or other origin) and, where it applies,
+/// the dotted key (`weights.mobility`) and what was expected.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{file}: cannot read: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The operating-system error.
+        source: std::io::Error,
+    },
+    /// The text is not valid TOML.
+    #[error("{file}:{line}: TOML syntax error: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// The line of the error, 1-based (0 when the parser gives no position).
+        line: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A key that the format does not have (for example a misspelt weight name).
+    #[error("{file}: unknown key `{key}`")]
+    UnknownKey {
+        /// The file.
+        file: String,
+        /// The dotted key.
+        key: String,
+    },
+    /// A required key is absent.
+    #[error("{file}: missing key `{key}`")]
+    MissingKey {
+        /// The file.
+        file: String,
+        /// The dotted key.
+        key: String,
+    },
+    /// An array of weights has the wrong number of values.
+    #[error("{file}: key `{key}` has {found} values, expected {expected}")]
+    WrongLength {
+        /// The file.
+        file: String,
+        /// The dotted key.
+        key: String,
+        /// The number of values the format wants.
+        expected: usize,
+        /// The number found.
+        found: usize,
+    },
+    /// A value of the wrong TOML type.
+    #[error("{file}: key `{key}` is {found}, expected {expected}")]
+    WrongType {
+        /// The file.
+        file: String,
+        /// The dotted key (with `[i]` for an array element).
+        key: String,
+        /// The type wanted.
+        expected: &'static str,
+        /// The TOML type found.
+        found: &'static str,
+    },
+    /// An integer outside its allowed range.
+    #[error("{file}: key `{key}` = {value} is out of range, expected {expected}")]
+    OutOfRange {
+        /// The file.
+        file: String,
+        /// The dotted key (with `[i]` for an array element).
+        key: String,
+        /// The value found.
+        value: i64,
+        /// The allowed range, in words.
+        expected: &'static str,
+    },
+}
+
+/// One engine build: a name, its search settings and its evaluation weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// The name used in match output and PGN tags.
+    pub name: String,
+    /// Transposition table size in MiB (1 to [`MAX_HASH_MB`]).
+    pub hash_mb: usize,
+    /// The evaluation weights, centipawns.
+    pub weights: Weights,
+}
+
+impl EngineConfig {
+    /// The built-in seed configuration (name `seed`, 16 MiB hash, [`Weights::seed`]), the same as
+    /// `configs/seed.toml`, so that the engine runs without files.
+    pub fn seed() -> EngineConfig {
+        EngineConfig { name: "seed".to_string(), hash_mb: 16, weights: Weights::seed() }
+    }
+
+    /// Reads a config file.
+    ///
+    /// # Errors
+    /// [`ConfigError::Io`] when the file cannot be read, otherwise as [`EngineConfig::from_toml_str`] with the
+    /// path as origin.
+    pub fn load(path: impl AsRef<Path>) -> Result<EngineConfig, ConfigError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io { file: file.clone(), source })?;
+        EngineConfig::from_toml_str(&text, &file)
+    }
+
+    /// Parses a config from TOML text; `origin` (a file name or a description) is quoted in errors.
+    ///
+    /// # Errors
+    /// [`ConfigError::Syntax`] for invalid TOML, [`ConfigError::UnknownKey`], [`ConfigError::MissingKey`],
+    /// [`ConfigError::WrongLength`] for weight arrays of the wrong size, [`ConfigError::WrongType`], and
+    /// [`ConfigError::OutOfRange`] for weights outside `i32` or a hash size outside 1..=[`MAX_HASH_MB`].
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<EngineConfig, ConfigError> {
+        let file = || origin.to_string();
+        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| ConfigError::Syntax {
+            file: file(),
+            line: e.span().map_or(0, |s| line_of(text, s.start)),
+            message: e.message().trim().to_string(),
+        })?;
+        let reader = Reader { file: origin };
+        reader.only_keys(&root, "", &["name", "search", "weights"])?;
+
+        let name = match reader.get(&root, "", "name")? {
+            toml::Value::String(s) => s.clone(),
+            other => return Err(reader.wrong_type("name", "a string", other)),
+        };
+
+        let search = reader.table(&root, "", "search")?;
+        reader.only_keys(search, "search.", &["hash_mb"])?;
+        let hash = reader.integer(reader.get(search, "search.", "hash_mb")?, "search.hash_mb")?;
+        if !(1..=MAX_HASH_MB as i64).contains(&hash) {
+            return Err(ConfigError::OutOfRange {
+                file: file(),
+                key: "search.hash_mb".to_string(),
+                value: hash,
+                expected: "1 to 65536 (MiB)",
+            });
+        }
+
+        let weights = reader.table(&root, "", "weights")?;
+        let names: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
+        reader.only_keys(weights, "weights.", &names)?;
+        let mut flat = Vec::with_capacity(NUM_WEIGHTS);
+        for &(key, len) in FIELDS {
+            let dotted = format!("weights.{key}");
+            let value = reader.get(weights, "weights.", key)?;
+            if len == 1 {
+                flat.push(reader.weight(value, &dotted)?);
+                continue;
+            }
+            let toml::Value::Array(items) = value else {
+                return Err(reader.wrong_type(&dotted, "an array of integers", value));
+            };
+            if items.len() != len {
+                return Err(ConfigError::WrongLength { file: file(), key: dotted, expected: len, found: items.len() });
+            }
+            for (i, item) in items.iter().enumerate() {
+                flat.push(reader.weight(item, &format!("{dotted}[{i}]"))?);
+            }
+        }
+        let weights = Weights::from_vec(&flat).expect("one value per weight was read");
+        Ok(EngineConfig { name, hash_mb: hash as usize, weights })
+    }
+
+    /// The config as TOML text in the format that [`EngineConfig::from_toml_str`] reads.
+    pub fn to_toml(&self) -> String {
+        let name = toml::Value::String(self.name.clone());
+        format!("name = {name}\n[search]\nhash_mb = {}\n[weights]\n{}", self.hash_mb, self.weights.to_toml())
+    }
+}
+
+/// The 1-based line of byte offset `at` in `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Reads values out of the parsed table, turning every problem into a [`ConfigError`] that names the file.
+struct Reader<'a> {
+    file: &'a str,
+}
+
+impl Reader<'_> {
+    fn only_keys(&self, table: &toml::Table, prefix: &str, allowed: &[&str]) -> Result<(), ConfigError> {
+        match table.keys().find(|k| !allowed.contains(&k.as_str())) {
+            Some(k) => Err(ConfigError::UnknownKey { file: self.file.to_string(), key: format!("{prefix}{k}") }),
+            None => Ok(()),
+        }
+    }
+
+    fn get<'t>(&self, table: &'t toml::Table, prefix: &str, key: &str) -> Result<&'t toml::Value, ConfigError> {
+        table
+            .get(key)
+            .ok_or_else(|| ConfigError::MissingKey { file: self.file.to_string(), key: format!("{prefix}{key}") })
+    }
+
+    fn table<'t>(&self, table: &'t toml::Table, prefix: &str, key: &str) -> Result<&'t toml::Table, ConfigError> {
+        match self.get(table, prefix, key)? {
+            toml::Value::Table(t) => Ok(t),
+            other => Err(self.wrong_type(&format!("{prefix}{key}"), "a table", other)),
+        }
+    }
+
+    fn integer(&self, value: &toml::Value, key: &str) -> Result<i64, ConfigError> {
+        match value {
+            toml::Value::Integer(i) => Ok(*i),
+            other => Err(self.wrong_type(key, "an integer", other)),
+        }
+    }
+
+    fn weight(&self, value: &toml::Value, key: &str) -> Result<i32, ConfigError> {
+        let v = self.integer(value, key)?;
+        i32::try_from(v).map_err(|_| ConfigError::OutOfRange {
+            file: self.file.to_string(),
+            key: key.to_string(),
+            value: v,
+            expected: "a 32-bit integer (centipawns)",
+        })
+    }
+
+    fn wrong_type(&self, key: &str, expected: &'static str, found: &toml::Value) -> ConfigError {
+        ConfigError::WrongType { file: self.file.to_string(), key: key.to_string(), expected, found: found.type_str() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_round_trips_through_toml() {
+        let seed = EngineConfig::seed();
+        let text = seed.to_toml();
+        let back = EngineConfig::from_toml_str(&text, "seed text").unwrap();
+        assert_eq!(back, seed);
+    }
+
+    #[test]
+    fn syntax_error_has_a_line() {
+        let err = EngineConfig::from_toml_str("name = \"x\"\n[search\nhash_mb = 1\n", "bad.toml").unwrap_err();
+        match err {
+            ConfigError::Syntax { file, line, .. } => {
+                assert_eq!(file, "bad.toml");
+                assert_eq!(line, 2);
+            }
+            other => panic!("expected a syntax error, got {other:?}"),
+        }
+    }
+}

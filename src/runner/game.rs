@@ -1,0 +1,343 @@
+//! One game between two players: book moves, then the players' moves until the rules, an adjudication, the move
+//! cap or a player failure ends it.
+
+use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator};
+use super::openings::Opening;
+use super::player::{MoveLimit, Player};
+use crate::chess::game::GameResult;
+use crate::chess::{Color, Game, Move, Position, Termination};
+
+/// Why a game ended. The result of a [`GameRecord`] always agrees with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// By the rules of chess ([`Game::outcome`]).
+    Rules(Termination),
+    /// Draw adjudication.
+    DrawAdjudication,
+    /// Resign adjudication.
+    ResignAdjudication,
+    /// The move cap was reached: a draw.
+    MaxMoves,
+    /// A player answered with an illegal move: it loses.
+    IllegalMove,
+    /// A player gave no move (crashed, could not start): it loses.
+    PlayerFailure,
+}
+
+impl EndReason {
+    /// The text used in the CSV and the PGN `Termination` tag: `checkmate`, `stalemate`,
+    /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `adjudication: draw`,
+    /// `adjudication: resign`, `max moves`, `illegal move` or `engine failure`.
+    pub fn text(self) -> &'static str {
+        match self {
+            EndReason::Rules(termination) => termination.text(),
+            EndReason::DrawAdjudication => "adjudication: draw",
+            EndReason::ResignAdjudication => "adjudication: resign",
+            EndReason::MaxMoves => "max moves",
+            EndReason::IllegalMove => "illegal move",
+            EndReason::PlayerFailure => "engine failure",
+        }
+    }
+
+    /// Every reason, in the order of the summary's termination table.
+    pub const ALL: [EndReason; 10] = [
+        EndReason::Rules(Termination::Checkmate),
+        EndReason::Rules(Termination::Stalemate),
+        EndReason::Rules(Termination::ThreefoldRepetition),
+        EndReason::Rules(Termination::FiftyMoveRule),
+        EndReason::Rules(Termination::InsufficientMaterial),
+        EndReason::DrawAdjudication,
+        EndReason::ResignAdjudication,
+        EndReason::MaxMoves,
+        EndReason::IllegalMove,
+        EndReason::PlayerFailure,
+    ];
+}
+
+/// What a match needs to play one game, besides the players and the opening.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameSettings {
+    /// The limit for every move.
+    pub limit: MoveLimit,
+    /// Adjudication rules and the move cap.
+    pub adjudication: AdjudicationRules,
+}
+
+/// A finished game: who played, from where, every move (book first) with its PGN comment, the result and why.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The start position (before the book moves).
+    pub start: Position,
+    /// Every move from `start`: the book moves, then the players' moves.
+    pub moves: Vec<Move>,
+    /// One PGN comment per move: `book` for book moves, `score/depth` (such as `+0.35/12`) for players' moves.
+    pub comments: Vec<String>,
+    /// How many of `moves` came from the book.
+    pub book_plies: usize,
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub end: EndReason,
+    /// Details of a failure (the illegal move, the crash), for the log.
+    pub note: Option<String>,
+}
+
+impl GameRecord {
+    /// The score of `color`'s player: 1.0 win, 0.5 draw, 0.0 loss.
+    pub fn score_for(&self, color: Color) -> f64 {
+        self.result.score_for(color)
+    }
+}
+
+/// Plays one game of `opening`: the book moves, then `white` and `black` in turn under `settings` until the
+/// game ends. Never panics on a player's behaviour: an illegal move or a failure loses the game for that side
+/// and is described in [`GameRecord::note`].
+///
+/// Order of the checks before each move: the rules ([`Game::outcome`]), then an adjudication reached with the
+/// last move, then the move cap; so a checkmate on the last move stands over every adjudication.
+pub fn play_game(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameRecord {
+    let mut game = opening.game();
+    let book_plies = game.moves().len();
+    let mut comments: Vec<String> = vec!["book".to_string(); book_plies];
+    let names = [white.name().to_string(), black.name().to_string()];
+    let ending = play_out(&mut game, &mut comments, [white, black], &names, settings);
+    GameRecord {
+        white: names[0].clone(),
+        black: names[1].clone(),
+        start: opening.start.clone(),
+        moves: game.moves().to_vec(),
+        comments,
+        book_plies,
+        result: ending.result,
+        end: ending.end,
+        note: ending.note,
+    }
+}
+
+/// How a game ended.
+struct Ending {
+    result: GameResult,
+    end: EndReason,
+    note: Option<String>,
+}
+
+impl Ending {
+    fn new(result: GameResult, end: EndReason) -> Ending {
+        Ending { result, end, note: None }
+    }
+
+    /// A loss for `loser` by a failure described in `note`.
+    fn failure(loser: Color, end: EndReason, note: String) -> Ending {
+        Ending { result: GameResult::win_for(loser.flip()), end, note: Some(note) }
+    }
+}
+
+/// Plays `game` from the end of the book to its end; `players` and `names` are indexed by colour.
+fn play_out(
+    game: &mut Game,
+    comments: &mut Vec<String>,
+    players: [&mut dyn Player; 2],
+    names: &[String; 2],
+    settings: &GameSettings,
+) -> Ending {
+    for color in Color::ALL {
+        if let Err(error) = players[color.index()].new_game() {
+            return Ending::failure(color, EndReason::PlayerFailure, error.to_string());
+        }
+    }
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
+    let mut adjudicated: Option<Adjudicated> = None;
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return Ending::new(outcome.result, EndReason::Rules(outcome.termination));
+        }
+        match adjudicated {
+            Some(Adjudicated::Draw) => return Ending::new(GameResult::Draw, EndReason::DrawAdjudication),
+            Some(Adjudicated::Resign { loser }) => {
+                return Ending::new(GameResult::win_for(loser.flip()), EndReason::ResignAdjudication);
+            }
+            None => {}
+        }
+        if adjudicator.max_moves_reached(game.moves().len()) {
+            return Ending::new(GameResult::Draw, EndReason::MaxMoves);
+        }
+
+        let mover = game.position().side_to_move();
+        let answer = match players[mover.index()].go(game, &settings.limit) {
+            Ok(answer) => answer,
+            Err(error) => return Ending::failure(mover, EndReason::PlayerFailure, error.to_string()),
+        };
+        if !game.play(answer.mv) {
+            // `Game::play` changed nothing: the position is the one the move was meant for.
+            let text = answer.mv.to_uci(game.position().is_chess960());
+            let fen = game.position().to_fen();
+            let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
+            return Ending::failure(mover, EndReason::IllegalMove, note);
+        }
+        comments.push(answer.comment());
+        adjudicated = adjudicator.record(mover, answer.score, game.moves().len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+    use crate::notation::parse_uci;
+    use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
+    use crate::runner::player::{EngineScore, PlayerError, PlayerMove};
+
+    /// A player that answers from a script: UCI move texts (an illegal one is sent as it is, a text that is not
+    /// two squares as the null move) with a score each; `None` in the script is a failure.
+    struct Scripted {
+        name: String,
+        script: Vec<Option<(&'static str, i32)>>,
+        next: usize,
+    }
+
+    impl Scripted {
+        fn new(name: &str, script: Vec<Option<(&'static str, i32)>>) -> Scripted {
+            Scripted { name: name.to_string(), script, next: 0 }
+        }
+    }
+
+    impl Player for Scripted {
+        fn name(&self) -> &str {
+            &self.name
+        }
+        fn new_game(&mut self) -> Result<(), PlayerError> {
+            self.next = 0;
+            Ok(())
+        }
+        fn go(&mut self, game: &Game, _limit: &MoveLimit) -> Result<PlayerMove, PlayerError> {
+            let step = self.script.get(self.next).copied().flatten();
+            self.next += 1;
+            let Some((text, cp)) = step else {
+                return Err(PlayerError::Crashed { player: self.name.clone(), reason: "script ended".into() });
+            };
+            let mv = parse_uci(game.position(), text).unwrap_or_else(|_| raw_move(text));
+            Ok(PlayerMove { mv, score: Some(EngineScore::Cp(cp)), depth: 1, nodes: 1 })
+        }
+    }
+
+    /// A move from its squares without any legality check (the null move if the text is not two squares).
+    fn raw_move(text: &str) -> Move {
+        match (text.get(0..2).and_then(Square::parse), text.get(2..4).and_then(Square::parse)) {
+            (Some(from), Some(to)) => Move::normal(from, to),
+            _ => Move::NULL,
+        }
+    }
+
+    fn start() -> Opening {
+        Opening { start: Position::startpos(), moves: Vec::new(), line: 1 }
+    }
+
+    #[test]
+    fn checkmate_by_the_rules() {
+        let mut white = Scripted::new("w", vec![Some(("f2f3", 0)), Some(("g2g4", 0))]);
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
+        assert_eq!(record.result, GameResult::BlackWins);
+        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
+        assert_eq!(record.moves.len(), 4);
+        assert_eq!(record.comments, vec!["+0.00/1"; 4]);
+        assert_eq!((record.white.as_str(), record.black.as_str()), ("w", "b"));
+    }
+
+    #[test]
+    fn an_illegal_move_loses_and_keeps_the_moves_so_far() {
+        let mut white = Scripted::new("w", vec![Some(("e2e4", 0)), Some(("e4e6", 0))]);
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0))]);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
+        assert_eq!(record.result, GameResult::BlackWins);
+        assert_eq!(record.end, EndReason::IllegalMove);
+        assert_eq!(record.moves.len(), 2);
+        let note = record.note.unwrap();
+        assert!(note.starts_with("w played the illegal move e4e6 in "), "{note}");
+        // The null move (an engine with nothing to say) is illegal too.
+        let mut white = Scripted::new("w", vec![Some(("xx", 0))]);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
+        assert_eq!((record.result, record.end), (GameResult::BlackWins, EndReason::IllegalMove));
+    }
+
+    #[test]
+    fn a_failure_loses() {
+        let mut white = Scripted::new("w", vec![Some(("e2e4", 0))]);
+        let mut black = Scripted::new("b", vec![None]);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
+        assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::PlayerFailure));
+        assert_eq!(record.note.as_deref(), Some("b: crashed: script ended"));
+    }
+
+    #[test]
+    fn adjudications_and_the_move_cap() {
+        let shuffle = |cp: i32| vec![Some(("g1f3", cp)), Some(("f3g1", cp)), Some(("g1f3", cp)), Some(("f3g1", cp))];
+        let back = |cp: i32| vec![Some(("g8f6", cp)), Some(("f6g8", cp)), Some(("g8f6", cp)), Some(("f6g8", cp))];
+        // Without adjudication the knights repeat the start position for the third time after 8 plies.
+        let record = play_game(
+            &mut Scripted::new("w", shuffle(0)),
+            &mut Scripted::new("b", back(0)),
+            &start(),
+            &GameSettings::default(),
+        );
+        assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::Rules(Termination::ThreefoldRepetition)));
+        assert_eq!(record.moves.len(), 8);
+
+        let mut settings = GameSettings::default();
+        settings.adjudication.draw = Some(DrawAdjudication { movenumber: 1, movecount: 3, score: 5 });
+        let record =
+            play_game(&mut Scripted::new("w", shuffle(0)), &mut Scripted::new("b", back(0)), &start(), &settings);
+        assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::DrawAdjudication));
+        assert_eq!(record.moves.len(), 3);
+
+        let mut settings = GameSettings::default();
+        settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300 });
+        let record =
+            play_game(&mut Scripted::new("w", shuffle(400)), &mut Scripted::new("b", back(-400)), &start(), &settings);
+        assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::ResignAdjudication));
+        assert_eq!(record.moves.len(), 4);
+
+        let mut settings = GameSettings::default();
+        settings.adjudication.maxmoves = Some(1);
+        let record =
+            play_game(&mut Scripted::new("w", shuffle(0)), &mut Scripted::new("b", back(0)), &start(), &settings);
+        assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::MaxMoves));
+        assert_eq!(record.moves.len(), 2);
+    }
+
+    #[test]
+    fn book_moves_count_for_repetition() {
+        // The book shuffles the knights once: the start position has occurred twice when the players take over.
+        let mut pos = Position::startpos();
+        let mut book = Vec::new();
+        for text in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            let m = parse_uci(&pos, text).unwrap();
+            pos.make_move(m);
+            book.push(m);
+        }
+        let opening = Opening { start: Position::startpos(), moves: book, line: 1 };
+        let record = play_game(
+            &mut Scripted::new("w", shuffle_script()),
+            &mut Scripted::new("b", vec![Some(("g8f6", 0)), Some(("f6g8", 0))]),
+            &opening,
+            &GameSettings::default(),
+        );
+        assert_eq!(record.end, EndReason::Rules(Termination::ThreefoldRepetition));
+        assert_eq!(record.moves.len(), 8);
+        assert_eq!(record.book_plies, 4);
+        assert_eq!(&record.comments[..5], &["book", "book", "book", "book", "+0.00/1"]);
+    }
+
+    fn shuffle_script() -> Vec<Option<(&'static str, i32)>> {
+        vec![Some(("g1f3", 0)), Some(("f3g1", 0))]
+    }
+}

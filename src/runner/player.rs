@@ -1,0 +1,331 @@
+//! Players: what the runner asks for a move. A [`Player`] gets the game so far and a [`MoveLimit`] and returns
+//! a [`PlayerMove`] or a [`PlayerError`]; the built-in engine ([`BuiltinPlayer`]) is one implementation, an
+//! external UCI engine process is another (a later issue).
+//!
+//! An [`EngineSpec`] describes one entrant of a match and creates fresh players for the worker threads.
+
+use crate::chess::{Game, Move};
+use crate::engine::{Engine, EngineConfig, Limits, MATE, is_mate_score};
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use thiserror::Error;
+
+/// How long a player may think about one move. Every limit that is set applies; the player stops at the first
+/// one reached. With none set a player searches until it decides itself (the built-in engine to its maximum
+/// depth), so a match always sets at least one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveLimit {
+    /// Maximum search depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes searched.
+    pub nodes: Option<u64>,
+    /// Maximum thinking time in milliseconds.
+    pub movetime_ms: Option<u64>,
+}
+
+impl MoveLimit {
+    /// Whether no limit is set.
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.movetime_ms.is_none()
+    }
+}
+
+impl fmt::Display for MoveLimit {
+    /// Writes the limits as `nodes 5000, depth 8, movetime 100 ms` (or `none`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.movetime_ms {
+            parts.push(format!("movetime {t} ms"));
+        }
+        if parts.is_empty() { f.write_str("none") } else { f.write_str(&parts.join(", ")) }
+    }
+}
+
+/// A player's evaluation of the position it moved from, from its own (the mover's) point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (not plies): positive when the mover mates, zero or negative when it is mated
+    /// (the UCI `score mate` convention).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// The centipawn value of a mate score in [`EngineScore::as_cp`]: larger than any real evaluation.
+    pub const MATE_CP: i32 = 100_000;
+
+    /// The score as centipawns for adjudication: a mate counts as ±[`EngineScore::MATE_CP`] (less the moves
+    /// to mate), so it passes every resign threshold and no draw threshold.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            EngineScore::Cp(cp) => cp,
+            EngineScore::Mate(n) if n > 0 => Self::MATE_CP - n.min(1000),
+            EngineScore::Mate(n) => -Self::MATE_CP - n.max(-1000),
+        }
+    }
+}
+
+impl fmt::Display for EngineScore {
+    /// Writes the score as cutechess does in PGN comments: `+0.35`, `-1.20`, `+M3`, `-M2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EngineScore::Cp(cp) => {
+                let sign = if cp < 0 { '-' } else { '+' };
+                let abs = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", abs / 100, abs % 100)
+            }
+            EngineScore::Mate(n) if n > 0 => write!(f, "+M{n}"),
+            EngineScore::Mate(n) => write!(f, "-M{}", n.unsigned_abs()),
+        }
+    }
+}
+
+/// A player's answer: the move and what it reported about its search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerMove {
+    /// The move chosen. The runner checks it; an illegal move loses the game.
+    pub mv: Move,
+    /// The evaluation of the position before the move, from the mover's view, if the player gave one.
+    pub score: Option<EngineScore>,
+    /// The depth reached in plies (0 if unknown).
+    pub depth: u32,
+    /// Nodes searched (0 if unknown).
+    pub nodes: u64,
+}
+
+impl PlayerMove {
+    /// The PGN comment for this move, in the cutechess style `+0.35/12` (score/depth), or empty without a score.
+    pub fn comment(&self) -> String {
+        match self.score {
+            Some(score) => format!("{score}/{}", self.depth),
+            None => String::new(),
+        }
+    }
+}
+
+/// Why a player gave no move. The side whose player fails loses the game; the match goes on.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PlayerError {
+    /// The player crashed (the built-in engine panicked; an external engine process died).
+    #[error("{player}: crashed: {reason}")]
+    Crashed {
+        /// The player's name.
+        player: String,
+        /// What happened.
+        reason: String,
+    },
+    /// The player could not be started or prepared for a game.
+    #[error("{player}: cannot start: {reason}")]
+    Start {
+        /// The player's name.
+        player: String,
+        /// What happened.
+        reason: String,
+    },
+}
+
+/// Something that plays chess moves: the built-in engine in-process or, later, an external UCI engine.
+///
+/// A player is used by one worker thread at a time (hence `Send`), for many games in turn: the runner calls
+/// [`Player::new_game`] before each game and then [`Player::go`] for every move of its side.
+pub trait Player: Send {
+    /// The player's name, as in PGN tags and the CSV.
+    fn name(&self) -> &str;
+
+    /// Forgets everything learnt in the previous game (transposition table, histories), so that a game's moves
+    /// depend only on its opening, the opponent's moves and the limits.
+    ///
+    /// # Errors
+    /// A [`PlayerError`] when the player cannot be prepared; the runner counts that as a loss.
+    fn new_game(&mut self) -> Result<(), PlayerError>;
+
+    /// Chooses a move for the side to move in `game` (its start position, moves so far and key history are
+    /// all there: book moves included) within `limit`.
+    ///
+    /// # Errors
+    /// A [`PlayerError`] when no move comes back; the runner counts that as a loss.
+    fn go(&mut self, game: &Game, limit: &MoveLimit) -> Result<PlayerMove, PlayerError>;
+}
+
+/// The built-in engine as a [`Player`], searching in the worker's thread.
+///
+/// A panic inside the engine is caught and reported as [`PlayerError::Crashed`]; the engine is then rebuilt
+/// from its config before the next game.
+pub struct BuiltinPlayer {
+    config: EngineConfig,
+    engine: Option<Engine>,
+}
+
+impl BuiltinPlayer {
+    /// A player for the engine built from `config` (allocates its transposition table).
+    pub fn new(config: EngineConfig) -> BuiltinPlayer {
+        let engine = Engine::new(config.clone());
+        BuiltinPlayer { config, engine: Some(engine) }
+    }
+
+    fn crashed(&self, payload: Box<dyn std::any::Any + Send>) -> PlayerError {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        PlayerError::Crashed { player: self.config.name.clone(), reason: format!("engine panicked: {reason}") }
+    }
+}
+
+impl Player for BuiltinPlayer {
+    fn name(&self) -> &str {
+        &self.config.name
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        let mut engine = match self.engine.take() {
+            Some(engine) => engine,
+            None => {
+                let config = self.config.clone();
+                catch_unwind(move || Engine::new(config)).map_err(|p| self.crashed(p))?
+            }
+        };
+        catch_unwind(AssertUnwindSafe(|| engine.new_game())).map_err(|p| self.crashed(p))?;
+        self.engine = Some(engine);
+        Ok(())
+    }
+
+    fn go(&mut self, game: &Game, limit: &MoveLimit) -> Result<PlayerMove, PlayerError> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(PlayerError::Start {
+                player: self.config.name.clone(),
+                reason: "the engine was not rebuilt after a crash".to_string(),
+            });
+        };
+        let limits = Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms };
+        let searched = catch_unwind(AssertUnwindSafe(|| engine.search(game.position(), game.keys(), &limits)));
+        let result = match searched {
+            Ok(result) => result,
+            Err(payload) => {
+                // The engine's state is unknown after a panic: rebuild it before the next game.
+                self.engine = None;
+                return Err(self.crashed(payload));
+            }
+        };
+        let score = result.score;
+        let score = if is_mate_score(score) {
+            let plies = MATE - score.abs();
+            let moves = (plies + 1) / 2;
+            EngineScore::Mate(if score > 0 { moves } else { -moves })
+        } else {
+            EngineScore::Cp(score)
+        };
+        Ok(PlayerMove { mv: result.best_move, score: Some(score), depth: result.depth, nodes: result.nodes })
+    }
+}
+
+/// What kind of program an entrant is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The built-in engine with this configuration.
+    Builtin(EngineConfig),
+}
+
+/// One entrant of a match: its display name, its kind and where it came from (for the summary).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The unique name used in PGN tags, the CSV and the summary.
+    pub name: String,
+    /// What to run.
+    pub kind: EngineKind,
+    /// Where the build came from, in words: a config file path or `built-in`.
+    pub source: String,
+}
+
+impl EngineSpec {
+    /// The built-in engine builds known by name: `seed` ([`EngineConfig::seed`]) and `nomob` (the seed with
+    /// every mobility weight zero, a variant that differs in one weight group); `None` for other names.
+    pub fn builtin(name: &str) -> Option<EngineSpec> {
+        let mut config = EngineConfig::seed();
+        match name {
+            "seed" => {}
+            "nomob" => {
+                config.name = "nomob".to_string();
+                config.weights.mobility = [0; 4];
+            }
+            _ => return None,
+        }
+        Some(EngineSpec { name: name.to_string(), kind: EngineKind::Builtin(config), source: "built-in".into() })
+    }
+
+    /// An entrant running the built-in engine with `config`, named `name`, read from `source`.
+    pub fn from_config(name: &str, mut config: EngineConfig, source: &str) -> EngineSpec {
+        config.name = name.to_string();
+        EngineSpec { name: name.to_string(), kind: EngineKind::Builtin(config), source: source.to_string() }
+    }
+
+    /// Creates a fresh player for one worker thread.
+    ///
+    /// # Errors
+    /// [`PlayerError::Start`] when the player cannot be created (the built-in engine panicking while it
+    /// allocates).
+    pub fn create(&self) -> Result<Box<dyn Player>, PlayerError> {
+        match &self.kind {
+            EngineKind::Builtin(config) => {
+                let config = config.clone();
+                catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>)
+                    .map_err(|_| PlayerError::Start { player: self.name.clone(), reason: "the engine panicked".into() })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_print_as_in_cutechess() {
+        assert_eq!(EngineScore::Cp(35).to_string(), "+0.35");
+        assert_eq!(EngineScore::Cp(-120).to_string(), "-1.20");
+        assert_eq!(EngineScore::Cp(-5).to_string(), "-0.05");
+        assert_eq!(EngineScore::Cp(0).to_string(), "+0.00");
+        assert_eq!(EngineScore::Mate(3).to_string(), "+M3");
+        assert_eq!(EngineScore::Mate(-2).to_string(), "-M2");
+        assert_eq!(EngineScore::Mate(0).to_string(), "-M0");
+    }
+
+    #[test]
+    fn mate_scores_pass_every_threshold() {
+        assert!(EngineScore::Mate(1).as_cp() > 10_000);
+        assert!(EngineScore::Mate(0).as_cp() < -10_000);
+        assert!(EngineScore::Mate(-3).as_cp() < -10_000);
+        assert!(EngineScore::Mate(2).as_cp() > EngineScore::Mate(5).as_cp());
+    }
+
+    #[test]
+    fn builtin_builds() {
+        let seed = EngineSpec::builtin("seed").unwrap();
+        let nomob = EngineSpec::builtin("nomob").unwrap();
+        let (EngineKind::Builtin(a), EngineKind::Builtin(b)) = (&seed.kind, &nomob.kind);
+        assert_eq!(a, &EngineConfig::seed());
+        assert_eq!(b.weights.mobility, [0; 4]);
+        assert_eq!(b.weights.material, a.weights.material);
+        assert!(EngineSpec::builtin("stockfish").is_none());
+    }
+
+    #[test]
+    fn the_builtin_engine_plays_a_legal_move() {
+        let spec = EngineSpec::builtin("seed").unwrap();
+        let mut player = spec.create().unwrap();
+        player.new_game().unwrap();
+        let game = Game::new(crate::chess::Position::startpos());
+        let limit = MoveLimit { nodes: Some(300), ..MoveLimit::default() };
+        let answer = player.go(&game, &limit).unwrap();
+        assert!(game.position().legal_moves().contains(answer.mv));
+        assert!(answer.score.is_some());
+    }
+}

@@ -1,0 +1,400 @@
+//! The match scheduler: game pairs handed to `concurrency` worker threads, results recorded as they come, and
+//! the SPRT that stops launching pairs once it decides.
+//!
+//! Pair `k` belongs to round `k / P` (P pairings) and plays pairing `k % P` on opening `order[round % n]`: every
+//! pairing of a round plays the same opening, and the openings are cycled when the rounds outnumber them. In
+//! game 0 of a pair the pairing's first engine has White; in game 1 the colours are swapped. Every game starts
+//! with [`Player::new_game`], so a game depends only on its engines, opening
+//! and limits: with node or depth limits a match replays exactly, whatever the concurrency (only the order of
+//! the rows in the output files differs).
+
+use super::game::{GameRecord, GameSettings, play_game};
+use super::openings::{Opening, OpeningOrder, opening_order};
+use super::output::ResultSink;
+use super::player::{EngineSpec, Player};
+use super::tally::MatchTally;
+use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The most games a match plays when its length is not given: under an SPRT that has not decided by then, or
+/// when every opening is played once per pairing.
+pub const MAX_GAMES: u64 = 100_000;
+
+/// How many game pairs a match plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchLength {
+    /// This many games in all, rounded up to whole pairs.
+    Games(u64),
+    /// This many pairs per pairing.
+    Rounds(u64),
+    /// Every opening once per pairing, at most [`MAX_GAMES`] games.
+    EachOpening,
+    /// Until the SPRT decides, at most [`MAX_GAMES`] games (the openings are cycled).
+    UntilDecided,
+}
+
+impl MatchLength {
+    /// The number of game pairs for `pairings` pairings and `openings` openings.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::runner::MatchLength;
+    /// assert_eq!(MatchLength::Games(7).pairs(1, 100), 4);
+    /// assert_eq!(MatchLength::Rounds(5).pairs(3, 100), 15);
+    /// assert_eq!(MatchLength::EachOpening.pairs(3, 100), 300);
+    /// assert_eq!(MatchLength::UntilDecided.pairs(1, 100), 50_000);
+    /// ```
+    pub fn pairs(self, pairings: usize, openings: usize) -> u64 {
+        let pairings = pairings as u64;
+        match self {
+            MatchLength::Games(games) => games.div_ceil(2),
+            MatchLength::Rounds(rounds) => rounds.saturating_mul(pairings),
+            MatchLength::EachOpening => (openings as u64).saturating_mul(pairings).min(MAX_GAMES / 2),
+            MatchLength::UntilDecided => MAX_GAMES / 2,
+        }
+    }
+}
+
+/// Every pairing of `engines` entrants in round-robin order: `(0, 1), (0, 2), ..., (1, 2), ...`.
+pub fn round_robin(engines: usize) -> Vec<(usize, usize)> {
+    (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect()
+}
+
+/// One game pair of the schedule: which pairing, which opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamePair {
+    /// 0-based pair number in the match; its games are numbered `2 * index` and `2 * index + 1`.
+    pub index: u64,
+    /// Index into the match's pairings.
+    pub pairing: usize,
+    /// The engine with White in game 0.
+    pub first: usize,
+    /// The engine with White in game 1.
+    pub second: usize,
+    /// Index into the opening file's openings (0-based, file order).
+    pub opening: usize,
+}
+
+impl GamePair {
+    /// The engines (White, Black) of game `game` (0 or 1) of this pair.
+    pub fn colours(&self, game: u8) -> (usize, usize) {
+        if game == 0 { (self.first, self.second) } else { (self.second, self.first) }
+    }
+
+    /// The match-wide 0-based number of game `game` of this pair.
+    pub fn game_number(&self, game: u8) -> u64 {
+        2 * self.index + u64::from(game)
+    }
+}
+
+/// The pairs of a match, computed on demand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// The pairings, first engine first.
+    pub pairings: Vec<(usize, usize)>,
+    /// Opening indices in playing order (see [`opening_order`]).
+    pub order: Vec<usize>,
+    /// How many pairs the match plays at most.
+    pub total_pairs: u64,
+}
+
+impl Schedule {
+    /// Pair number `index` (see the module docs).
+    ///
+    /// # Panics
+    /// If the schedule has no pairing or no opening.
+    pub fn pair(&self, index: u64) -> GamePair {
+        let per_round = self.pairings.len() as u64;
+        let round = index / per_round;
+        let pairing = (index % per_round) as usize;
+        let (first, second) = self.pairings[pairing];
+        let opening = self.order[(round % self.order.len() as u64) as usize];
+        GamePair { index, pairing, first, second, opening }
+    }
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchSpec {
+    /// The entrants (two or more, unique names).
+    pub engines: Vec<EngineSpec>,
+    /// The openings, in file order.
+    pub openings: Vec<Opening>,
+    /// Where the openings came from (for the summary).
+    pub openings_source: String,
+    /// The order in which openings are taken.
+    pub order: OpeningOrder,
+    /// The seed of the random opening order.
+    pub seed: u64,
+    /// How many games.
+    pub length: MatchLength,
+    /// Games played at once (worker threads), at least 1.
+    pub concurrency: usize,
+    /// Move limits and adjudication.
+    pub settings: GameSettings,
+    /// The SPRT that may stop the match early (two engines only), counted over game pairs from the first
+    /// engine's view.
+    pub sprt: Option<SprtSpec>,
+}
+
+impl MatchSpec {
+    /// The schedule of this spec: round-robin pairings, the opening order and the number of pairs.
+    pub fn schedule(&self) -> Schedule {
+        let pairings = round_robin(self.engines.len());
+        let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
+        Schedule { pairings, order: opening_order(self.openings.len(), self.order, self.seed), total_pairs }
+    }
+}
+
+/// An SPRT decision and when it was taken.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtVerdict {
+    /// H0 or H1 accepted.
+    pub decision: SprtDecision,
+    /// The LLR and bounds when the decision was taken.
+    pub outcome: SprtOutcome,
+    /// Pairs complete when the decision was taken (pairs already running were still recorded after it).
+    pub pairs: u64,
+}
+
+/// Where a match stands: counts, the SPRT and any failure. Passed to the [`MatchObserver`] after every game and
+/// returned at the end.
+#[derive(Clone, Debug)]
+pub struct MatchState {
+    /// The schedule being played.
+    pub schedule: Schedule,
+    /// The counts so far.
+    pub tally: MatchTally,
+    /// The SPRT's latest state over the complete pairs (`None` without an SPRT or under 2 pairs).
+    pub sprt: Option<SprtOutcome>,
+    /// The SPRT decision, once taken.
+    pub verdict: Option<SprtVerdict>,
+    /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
+    /// be created).
+    pub failure: Option<String>,
+    /// Time since the match started.
+    pub elapsed: Duration,
+}
+
+impl MatchState {
+    /// The number of games planned (`2 * total_pairs`).
+    pub fn games_total(&self) -> u64 {
+        2 * self.schedule.total_pairs
+    }
+}
+
+/// Receives a match's progress: a progress bar, a log.
+pub trait MatchObserver {
+    /// Called after each game is written and counted.
+    fn game_finished(&mut self, record: &GameRecord, pair: &GamePair, state: &MatchState);
+
+    /// A line for the log (a player failure, an SPRT decision).
+    fn message(&mut self, text: &str);
+}
+
+/// An observer that ignores everything.
+pub struct Silent;
+
+impl MatchObserver for Silent {
+    fn game_finished(&mut self, _record: &GameRecord, _pair: &GamePair, _state: &MatchState) {}
+    fn message(&mut self, _text: &str) {}
+}
+
+/// What a worker tells the recording thread.
+enum Event {
+    /// A game ended.
+    Game { pair: GamePair, game: u8, record: Box<GameRecord> },
+    /// The worker cannot go on.
+    Fatal(String),
+}
+
+/// Plays the match of `spec` with `spec.concurrency` worker threads, writing every game to `sink` as it ends
+/// and reporting to `observer`; returns the final state.
+///
+/// Workers take pairs in schedule order and play both games of a pair. With an SPRT, each complete pair updates
+/// the LLR of the first pairing; when it crosses a bound, no new pair starts, and pairs already running finish
+/// and are recorded. A failure to write the output or to create a player also stops new pairs and is reported
+/// in [`MatchState::failure`]; every game already finished stays written.
+pub fn run_match(spec: &MatchSpec, sink: &mut ResultSink, observer: &mut dyn MatchObserver) -> MatchState {
+    let started = Instant::now();
+    let schedule = spec.schedule();
+    let mut state = MatchState {
+        tally: MatchTally::new(&schedule.pairings),
+        schedule,
+        sprt: None,
+        verdict: None,
+        failure: None,
+        elapsed: Duration::ZERO,
+    };
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<Event>();
+    let schedule = state.schedule.clone();
+    std::thread::scope(|scope| {
+        for _ in 0..spec.concurrency.max(1) {
+            let sender = sender.clone();
+            let (schedule, next, stop) = (&schedule, &next, &stop);
+            scope.spawn(move || {
+                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, next, stop, &sender)));
+                if let Err(payload) = outcome {
+                    let reason = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    let _ = sender.send(Event::Fatal(format!("a worker thread panicked: {reason}")));
+                }
+            });
+        }
+        drop(sender);
+        for event in receiver {
+            match event {
+                Event::Game { pair, game, record } => {
+                    record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
+                }
+                Event::Fatal(reason) => {
+                    stop.store(true, Ordering::Relaxed);
+                    observer.message(&format!("error: {reason}"));
+                    state.failure.get_or_insert(reason);
+                }
+            }
+        }
+    });
+    state.elapsed = started.elapsed();
+    state
+}
+
+/// Writes and counts one game, updates the SPRT and tells the observer.
+#[allow(clippy::too_many_arguments)]
+fn record_game(
+    spec: &MatchSpec,
+    state: &mut MatchState,
+    sink: &mut ResultSink,
+    observer: &mut dyn MatchObserver,
+    stop: &AtomicBool,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord,
+    started: Instant,
+) {
+    if state.failure.is_some() {
+        // The output failed earlier: nothing more can be written.
+        return;
+    }
+    if let Err(error) = sink.write_game(pair, game, record) {
+        stop.store(true, Ordering::Relaxed);
+        observer.message(&format!("error: {error}"));
+        state.failure = Some(error.to_string());
+        return;
+    }
+    if let Some(note) = &record.note {
+        observer.message(&format!("game {}: {}: {note}", pair.game_number(game) + 1, record.end.text()));
+    }
+    let pair_done = state.tally.add_game(pair.pairing, pair.index, game, record.result, record.end);
+    if pair_done && let Some(sprt) = &spec.sprt {
+        state.sprt = sprt.evaluate(&state.tally.pairings[0].penta).ok();
+        if let Some(outcome) = state.sprt
+            && outcome.decision != SprtDecision::Continue
+            && state.verdict.is_none()
+        {
+            stop.store(true, Ordering::Relaxed);
+            let pairs = state.tally.pairings[0].penta.pairs();
+            state.verdict = Some(SprtVerdict { decision: outcome.decision, outcome, pairs });
+            observer.message(&format!(
+                "SPRT: {} after {pairs} pairs (LLR {:.2}, bounds [{:.2}, {:.2}]); finishing the pairs in play",
+                decision_text(outcome.decision),
+                outcome.llr,
+                outcome.lower,
+                outcome.upper
+            ));
+        }
+    }
+    state.elapsed = started.elapsed();
+    observer.game_finished(record, pair, state);
+}
+
+/// `H0 accepted`, `H1 accepted` or `continue`.
+pub fn decision_text(decision: SprtDecision) -> &'static str {
+    match decision {
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::Continue => "continue",
+    }
+}
+
+/// One worker: takes pairs until the schedule ends or the match stops, playing both games of each with its own
+/// players (created once per engine, on first use).
+fn worker(spec: &MatchSpec, schedule: &Schedule, next: &AtomicU64, stop: &AtomicBool, sender: &mpsc::Sender<Event>) {
+    let mut players: Vec<Option<Box<dyn Player>>> = spec.engines.iter().map(|_| None).collect();
+    while !stop.load(Ordering::Relaxed) {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= schedule.total_pairs {
+            return;
+        }
+        let pair = schedule.pair(index);
+        for game in 0..2u8 {
+            let (white, black) = pair.colours(game);
+            for engine in [white, black] {
+                if players[engine].is_none() {
+                    match spec.engines[engine].create() {
+                        Ok(player) => players[engine] = Some(player),
+                        Err(error) => {
+                            let _ = sender.send(Event::Fatal(error.to_string()));
+                            return;
+                        }
+                    }
+                }
+            }
+            let (white_player, black_player) = two_mut(&mut players, white, black);
+            let record = play_game(white_player, black_player, &spec.openings[pair.opening], &spec.settings);
+            if sender.send(Event::Game { pair, game, record: Box::new(record) }).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Mutable references to two distinct created players.
+fn two_mut(players: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (&mut dyn Player, &mut dyn Player) {
+    assert_ne!(a, b, "a pairing has two different engines");
+    let (low, high) = players.split_at_mut(a.max(b));
+    let (pa, pb) = if a < b { (&mut low[a], &mut high[0]) } else { (&mut high[0], &mut low[b]) };
+    (
+        pa.as_deref_mut().expect("players are created before the game"),
+        pb.as_deref_mut().expect("players are created before the game"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_robin_pairings() {
+        assert_eq!(round_robin(2), vec![(0, 1)]);
+        assert_eq!(round_robin(4), vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+    }
+
+    #[test]
+    fn pairs_share_openings_per_round_and_cycle() {
+        let schedule = Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12 };
+        let openings: Vec<usize> = (0..12).map(|k| schedule.pair(k).opening).collect();
+        assert_eq!(openings, vec![2, 2, 2, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
+        let pair = schedule.pair(4);
+        assert_eq!((pair.pairing, pair.first, pair.second), (1, 0, 2));
+        assert_eq!(pair.colours(0), (0, 2));
+        assert_eq!(pair.colours(1), (2, 0));
+        assert_eq!((pair.game_number(0), pair.game_number(1)), (8, 9));
+    }
+
+    #[test]
+    fn lengths() {
+        assert_eq!(MatchLength::Games(8).pairs(1, 3), 4);
+        assert_eq!(MatchLength::Games(1).pairs(1, 3), 1);
+        assert_eq!(MatchLength::Rounds(2).pairs(6, 3), 12);
+        assert_eq!(MatchLength::EachOpening.pairs(1, 1_000_000), MAX_GAMES / 2);
+    }
+}

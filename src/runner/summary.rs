@@ -1,0 +1,248 @@
+//! The end-of-match report: `summary.txt` (the text also printed to stdout) and `summary.csv` (one row per
+//! pairing).
+
+use super::game::EndReason;
+use super::output::{OutputError, create_new_file};
+use super::player::EngineKind;
+use super::scheduler::{MatchLength, MatchSpec, MatchState, decision_text};
+use super::tally::PairingTally;
+use crate::stats::SprtDecision;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// The header of `summary.csv`.
+pub const SUMMARY_CSV_HEADER: [&str; 25] = [
+    "first",
+    "second",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "ll",
+    "ld",
+    "wl",
+    "dd",
+    "wd",
+    "ww",
+    "score",
+    "elo",
+    "elo95",
+    "los",
+    "nelo",
+    "nelo_lo",
+    "nelo_hi",
+    "elo0",
+    "elo1",
+    "llr",
+    "llr_lower",
+    "llr_upper",
+    "sprt",
+];
+
+/// The report of a match as text: the setup, the games played, the ways games ended, and per pairing the W/D/L
+/// and pentanomial counts (from the first engine's view), the Elo with its 95% interval, the LOS and, under
+/// an SPRT, the LLR with its bounds and the decision.
+pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
+    let mut out = String::new();
+    let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+    let _ = writeln!(out, "Arbiter match");
+    for engine in &spec.engines {
+        let kind = match &engine.kind {
+            EngineKind::Builtin(_) => "built-in engine",
+        };
+        let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
+    }
+    let _ = writeln!(
+        out,
+        "  openings   {} ({} openings, {} order, seed {})",
+        spec.openings_source,
+        spec.openings.len(),
+        match spec.order {
+            super::openings::OpeningOrder::Sequential => "sequential",
+            super::openings::OpeningOrder::Random => "random",
+        },
+        spec.seed
+    );
+    let _ = writeln!(out, "  limits     {} per move", spec.settings.limit);
+    let adj = &spec.settings.adjudication;
+    let mut rules = Vec::new();
+    if let Some(d) = adj.draw {
+        rules.push(format!("draw movenumber={},movecount={},score={}", d.movenumber, d.movecount, d.score));
+    }
+    if let Some(r) = adj.resign {
+        rules.push(format!("resign movecount={},score={}", r.movecount, r.score));
+    }
+    if let Some(m) = adj.maxmoves {
+        rules.push(format!("maxmoves {m}"));
+    }
+    if !rules.is_empty() {
+        let _ = writeln!(out, "  adjudicate {}", rules.join("; "));
+    }
+    let _ = writeln!(out, "  concurrency {}", spec.concurrency);
+
+    let games = state.tally.games;
+    let secs = state.elapsed.as_secs_f64();
+    let rate = if secs > 0.0 { games as f64 / secs } else { 0.0 };
+    let planned = match spec.length {
+        MatchLength::UntilDecided => format!("until the SPRT decides, at most {}", state.games_total()),
+        _ => format!("{} planned", state.games_total()),
+    };
+    let _ = writeln!(out, "\nGames: {games} ({planned}) in {secs:.1} s, {rate:.2} games/s");
+    let ends: Vec<String> = EndReason::ALL
+        .iter()
+        .filter(|&&r| state.tally.count(r) > 0)
+        .map(|&r| format!("{} {}", r.text(), state.tally.count(r)))
+        .collect();
+    if !ends.is_empty() {
+        let _ = writeln!(out, "Terminations: {}", ends.join(", "));
+    }
+
+    for (i, tally) in state.tally.pairings.iter().enumerate() {
+        let _ = writeln!(out, "\n{} vs {}", names[tally.first], names[tally.second]);
+        pairing_text(&mut out, tally);
+        if i == 0 {
+            sprt_text(&mut out, spec, state);
+        }
+    }
+    if let Some(failure) = &state.failure {
+        let _ = writeln!(out, "\nStopped by an error: {failure}");
+    }
+    out
+}
+
+/// The W/D/L, pentanomial and Elo lines of one pairing.
+fn pairing_text(out: &mut String, tally: &PairingTally) {
+    let wdl = tally.wdl;
+    let score = wdl.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+    let _ = writeln!(
+        out,
+        "  games       {} (W/D/L {} / {} / {}, score {score})",
+        wdl.games(),
+        wdl.wins,
+        wdl.draws,
+        wdl.losses
+    );
+    let p = tally.penta;
+    let _ = writeln!(
+        out,
+        "  pentanomial LL {} LD {} WL {} DD {} WD {} WW {} ({} pairs)",
+        p.ll,
+        p.ld,
+        p.wl,
+        p.dd,
+        p.wd,
+        p.ww,
+        p.pairs()
+    );
+    match tally.elo() {
+        Some(e) => {
+            let _ = writeln!(
+                out,
+                "  Elo         {:+.1} +/- {:.1} (95%), nElo {:+.1} [{:+.1}, {:+.1}]",
+                e.elo, e.elo95, e.nelo, e.nelo_lo, e.nelo_hi
+            );
+            let _ = writeln!(out, "  LOS         {:.1}%", 100.0 * e.los);
+        }
+        None => {
+            let _ = writeln!(out, "  Elo         - (too few games)");
+        }
+    }
+}
+
+/// The SPRT lines of the first pairing.
+fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
+    let Some(sprt) = spec.sprt else {
+        return;
+    };
+    let (lower, upper) = sprt.bounds();
+    let _ = writeln!(
+        out,
+        "  SPRT        {} elo0 {} elo1 {}, alpha {} beta {}",
+        sprt.model(),
+        sprt.elo0(),
+        sprt.elo1(),
+        sprt.alpha(),
+        sprt.beta()
+    );
+    let llr = state.sprt.map_or("-".to_string(), |o| format!("{:.3}", o.llr));
+    let _ = writeln!(out, "  LLR         {llr} (bounds [{lower:.3}, {upper:.3}])");
+    let decision = match state.verdict {
+        Some(v) => format!(
+            "{} (LLR {:.3} after {} pairs; pairs in play when it decided were still recorded)",
+            decision_text(v.decision),
+            v.outcome.llr,
+            v.pairs
+        ),
+        None if state.failure.is_some() => "none (the match stopped on an error)".to_string(),
+        None => "none: the LLR stayed within the bounds".to_string(),
+    };
+    let _ = writeln!(out, "  decision    {decision}");
+}
+
+/// One `summary.csv` row per pairing (SPRT columns on the first pairing only, when there is an SPRT).
+pub fn summary_rows(spec: &MatchSpec, state: &MatchState) -> Vec<Vec<String>> {
+    let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+    let float = |v: f64| format!("{v:.4}");
+    state
+        .tally
+        .pairings
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let (w, p) = (t.wdl, t.penta);
+            let mut row = vec![
+                names[t.first].to_string(),
+                names[t.second].to_string(),
+                w.games().to_string(),
+                w.wins.to_string(),
+                w.draws.to_string(),
+                w.losses.to_string(),
+                p.ll.to_string(),
+                p.ld.to_string(),
+                p.wl.to_string(),
+                p.dd.to_string(),
+                p.wd.to_string(),
+                p.ww.to_string(),
+            ];
+            match t.elo() {
+                Some(e) => row.extend([e.score, e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi].map(float)),
+                None => row.extend(std::iter::repeat_n(String::new(), 7)),
+            }
+            match (i, spec.sprt) {
+                (0, Some(sprt)) => {
+                    let (lower, upper) = sprt.bounds();
+                    row.push(sprt.elo0().to_string());
+                    row.push(sprt.elo1().to_string());
+                    row.push(state.sprt.map_or(String::new(), |o| float(o.llr)));
+                    row.push(float(lower));
+                    row.push(float(upper));
+                    let decision = state.verdict.map_or(SprtDecision::Continue, |v| v.decision);
+                    row.push(decision_text(decision).to_string());
+                }
+                _ => row.extend(std::iter::repeat_n(String::new(), 6)),
+            }
+            row
+        })
+        .collect()
+}
+
+/// Writes `summary.txt` ([`summary_text`]) and `summary.csv` ([`summary_rows`]) into `dir`.
+///
+/// # Errors
+/// [`OutputError`] naming the file; [`OutputError::Exists`] if either exists already.
+pub fn write_summary(dir: &Path, spec: &MatchSpec, state: &MatchState) -> Result<(), OutputError> {
+    let path = dir.join("summary.txt");
+    let io = |path: &Path, source| OutputError::Io { path: path.display().to_string(), source };
+    let mut file = create_new_file(&path)?;
+    file.write_all(summary_text(spec, state).as_bytes()).map_err(|e| io(&path, e))?;
+
+    let path = dir.join("summary.csv");
+    let csv_error = |source| OutputError::Csv { path: path.display().to_string(), source };
+    let mut csv = csv::Writer::from_writer(create_new_file(&path)?);
+    csv.write_record(SUMMARY_CSV_HEADER).map_err(csv_error)?;
+    for row in summary_rows(spec, state) {
+        csv.write_record(&row).map_err(csv_error)?;
+    }
+    csv.flush().map_err(|e| io(&path, e))
+}

@@ -1,0 +1,456 @@
+//! Integration tests of the built-in engine: configs, the evaluation as a dot product over real positions, mate
+//! finding, draws, determinism and limits.
+
+use arbiter::chess::{Move, Position};
+use arbiter::engine::{
+    ConfigError, Engine, EngineConfig, Limits, MATE, NUM_WEIGHTS, SearchResult, Weights, evaluate, features,
+    is_mate_score,
+};
+
+const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
+const SEED_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/seed.toml");
+const NOMOB_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/nomob.toml");
+
+fn fen(text: &str) -> Position {
+    Position::from_fen(text).unwrap_or_else(|e| panic!("bad FEN {text}: {e}"))
+}
+
+fn search(pos: &Position, limits: Limits) -> SearchResult {
+    let mut engine = Engine::new(EngineConfig::seed());
+    engine.search(pos, &[pos.key()], &limits)
+}
+
+fn depth(d: u32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+/// The FENs of the perft suite: the text before the first `;` of each line.
+fn perft_fens() -> Vec<String> {
+    let text = std::fs::read_to_string(PERFT_SUITE).expect("the shared perft suite is readable");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+        .collect()
+}
+
+/// Every position reached from `pos` within `depth` plies (the root included, with repeats).
+fn collect(pos: &mut Position, depth: u32, out: &mut Vec<Position>) {
+    out.push(pos.clone());
+    if depth == 0 {
+        return;
+    }
+    for &m in pos.legal_moves().iter() {
+        let undo = pos.make_move(m);
+        collect(pos, depth - 1, out);
+        pos.unmake_move(m, &undo);
+    }
+}
+
+/// The reference dot product, written independently of the engine: sum of weight times feature over the flat
+/// vectors, White's view, negated for Black to move.
+fn reference_eval(pos: &Position, w: &Weights) -> i64 {
+    let f = features(pos).to_vec();
+    let w = w.to_vec();
+    let white: i64 = (0..NUM_WEIGHTS).map(|i| i64::from(w[i]) * i64::from(f[i])).sum();
+    if pos.side_to_move() == arbiter::chess::Color::White { white } else { -white }
+}
+
+/// The colour-mirrored FEN: ranks reversed, case swapped, side and castling swapped, en passant mirrored.
+fn mirror_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() })
+            .collect()
+    };
+    let board: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" { "-".to_string() } else { swap(fields[2]) };
+    let ep = if fields[3] == "-" {
+        "-".to_string()
+    } else {
+        let b = fields[3].as_bytes();
+        format!("{}{}", b[0] as char, (b'1' + b'8' - b[1]) as char)
+    };
+    let rest = fields[4..].join(" ");
+    format!("{} {side} {castling} {ep} {rest}", board.join("/"))
+}
+
+/// A small deterministic generator (xorshift64) for random weight vectors.
+fn random_weights(seed: u64) -> Weights {
+    let mut x = seed;
+    let v: Vec<i32> = (0..NUM_WEIGHTS)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 2001) as i32 - 1000
+        })
+        .collect();
+    Weights::from_vec(&v).expect("NUM_WEIGHTS values")
+}
+
+// ---- configs ----
+
+#[test]
+fn seed_config_file_equals_built_in_seed() {
+    let config = EngineConfig::load(SEED_TOML).unwrap();
+    assert_eq!(config.weights, Weights::seed());
+    assert_eq!(config, EngineConfig::seed());
+    assert_eq!(config.name, "seed");
+    assert_eq!(config.hash_mb, 16);
+}
+
+#[test]
+fn seed_config_file_is_written_by_to_toml() {
+    // The file is the writer's output under a header comment, so tuned configs look the same.
+    let text = std::fs::read_to_string(SEED_TOML).unwrap();
+    let body: String = text.lines().skip_while(|l| l.starts_with('#')).map(|l| format!("{l}\n")).collect();
+    assert_eq!(body, EngineConfig::seed().to_toml());
+}
+
+#[test]
+fn nomob_config_is_seed_without_mobility() {
+    let config = EngineConfig::load(NOMOB_TOML).unwrap();
+    assert_eq!(config.name, "nomob");
+    let mut expected = Weights::seed();
+    expected.mobility = [0; 4];
+    assert_eq!(config.weights, expected);
+}
+
+#[test]
+fn config_round_trips_through_toml() {
+    let mut config = EngineConfig::seed();
+    config.name = "tuned \"v2\"".to_string();
+    config.hash_mb = 64;
+    config.weights = random_weights(7);
+    let text = config.to_toml();
+    assert_eq!(EngineConfig::from_toml_str(&text, "round trip").unwrap(), config);
+}
+
+/// The seed file with one line replaced (`key = ...` found by its key) or removed.
+fn seed_with(key: &str, replacement: Option<&str>) -> String {
+    let text = std::fs::read_to_string(SEED_TOML).unwrap();
+    let mut found = false;
+    let lines: Vec<String> = text
+        .lines()
+        .filter_map(|l| {
+            if l.starts_with(&format!("{key} =")) {
+                found = true;
+                replacement.map(str::to_string)
+            } else {
+                Some(l.to_string())
+            }
+        })
+        .collect();
+    assert!(found, "seed.toml has a line for {key}");
+    lines.join("\n")
+}
+
+#[test]
+fn unknown_weight_is_rejected_by_name() {
+    let text = seed_with("mobility", Some("mobilty = [9, 4, 3, 3]"));
+    let err = EngineConfig::from_toml_str(&text, "typo.toml").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::UnknownKey { file, key } if file == "typo.toml" && key == "weights.mobilty"),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("weights.mobilty"), "{err}");
+}
+
+#[test]
+fn missing_weight_is_named() {
+    let text = seed_with("bishop_pair", None);
+    let err = EngineConfig::from_toml_str(&text, "short.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::MissingKey { key, .. } if key == "weights.bishop_pair"), "{err:?}");
+    assert_eq!(err.to_string(), "short.toml: missing key `weights.bishop_pair`");
+}
+
+#[test]
+fn wrong_array_length_is_named() {
+    let text = seed_with("material", Some("material = [100, 305, 333, 563]"));
+    let err = EngineConfig::from_toml_str(&text, "len.toml").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::WrongLength { key, expected: 5, found: 4, .. } if key == "weights.material"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn wrong_types_are_named() {
+    let text = seed_with("doubled_pawn", Some("doubled_pawn = -2.5"));
+    let err = EngineConfig::from_toml_str(&text, "type.toml").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::WrongType { key, found: "float", .. } if key == "weights.doubled_pawn"),
+        "{err:?}"
+    );
+
+    let text = seed_with("passed_pawn", Some("passed_pawn = [0, 50, 50, \"x\", 70, 90, 110, 0]"));
+    let err = EngineConfig::from_toml_str(&text, "type.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::WrongType { key, .. } if key == "weights.passed_pawn[3]"), "{err:?}");
+
+    let text = seed_with("mobility", Some("mobility = 3"));
+    let err = EngineConfig::from_toml_str(&text, "type.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::WrongType { key, .. } if key == "weights.mobility"), "{err:?}");
+}
+
+#[test]
+fn out_of_range_values_are_named() {
+    let text = seed_with("hash_mb", Some("hash_mb = 0"));
+    let err = EngineConfig::from_toml_str(&text, "hash.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::OutOfRange { key, value: 0, .. } if key == "search.hash_mb"), "{err:?}");
+
+    let text = seed_with("bishop_pair", Some("bishop_pair = 3000000000"));
+    let err = EngineConfig::from_toml_str(&text, "big.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::OutOfRange { key, .. } if key == "weights.bishop_pair"), "{err:?}");
+}
+
+#[test]
+fn syntax_errors_give_the_line() {
+    let text = seed_with("bishop_pair", Some("bishop_pair = = 50"));
+    let line = text.lines().position(|l| l.starts_with("bishop_pair")).unwrap() + 1;
+    let err = EngineConfig::from_toml_str(&text, "syntax.toml").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::Syntax { file, line: l, .. } if file == "syntax.toml" && *l == line),
+        "{err:?}"
+    );
+    assert!(err.to_string().starts_with(&format!("syntax.toml:{line}: TOML syntax error")), "{err}");
+}
+
+#[test]
+fn unknown_section_and_missing_file_are_errors() {
+    let text = format!("{}\n[time]\nmoves = 40\n", std::fs::read_to_string(SEED_TOML).unwrap());
+    let err = EngineConfig::from_toml_str(&text, "extra.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::UnknownKey { key, .. } if key == "time"), "{err:?}");
+
+    let err = EngineConfig::load("/nonexistent/arbiter.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::Io { file, .. } if file == "/nonexistent/arbiter.toml"), "{err:?}");
+}
+
+// ---- evaluation ----
+
+#[test]
+fn evaluate_is_the_dot_product_of_weights_and_features() {
+    let weight_sets = [Weights::seed(), random_weights(0x9E37_79B9_7F4A_7C15), random_weights(12345)];
+    let mut checked = 0usize;
+    for text in perft_fens() {
+        let mut root = fen(&text);
+        let mut positions = Vec::new();
+        collect(&mut root, 2, &mut positions);
+        for pos in &positions {
+            for w in &weight_sets {
+                let expected = reference_eval(pos, w);
+                assert_eq!(i64::from(evaluate(pos, w)), expected, "FEN {}", pos.to_fen());
+            }
+            checked += 1;
+        }
+    }
+    // Every position of perft depth 0, 1 and 2 was checked: 1 + D1 + D2 per suite line.
+    let text = std::fs::read_to_string(PERFT_SUITE).unwrap();
+    let opcode = |line: &str, name: &str| -> usize {
+        line.split(';')
+            .find_map(|f| f.trim().strip_prefix(name).map(|n| n.trim().parse::<usize>().expect("a perft count")))
+            .expect("every suite line has D1 and D2")
+    };
+    let expected: usize =
+        text.lines().filter(|l| !l.trim().is_empty()).map(|l| 1 + opcode(l, "D1 ") + opcode(l, "D2 ")).sum();
+    assert_eq!(checked, expected);
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let w = random_weights(99);
+    for text in perft_fens() {
+        let mut root = fen(&text);
+        let mut positions = Vec::new();
+        collect(&mut root, 1, &mut positions);
+        for pos in &positions {
+            let text = pos.to_fen();
+            let mirrored = fen(&mirror_fen(&text));
+            assert_eq!(evaluate(pos, &w), evaluate(&mirrored, &w), "FEN {text}");
+            let (f, g) = (features(pos).to_vec(), features(&mirrored).to_vec());
+            let negated: Vec<i32> = g.iter().map(|x| -x).collect();
+            assert_eq!(f.to_vec(), negated, "FEN {text}");
+        }
+    }
+}
+
+// ---- search: mates, draws, results ----
+
+/// Asserts that `fen` has the unique best move `uci`, scored as mate in `plies`.
+fn assert_mate(fen_text: &str, uci: &str, plies: i32, d: u32) {
+    let pos = fen(fen_text);
+    let r = search(&pos, depth(d));
+    assert_eq!(r.best_move.to_string(), uci, "FEN {fen_text}: {r:?}");
+    assert_eq!(r.score, MATE - plies, "FEN {fen_text}: {r:?}");
+    assert!(is_mate_score(r.score));
+    assert_eq!(r.pv.first(), Some(&r.best_move));
+    assert_eq!(r.pv.len(), plies as usize, "FEN {fen_text}: the pv runs to the mate: {r:?}");
+}
+
+#[test]
+fn finds_mate_in_one() {
+    // Back-rank mate.
+    assert_mate("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1, 3);
+    // Scholar's mate.
+    assert_mate("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4", "h5f7", 1, 3);
+}
+
+#[test]
+fn finds_mate_in_two() {
+    // Each first move is the only one that mates in 2 (checked move by move, depth 6 after each).
+    // Nf6+ gxf6 Bxf7# (the knight on e5 guards f7).
+    assert_mate("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3, 4);
+    // Win at Chess 001: Qg6, mating next move whatever Black plays (for example gxf6 Qh7#).
+    assert_mate("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3, 4);
+    // Win at Chess 005, Black to move: Qc4+ Nxc4 bxc4#.
+    assert_mate("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4", 3, 4);
+    // Win at Chess 054, Black to move: Qh1+ Kxh1 Rf1#.
+    assert_mate("r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1", "h5h1", 3, 4);
+}
+
+#[test]
+fn mated_side_sees_the_mate() {
+    // After Nf6+ in the mate-in-2 position Black is mated in 2 more plies whatever it does.
+    let mut pos = fen("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1");
+    let m = pos.legal_moves().iter().copied().find(|m| m.to_string() == "d5f6").unwrap();
+    pos.make_move(m);
+    let r = search(&pos, depth(4));
+    assert_eq!(r.score, -(MATE - 2));
+}
+
+#[test]
+fn checkmate_and_stalemate_return_null() {
+    let mate = search(&fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), depth(3));
+    assert_eq!((mate.best_move, mate.score, mate.pv.len()), (Move::NULL, -MATE, 0));
+    let stalemate = search(&fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), depth(3));
+    assert_eq!((stalemate.best_move, stalemate.score), (Move::NULL, 0));
+}
+
+#[test]
+fn fifty_move_rule_is_a_draw_inside_the_search() {
+    // A queen up, but every move (none captures, none mates) reaches the 100th ply without progress.
+    let pos = fen("4k3/8/8/8/8/8/8/4K2Q w - - 99 80");
+    let r = search(&pos, depth(4));
+    assert!(pos.is_legal(r.best_move));
+    assert_eq!(r.score, 0, "{r:?}");
+    // The same position with a fresh clock is simply winning.
+    let r = search(&fen("4k3/8/8/8/8/8/8/4K2Q w - - 0 80"), depth(4));
+    assert!(r.score > 500, "{r:?}");
+}
+
+#[test]
+fn repetition_of_the_game_history_is_a_draw() {
+    // A queen up, but every reply has occurred before in the game: each one repeats, so the search sees a draw.
+    let pos = fen("4k3/8/8/8/8/8/8/4K2Q w - - 60 80");
+    let children: Vec<u64> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| {
+            let mut p = pos.clone();
+            p.make_move(m);
+            p.key()
+        })
+        .collect();
+    // Each child key sits an odd number of plies (3, 5, ...) before the root: same side to move as the child.
+    let mut history = Vec::new();
+    for &k in children.iter().rev() {
+        history.push(k);
+        history.push(0);
+    }
+    history.push(0);
+    history.push(pos.key());
+    let mut engine = Engine::new(EngineConfig::seed());
+    let r = engine.search(&pos, &history, &depth(4));
+    assert!(pos.is_legal(r.best_move));
+    assert_eq!(r.score, 0, "{r:?}");
+    let r = engine.search(&pos, &[pos.key()], &depth(4));
+    assert!(r.score > 500, "without the history the queen counts: {r:?}");
+}
+
+#[test]
+fn insufficient_material_scores_zero_below_the_root() {
+    // Kxb2 leaves king against king: the only sensible move, and a dead draw.
+    let pos = fen("8/8/8/8/8/8/1n6/K6k w - - 0 1");
+    let r = search(&pos, depth(3));
+    assert_eq!(r.best_move.to_string(), "a1b2");
+    assert_eq!(r.score, 0);
+}
+
+#[test]
+fn depth_four_from_the_start_position() {
+    let pos = Position::startpos();
+    let r = search(&pos, depth(4));
+    assert!(pos.is_legal(r.best_move));
+    assert_eq!(r.depth, 4);
+    assert!(r.nodes > 0);
+    assert!(!is_mate_score(r.score));
+    // The pv is a legal line starting with the best move.
+    assert_eq!(r.pv.first(), Some(&r.best_move));
+    let mut p = pos.clone();
+    for &m in &r.pv {
+        assert!(p.is_legal(m), "pv {:?}", r.pv);
+        p.make_move(m);
+    }
+}
+
+#[test]
+fn search_is_deterministic_under_node_and_depth_limits() {
+    let positions = [
+        Position::startpos(),
+        fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+        fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    ];
+    for pos in &positions {
+        for limits in [Limits { nodes: Some(20_000), ..Limits::default() }, depth(4)] {
+            let a = search(pos, limits);
+            let b = search(pos, limits);
+            assert_eq!(a, b);
+            let mut engine = Engine::new(EngineConfig::seed());
+            let first = engine.search(pos, &[pos.key()], &limits);
+            // A second search reuses the table, which may change the result; after new_game it may not.
+            let _ = engine.search(pos, &[pos.key()], &limits);
+            engine.new_game();
+            let again = engine.search(pos, &[pos.key()], &limits);
+            assert_eq!(first, again);
+            assert_eq!(first, a);
+            assert!(pos.is_legal(a.best_move));
+        }
+        let capped = search(pos, Limits { nodes: Some(20_000), ..Limits::default() });
+        assert!(capped.nodes <= 20_000);
+    }
+}
+
+#[test]
+fn limits_hit_at_once_still_give_a_legal_move() {
+    for text in perft_fens() {
+        let pos = fen(&text);
+        let has_moves = !pos.legal_moves().is_empty();
+        for nodes in [0, 1, 10, 500] {
+            let r = search(&pos, Limits { nodes: Some(nodes), ..Limits::default() });
+            assert_eq!(pos.is_legal(r.best_move), has_moves, "FEN {text}, nodes {nodes}: {r:?}");
+            assert!(r.nodes <= nodes);
+        }
+    }
+}
+
+#[test]
+fn default_limits_stop_at_a_found_mate_and_movetime_is_obeyed() {
+    let pos = fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    let r = search(&pos, Limits::default());
+    assert_eq!((r.best_move.to_string(), r.score), ("a1a8".to_string(), MATE - 1));
+    let pos = Position::startpos();
+    let r = search(&pos, Limits { movetime_ms: Some(30), ..Limits::default() });
+    assert!(pos.is_legal(r.best_move));
+    let r = search(&pos, Limits { depth: Some(2), movetime_ms: Some(u64::MAX), ..Limits::default() });
+    assert_eq!(r.depth, 2);
+}
+
+#[test]
+fn engine_keeps_its_config() {
+    let mut config = EngineConfig::seed();
+    config.name = "small".to_string();
+    config.hash_mb = 1;
+    let engine = Engine::new(config.clone());
+    assert_eq!(engine.config(), &config);
+}

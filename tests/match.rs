@@ -1,0 +1,424 @@
+//! `arbiter match` end to end: the real binary plays short matches with the built-in engine on the shared
+//! opening books; the CSV is read back and the PGN replayed by python-chess (`../shared/tools/check_pgn.py`).
+//!
+//! Needs python-chess: `pip install chess`.
+
+use arbiter::engine::EngineConfig;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const UHO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/UHO_4060_v4.part1of5.epd");
+const TWO_MOVES_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/2moves_v2.pgn");
+const CHECK_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/check_pgn.py");
+
+/// A fresh, empty folder for one test under `target/tmp`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("match-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the scratch folder");
+    dir
+}
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("match").args(args).output().expect("run the arbiter binary")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs a match that must succeed; returns its stdout.
+fn arbiter_ok(args: &[&str]) -> String {
+    let out = arbiter(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "arbiter match {args:?} failed\nstdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+/// Runs a match that must fail with exit code 2; returns its stderr.
+fn arbiter_bad_input(args: &[&str]) -> String {
+    let out = arbiter(args);
+    assert_eq!(out.status.code(), Some(2), "arbiter match {args:?}: expected exit 2\nstderr:\n{}", text(&out.stderr));
+    text(&out.stderr)
+}
+
+/// One `games.csv` row.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Row {
+    pair: u64,
+    game: u64,
+    opening: usize,
+    white: String,
+    black: String,
+    result: String,
+    termination: String,
+    plies: usize,
+    start_fen: String,
+}
+
+fn read_csv(dir: &Path) -> Vec<Row> {
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv exists");
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_string).collect();
+    assert_eq!(header, ["pair", "game", "opening", "white", "black", "result", "termination", "plies", "start_fen"]);
+    let mut rows: Vec<Row> = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a CSV record");
+            Row {
+                pair: r[0].parse().unwrap(),
+                game: r[1].parse().unwrap(),
+                opening: r[2].parse().unwrap(),
+                white: r[3].to_string(),
+                black: r[4].to_string(),
+                result: r[5].to_string(),
+                termination: r[6].to_string(),
+                plies: r[7].parse().unwrap(),
+                start_fen: r[8].to_string(),
+            }
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Checks what every complete match's CSV must satisfy: games numbered 0.. in pairs, both games of a pair on
+/// the same opening with colours swapped, and results that agree with their terminations.
+fn check_rows(rows: &[Row], games: usize) {
+    assert_eq!(rows.len(), games, "{rows:#?}");
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.game, i as u64);
+        assert_eq!(row.pair, i as u64 / 2);
+        let decisive = matches!(row.result.as_str(), "1-0" | "0-1");
+        match row.termination.as_str() {
+            "checkmate" | "adjudication: resign" | "illegal move" | "engine failure" => assert!(decisive, "{row:?}"),
+            "stalemate"
+            | "threefold repetition"
+            | "fifty-move rule"
+            | "insufficient material"
+            | "adjudication: draw"
+            | "max moves" => assert_eq!(row.result, "1/2-1/2", "{row:?}"),
+            other => panic!("unknown termination {other:?}"),
+        }
+        assert!(row.plies > 0, "{row:?}");
+    }
+    for pair in rows.chunks(2) {
+        if let [a, b] = pair {
+            assert_eq!((a.opening, &a.start_fen), (b.opening, &b.start_fen));
+            assert_eq!((&a.white, &a.black), (&b.black, &b.white));
+        }
+    }
+}
+
+/// Replays the PGN with python-chess; fails (never skips) when python-chess is missing.
+fn check_pgn(dir: &Path, games: usize) {
+    let probe = Command::new("python3").args(["-c", "import chess"]).output();
+    let ok = probe.as_ref().is_ok_and(|o| o.status.success());
+    assert!(
+        ok,
+        "python-chess is not installed: run the test command of README.md (`pip install chess`, then `cargo test`); \
+         probe said: {:?}",
+        probe.map(|o| text(&o.stderr))
+    );
+    let pgn = dir.join("games.pgn");
+    let out = Command::new("python3")
+        .arg(CHECK_PGN)
+        .arg(&pgn)
+        .args(["--expect-games", &games.to_string()])
+        .output()
+        .expect("run check_pgn.py");
+    assert!(out.status.success(), "check_pgn.py {}:\n{}{}", pgn.display(), text(&out.stdout), text(&out.stderr));
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+#[test]
+fn short_match_writes_csv_pgn_and_summary() {
+    let dir = scratch("short");
+    let stdout = arbiter_ok(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "8",
+        "--nodes",
+        "500",
+        "--concurrency",
+        "2",
+        "--out",
+        path_str(&dir),
+    ]);
+    let rows = read_csv(&dir);
+    check_rows(&rows, 8);
+    check_pgn(&dir, 8);
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).unwrap();
+    assert_eq!(stdout.split("\nResults:").next().unwrap(), summary);
+    assert!(summary.contains("seed vs nomob"), "{summary}");
+    assert!(summary.contains("Games: 8 (8 planned)"), "{summary}");
+    assert!(summary.contains("pentanomial LL"), "{summary}");
+    let csv = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(csv.lines().nth(1).unwrap().starts_with("seed,nomob,8,"), "{csv}");
+
+    // The folder holds a run now: a second run into it is refused and changes nothing.
+    let before = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let err = arbiter_bad_input(&["--openings", UHO, "--games", "2", "--nodes", "100", "--out", path_str(&dir)]);
+    assert!(err.contains("already exists"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap(), before);
+}
+
+#[test]
+fn same_seed_and_nodes_replay_the_same_games() {
+    let run = |name: &str, concurrency: &str| {
+        let dir = scratch(name);
+        arbiter_ok(&[
+            "--openings",
+            UHO,
+            "--order",
+            "random",
+            "--seed",
+            "7",
+            "--games",
+            "6",
+            "--nodes",
+            "400",
+            "--concurrency",
+            concurrency,
+            "--out",
+            path_str(&dir),
+        ]);
+        read_csv(&dir)
+    };
+    let a = run("replay-a", "2");
+    let b = run("replay-b", "3");
+    check_rows(&a, 6);
+    assert_eq!(a, b, "same seed and node limit, different concurrency: the games must be the same");
+    let sequential = {
+        let dir = scratch("replay-sequential");
+        arbiter_ok(&[
+            "--openings",
+            UHO,
+            "--order",
+            "sequential",
+            "--games",
+            "2",
+            "--nodes",
+            "100",
+            "--concurrency",
+            "1",
+            "--out",
+            path_str(&dir),
+        ]);
+        read_csv(&dir)
+    };
+    assert_eq!(sequential[0].opening, 0);
+    assert!(a.iter().any(|r| r.opening != 0), "a random order starts elsewhere than the first opening");
+}
+
+#[test]
+fn pgn_openings_play_their_book_moves() {
+    let dir = scratch("pgn-book");
+    arbiter_ok(&[
+        "--openings",
+        TWO_MOVES_PGN,
+        "--plies",
+        "4",
+        "--order",
+        "sequential",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--maxmoves",
+        "30",
+        "--out",
+        path_str(&dir),
+    ]);
+    let rows = read_csv(&dir);
+    check_rows(&rows, 4);
+    assert!(rows.iter().all(|r| r.plies >= 4 && r.plies <= 60), "{rows:#?}");
+    check_pgn(&dir, 4);
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("{book}").count(), 16, "four book plies per game");
+}
+
+#[test]
+fn round_robin_of_three_builds() {
+    let dir = scratch("round-robin");
+    let config = dir.join("bishops.toml");
+    let mut build = EngineConfig::seed();
+    build.name = "bishops".into();
+    build.weights.bishop_pair = 150;
+    std::fs::write(&config, build.to_toml()).unwrap();
+    let engine = format!("config={}", config.display());
+    let out = dir.join("run");
+    arbiter_ok(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--engine",
+        &engine,
+        "--rounds",
+        "1",
+        "--nodes",
+        "200",
+        "--concurrency",
+        "2",
+        "--draw",
+        "movenumber=20,movecount=6,score=15",
+        "--resign",
+        "movecount=3,score=700",
+        "--out",
+        path_str(&out),
+    ]);
+    let rows = read_csv(&out);
+    check_rows(&rows, 6);
+    let pairings: Vec<(&str, &str)> = rows.iter().step_by(2).map(|r| (r.white.as_str(), r.black.as_str())).collect();
+    assert_eq!(pairings, [("seed", "nomob"), ("seed", "bishops"), ("nomob", "bishops")]);
+    check_pgn(&out, 6);
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    for line in ["seed vs nomob", "seed vs bishops", "nomob vs bishops"] {
+        assert!(summary.contains(line), "{summary}");
+    }
+    let err = arbiter_bad_input(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--engine",
+        &engine,
+        "--sprt",
+        "elo0=0,elo1=5",
+        "--out",
+        path_str(&dir.join("sprt")),
+    ]);
+    assert!(err.contains("--sprt needs exactly two engines"), "{err}");
+}
+
+#[test]
+fn sprt_stops_when_it_decides() {
+    let dir = scratch("sprt");
+    // A build that values rooks and queens like pawns loses nearly every pair: H1 (the seed is 50 nElo better)
+    // is accepted after a few dozen pairs, H0 when the weak build comes first.
+    let config = dir.join("cheapqueen.toml");
+    let mut build = EngineConfig::seed();
+    build.name = "cheapqueen".into();
+    build.weights.material[4] = 100;
+    build.weights.material[3] = 100;
+    std::fs::write(&config, build.to_toml()).unwrap();
+    let weak = format!("config={}", config.display());
+    let out = dir.join("run");
+    let stdout = arbiter_ok(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        &weak,
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--resign",
+        "movecount=2,score=600",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(stdout.contains("decision    H1 accepted"), "{stdout}");
+    let rows = read_csv(&out);
+    assert!(rows.len() < 100, "the SPRT should decide within a few dozen pairs, played {}", rows.len());
+    check_rows(&rows, rows.len());
+    assert_eq!(rows.len() % 2, 0, "pairs in play finish");
+    assert!(stdout.contains(&format!("Games: {} (until the SPRT decides", rows.len())), "{stdout}");
+    check_pgn(&out, rows.len());
+
+    let out = dir.join("reversed");
+    let stdout = arbiter_ok(&[
+        "--openings",
+        UHO,
+        "--engine",
+        &weak,
+        "--engine",
+        "name=seed",
+        "--sprt",
+        "elo0=0,elo1=50",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--resign",
+        "movecount=2,score=600",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(stdout.contains("decision    H0 accepted"), "{stdout}");
+}
+
+#[test]
+fn bad_input_exits_2_and_names_the_problem() {
+    let dir = scratch("bad-input");
+    let out = dir.join("run");
+    let out = path_str(&out);
+    let err = arbiter_bad_input(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed,hash=16",
+        "--engine",
+        "name=nomob",
+        "--out",
+        out,
+    ]);
+    assert!(err.contains("--engine: unknown key `hash`"), "{err}");
+    let err = arbiter_bad_input(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=x,config=no/such.toml",
+        "--out",
+        out,
+    ]);
+    assert!(err.contains("no/such.toml"), "{err}");
+    let err =
+        arbiter_bad_input(&["--openings", UHO, "--engine", "name=seed", "--engine", "name=mystery", "--out", out]);
+    assert!(err.contains("`mystery` has no config="), "{err}");
+    let bad_config = dir.join("bad.toml");
+    std::fs::write(&bad_config, EngineConfig::seed().to_toml().replace("mobility", "mobilty")).unwrap();
+    let engine = format!("name=x,config={}", bad_config.display());
+    let err = arbiter_bad_input(&["--openings", UHO, "--engine", "name=seed", "--engine", &engine, "--out", out]);
+    assert!(err.contains("bad.toml") && err.contains("mobilty"), "{err}");
+
+    let book = dir.join("book.epd");
+    std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nrnbqkbnr/pppppppp/8/8 w\n").unwrap();
+    let err = arbiter_bad_input(&["--openings", path_str(&book), "--out", out]);
+    assert!(err.contains("book.epd:2"), "{err}");
+    let err = arbiter_bad_input(&["--openings", path_str(&dir.join("missing.epd")), "--out", out]);
+    assert!(err.contains("missing.epd"), "{err}");
+    let err = arbiter_bad_input(&["--openings", UHO, "--draw", "movenumber=3", "--out", out]);
+    assert!(err.contains("--draw: missing key `movecount`"), "{err}");
+    let err = arbiter_bad_input(&["--openings", UHO, "--sprt", "elo0=0,elo1=5,alpha=2", "--out", out]);
+    assert!(err.contains("--sprt: alpha="), "{err}");
+    let err = arbiter_bad_input(&["--openings", UHO, "--games", "4", "--rounds", "2", "--out", out]);
+    assert!(err.contains("--rounds"), "{err}");
+    assert!(!Path::new(out).join("games.csv").exists(), "bad input writes no results");
+}
