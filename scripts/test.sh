@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Installs what Arbiter's tests need and runs all of them.
 #
-# Needs: Rust (cargo). Installs, when missing: python3 with pip (Debian packages, via apt-get) and python-chess
-# (PyPI package `chess`), used by the tests to replay games.pgn independently of Arbiter.
+# Needs: Rust (cargo). Installs, when missing: python3 with pip and stockfish (Debian packages, via apt-get) and
+# python-chess (PyPI package `chess`), used by the tests to replay games.pgn independently of Arbiter.
 # The shared suites are read from ../shared (beside the checkout), as CI lays them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+apt_updated=
+apt_install() {
+  [ -n "$apt_updated" ] || { as_root apt-get update -qq; apt_updated=1; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"
+}
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
   echo "== installing python3 and pip (apt-get)"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3 python3-pip python3-venv
+  apt_install python3 python3-pip python3-venv
+fi
+# Real UCI engines from Debian: Stockfish is the perft oracle of `arbiter perft --compare-with`.
+if [ ! -x /usr/games/stockfish ]; then
+  echo "== installing stockfish (apt-get)"
+  apt_install stockfish
 fi
 if ! python3 -c 'import chess' >/dev/null 2>&1; then
   echo "== installing python-chess (pip install chess)"

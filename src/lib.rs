@@ -7,3 +7,5 @@ pub mod engine;
 pub mod notation;
 pub mod runner;
 pub mod stats;
+pub mod suite;
+pub mod uci;

@@ -1,8 +1,9 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging.
 
 use crate::chess::Position;
-use crate::chess::perft::{divide, perft, perft_parallel};
+use crate::chess::perft::{PerftTable, divide, perft_split};
 use crate::notation::epd::{Epd, read_epd_file};
+use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -39,6 +40,30 @@ pub struct PerftArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// Transposition table for perft, in MiB (0: none, the default). Shared by all threads.
+    #[arg(long, default_value_t = 0)]
+    pub hash_mb: usize,
+    /// Suite report format: `text`, or `csv` (one row per position and depth: fen, depth, expected, actual,
+    /// nodes, seconds) on stdout.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
+    /// Compare with an external UCI engine that supports `go perft` (e.g. /usr/games/stockfish) at --depth:
+    /// on a difference, descend into the first differing move until the position and move list where the
+    /// generators first disagree. Works with --fen and with --suite (every line at --depth).
+    #[arg(long, value_name = "CMD")]
+    pub compare_with: Option<String>,
+    /// Seconds to wait for each reply of the --compare-with engine.
+    #[arg(long, default_value_t = 120)]
+    pub compare_timeout_s: u64,
+}
+
+/// How `arbiter perft --suite` reports.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Human-readable lines and a summary.
+    Text,
+    /// CSV rows: fen, depth, expected, actual, nodes, seconds.
+    Csv,
 }
 
 /// One checked (position, depth) of a suite.
@@ -57,10 +82,82 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
-    match &args.suite {
-        Some(path) => run_suite(&args, path),
-        None => run_single(&args),
+    match (&args.suite, &args.compare_with) {
+        (Some(path), Some(cmd)) => compare_suite(&args, path, cmd),
+        (Some(path), None) => run_suite(&args, path),
+        (None, Some(cmd)) => {
+            let fen = args.fen.clone().unwrap_or_else(|| Position::startpos().to_fen());
+            if let Err(e) = Position::from_fen_variant(&fen, args.chess960) {
+                eprintln!("error: --fen {fen:?}: {e}");
+                return Ok(2);
+            }
+            compare_fens(&args, &[(None, fen)], cmd)
+        }
+        (None, None) => run_single(&args),
     }
+}
+
+/// Compares Arbiter with `cmd` on each FEN at `args.depth`; prints each divergence; 0 when all agree, 1 on a
+/// divergence, 2 when the engine cannot be used.
+fn compare_fens(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
+    let timeout = std::time::Duration::from_secs(args.compare_timeout_s.max(1));
+    let mut theirs = match UciPerftOracle::start(cmd, args.chess960, timeout) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: --compare-with {cmd}: {e}");
+            return Ok(2);
+        }
+    };
+    let mut ours = ArbiterOracle::new(args.chess960);
+    let mut differ = 0;
+    for (place, fen) in fens {
+        match find_divergence(&mut ours, &mut theirs, fen, args.depth, args.chess960) {
+            Ok(None) => {}
+            Ok(Some(d)) => {
+                differ += 1;
+                print_divergence(place.as_deref(), fen, args.depth, &d, cmd);
+            }
+            Err(e) => {
+                eprintln!("error: {}{fen}: {e}", place.as_deref().map(|p| format!("{p}: ")).unwrap_or_default());
+                return Ok(2);
+            }
+        }
+    }
+    println!(
+        "{} positions compared with {cmd} at depth {}: {} agree, {differ} differ",
+        fens.len(),
+        args.depth,
+        fens.len() - differ
+    );
+    Ok(if differ == 0 { 0 } else { 1 })
+}
+
+fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, cmd: &str) {
+    let at = place.map(|p| format!("{p}: ")).unwrap_or_default();
+    println!("DIFFER {at}{fen} depth {depth}: arbiter {} vs {cmd} {}", d.root_counts.0, d.root_counts.1);
+    println!("  after moves: {}", if d.moves.is_empty() { "(root)".to_string() } else { d.moves.join(" ") });
+    println!("  position:    {} (depth {} left)", d.fen, d.depth);
+    println!(
+        "  only arbiter generates: {}",
+        if d.only_first.is_empty() { "-".to_string() } else { d.only_first.join(" ") }
+    );
+    println!(
+        "  only {cmd} generates: {}",
+        if d.only_second.is_empty() { "-".to_string() } else { d.only_second.join(" ") }
+    );
+}
+
+fn compare_suite(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
+    let epds = match read_epd_file(path, args.chess960) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(2);
+        }
+    };
+    let fens: Vec<(Option<String>, String)> =
+        epds.iter().map(|e| (Some(format!("{}:{}", path.display(), e.line)), e.fen.clone())).collect();
+    compare_fens(args, &fens, cmd)
 }
 
 fn run_single(args: &PerftArgs) -> anyhow::Result<i32> {
@@ -78,7 +175,8 @@ fn run_single(args: &PerftArgs) -> anyhow::Result<i32> {
         print_divide(&rows, args.chess960);
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft_parallel(&pos, args.depth)
+        let table = (args.hash_mb > 0).then(|| PerftTable::new(args.hash_mb));
+        perft_split(&pos, args.depth, table.as_ref())
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
@@ -133,28 +231,69 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
     // Largest first, so the long tasks start early and the pool stays busy to the end.
     let mut order: Vec<usize> = (0..checks.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(checks[i].expected));
-    let results: Vec<(usize, u64)> = order
+    let table = (args.hash_mb > 0).then(|| PerftTable::new(args.hash_mb));
+    // Positions run in parallel, and each position's root moves are split too (nested rayon tasks).
+    let results: Vec<(usize, u64, f64)> = order
         .par_iter()
         .map(|&i| {
             let c = &checks[i];
-            let mut pos = epds[c.epd].position(args.chess960);
-            let n = perft(&mut pos, c.depth);
+            let pos = epds[c.epd].position(args.chess960);
+            let t = Instant::now();
+            let n = perft_split(&pos, c.depth, table.as_ref());
             bar.inc(c.expected);
-            (i, n)
+            (i, n, t.elapsed().as_secs_f64())
         })
         .collect();
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let mut actual = vec![0u64; checks.len()];
-    for (i, n) in results {
+    let mut seconds = vec![0f64; checks.len()];
+    for (i, n, t) in results {
         actual[i] = n;
+        seconds[i] = t;
     }
     let mut failures = 0;
-    for (c, &n) in checks.iter().zip(&actual) {
+    let mut csv = (args.format == ReportFormat::Csv).then(|| csv::Writer::from_writer(std::io::stdout()));
+    if let Some(w) = csv.as_mut() {
+        w.write_record(["fen", "depth", "expected", "actual", "nodes", "seconds"])?;
+    }
+    for ((c, &n), &t) in checks.iter().zip(&actual).zip(&seconds) {
+        if let Some(w) = csv.as_mut() {
+            let row = [
+                epds[c.epd].fen.clone(),
+                c.depth.to_string(),
+                c.expected.to_string(),
+                n.to_string(),
+                n.to_string(),
+                format!("{t:.6}"),
+            ];
+            w.write_record(&row)?;
+        }
         if n != c.expected {
             failures += 1;
-            report_failure(path, &epds[c.epd], c, n, args.chess960);
+            if csv.is_none() {
+                report_failure(path, &epds[c.epd], c, n, args.chess960);
+            } else {
+                eprintln!(
+                    "FAIL {}:{}: {} depth {} expected {} actual {n}",
+                    path.display(),
+                    epds[c.epd].line,
+                    epds[c.epd].fen,
+                    c.depth,
+                    c.expected
+                );
+            }
         }
+    }
+    if let Some(mut w) = csv {
+        w.flush()?;
+        let nodes: u64 = actual.iter().sum();
+        eprintln!(
+            "{} checks, {failures} failed, {nodes} nodes, {secs:.2} s, {:.1} Mnps",
+            checks.len(),
+            nodes as f64 / secs.max(1e-9) / 1e6
+        );
+        return Ok(if failures == 0 { 0 } else { 1 });
     }
     let nodes: u64 = actual.iter().sum();
     let positions = checks.iter().map(|c| c.epd).collect::<std::collections::BTreeSet<_>>().len();

@@ -1,0 +1,3 @@
+//! Suites: comparing perft against another generator to find where two move generators first disagree.
+
+pub mod compare;

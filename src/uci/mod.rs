@@ -1,0 +1,5 @@
+//! UCI: driving external engines as processes (and, later, our engine as a UCI program).
+
+pub mod process;
+
+pub use process::{EngineProcess, UciError};
