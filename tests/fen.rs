@@ -68,3 +68,19 @@ proptest! {
         let _ = Position::from_fen_variant(&format!("{board} {side} {castle} {ep}"), true);
     }
 }
+
+#[test]
+fn more_bad_fens() {
+    for (fen, needle) in [
+        ("4k3/pppppppp/pppppppp/8/8/8/8/4K3 w - - 0 1", "17 pieces, at most 16"),
+        ("4k3/pppppppp/ppp5/8/8/8/8/4K3 w - - 0 1", "11 pawns, at most 8"),
+        ("qqqqkqqq/qqq5/8/8/8/8/8/4K3 w - - 0 1", "promoted"),
+        ("4k3/8/8/8/8/8/8/4K2R w K - +5 1", "halfmove"),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 65536 1", "0 to 65535"),
+        ("4k3/8/8/8/8/8/8/4K2R w K e3 0 1", "rank 6"),
+        ("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", "Chess960"),
+    ] {
+        let err = Position::from_fen(fen).expect_err(fen).to_string();
+        assert!(err.contains(needle), "{fen:?}: error {err:?} should mention {needle:?}");
+    }
+}

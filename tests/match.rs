@@ -23,6 +23,19 @@ fn arbiter(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_arbiter")).arg("match").args(args).output().expect("run the arbiter binary")
 }
 
+/// Runs a match in the folder `dir` (for the default `results/` folder) that must fail with exit code 2;
+/// returns its stderr.
+fn arbiter_bad_input_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run the arbiter binary");
+    assert_eq!(out.status.code(), Some(2), "arbiter match {args:?}: expected exit 2\nstderr:\n{}", text(&out.stderr));
+    text(&out.stderr)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -134,6 +147,11 @@ fn check_pgn(dir: &Path, games: usize) {
     assert!(out.status.success(), "check_pgn.py {}:\n{}{}", pgn.display(), text(&out.stdout), text(&out.stderr));
 }
 
+/// `a` then `b`.
+fn joined<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<&'a str> {
+    [a, b].concat()
+}
+
 fn path_str(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
@@ -168,6 +186,15 @@ fn short_match_writes_csv_pgn_and_summary() {
     let csv = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
     assert_eq!(csv.lines().count(), 2, "{csv}");
     assert!(csv.lines().nth(1).unwrap().starts_with("seed,nomob,8,"), "{csv}");
+    // The score column is the plain score, points per game, as in summary.txt.
+    let mut reader = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let row = reader.records().next().unwrap().unwrap();
+    let column = |name: &str| row[header.iter().position(|h| h == name).unwrap()].to_string();
+    let (wins, draws, games): (f64, f64, f64) =
+        (column("wins").parse().unwrap(), column("draws").parse().unwrap(), column("games").parse().unwrap());
+    assert_eq!(column("score"), format!("{:.4}", (wins + draws / 2.0) / games));
+    assert!(summary.contains(&format!("score {:.1}%", 100.0 * (wins + draws / 2.0) / games)), "{summary}");
 
     // The folder holds a run now: a second run into it is refused and changes nothing.
     let before = std::fs::read_to_string(dir.join("games.csv")).unwrap();
@@ -421,4 +448,151 @@ fn bad_input_exits_2_and_names_the_problem() {
     let err = arbiter_bad_input(&["--openings", UHO, "--games", "4", "--rounds", "2", "--out", out]);
     assert!(err.contains("--rounds"), "{err}");
     assert!(!Path::new(out).join("games.csv").exists(), "bad input writes no results");
+}
+
+#[test]
+fn an_interrupt_keeps_the_games_and_writes_a_summary() {
+    let dir = scratch("interrupt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--openings", UHO, "--games", "1000", "--nodes", "2000", "--concurrency", "2", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the arbiter binary");
+    let rows = || std::fs::read_to_string(dir.join("games.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
+    let started = std::time::Instant::now();
+    while rows() < 4 {
+        assert!(child.try_wait().unwrap().is_none(), "the match ended before it was interrupted");
+        assert!(started.elapsed().as_secs() < 120, "no games after two minutes");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = child.id().to_string();
+    let kill = Command::new("kill").args(["-INT", &pid]).status().expect("run kill");
+    assert!(kill.success());
+    let out = child.wait_with_output().expect("wait for the arbiter binary");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(130), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("an interrupted run has a summary");
+    assert!(summary.contains("Interrupted: the run was stopped after"), "{summary}");
+    assert!(dir.join("summary.csv").exists());
+    let games = read_csv(&dir).len();
+    assert!((4..1000).contains(&games), "{games} games");
+    assert!(summary.contains(&format!("Games: {games} (1000 planned)")), "{summary}");
+    check_pgn(&dir, games);
+}
+
+#[test]
+fn output_folders_that_cannot_take_a_run_are_bad_input() {
+    let dir = scratch("bad-output");
+    let base = ["--openings", UHO, "--games", "2", "--nodes", "100"];
+
+    // A folder holding only an earlier run's summary.
+    for name in ["summary.txt", "summary.csv"] {
+        let out = dir.join(name.replace('.', "-"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join(name), "earlier run").unwrap();
+        let err = arbiter_bad_input(&joined(&base, &["--out", path_str(&out)]));
+        assert!(err.contains(name) && err.contains("already exists"), "{err}");
+        assert!(!out.join("games.csv").exists());
+    }
+
+    // A plain file where a folder is needed: named as a file, not as an earlier run.
+    let file = dir.join("plain");
+    std::fs::write(&file, "").unwrap();
+    for out in [file.clone(), file.join("sub")] {
+        let err = arbiter_bad_input(&joined(&base, &["--out", path_str(&out)]));
+        assert!(err.contains(&format!("{}: is a file, not a folder", file.display())), "{err}");
+        assert!(!err.contains("already exists"), "{err}");
+    }
+    let cwd = dir.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::fs::write(cwd.join("results"), "").unwrap();
+    let err = arbiter_bad_input_in(&cwd, &base);
+    assert!(err.contains("results: is a file, not a folder"), "{err}");
+
+    // A folder name the system refuses.
+    let long = dir.join("x".repeat(300));
+    let err = arbiter_bad_input(&joined(&base, &["--out", path_str(&long)]));
+    assert!(err.contains("cannot create the folder"), "{err}");
+    assert_eq!(err.matches("too long").count(), 1, "{err}");
+
+    // Run names that make bad folders or PGN tags.
+    let long_name = "n".repeat(101);
+    for name in [long_name.as_str(), "tab\there", "line\nbreak"] {
+        let err = arbiter_bad_input_in(&cwd, &joined(&base, &["--name", name]));
+        assert!(err.contains("--name"), "{err}");
+    }
+}
+
+#[test]
+fn limits_on_concurrency_hash_and_sprt() {
+    let dir = scratch("limits");
+    let base = ["--openings", UHO, "--games", "2", "--nodes", "100"];
+    let err = arbiter_bad_input_in(&dir, &joined(&base, &["--concurrency", "1025"]));
+    assert!(err.contains("--concurrency 1025: at most 1024"), "{err}");
+
+    let config = dir.join("big.toml");
+    let mut build = EngineConfig::seed();
+    build.name = "big".into();
+    build.hash_mb = 4097;
+    std::fs::write(&config, build.to_toml()).unwrap();
+    let engine = format!("config={}", config.display());
+    let err = arbiter_bad_input_in(&dir, &joined(&base, &["--engine", "name=seed", "--engine", &engine]));
+    assert!(err.contains("big.toml: key `search.hash_mb` = 4097 is out of range, expected 1 to 4096 (MiB)"), "{err}");
+
+    // 1024 workers x 4 GiB: more than half of any test machine's memory; refused before anything is allocated
+    // or created.
+    build.hash_mb = 4096;
+    std::fs::write(&config, build.to_toml()).unwrap();
+    let err = arbiter_bad_input_in(
+        &dir,
+        &["--openings", UHO, "--engine", "name=seed", "--engine", &engine, "--games", "2048", "--concurrency", "1024"],
+    );
+    assert!(err.contains("1024 workers x (seed 16 MiB (built-in) + big 4096 MiB"), "{err}");
+    assert!(err.contains("lower search.hash_mb in") && err.contains("big.toml or --concurrency"), "{err}");
+    assert!(!dir.join("results").exists(), "a refused match leaves no results folder");
+
+    for (sprt, key) in
+        [("elo0=5,elo1=0", "elo1"), ("elo0=0,elo1=5,alpha=0.5,beta=0.5", "beta"), ("elo0=0,elo1=1e6", "elo1")]
+    {
+        let err = arbiter_bad_input_in(&dir, &["--openings", UHO, "--sprt", sprt]);
+        assert!(err.contains(&format!("--sprt: {key}=")), "{sprt}: {err}");
+    }
+    assert!(!dir.join("results").exists());
+}
+
+#[test]
+fn config_and_opening_errors_print_once() {
+    let dir = scratch("errors-once");
+    let out = dir.join("run");
+    let out = path_str(&out);
+    let missing = dir.join("missing.toml");
+    let engine = format!("config={}", missing.display());
+    let err = arbiter_bad_input(&["--openings", UHO, "--engine", "name=seed", "--engine", &engine, "--out", out]);
+    assert_eq!(err.matches("missing.toml").count(), 1, "{err}");
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let err = arbiter_bad_input(&["--openings", path_str(&dir.join("none.epd")), "--out", out]);
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+
+    for (file, name) in [("empty.toml", ""), ("newline.toml", "a\nb")] {
+        let config = dir.join(file);
+        let mut build = EngineConfig::seed();
+        build.name = name.into();
+        std::fs::write(&config, build.to_toml()).unwrap();
+        let engine = format!("config={}", config.display());
+        let err = arbiter_bad_input(&["--openings", UHO, "--engine", "name=seed", "--engine", &engine, "--out", out]);
+        assert!(err.contains(&format!("--engine: {}: key `name`: ", config.display())), "{err}");
+    }
+
+    let err = arbiter_bad_input(&["--openings", TWO_MOVES_PGN, "--plies", "0", "--out", out]);
+    assert!(err.contains("--plies must be at least 1"), "{err}");
+    let untagged = dir.join("untagged.pgn");
+    std::fs::write(&untagged, "1. e4 e5 *\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
+    let err = arbiter_bad_input(&["--openings", path_str(&untagged), "--out", out]);
+    assert!(err.contains("untagged.pgn") && err.contains("checkmate"), "{err}");
+    assert!(!err.contains(":0:"), "{err}");
+    assert!(!Path::new(out).exists(), "bad input creates no run folder");
 }

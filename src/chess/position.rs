@@ -35,12 +35,24 @@ pub enum SetupError {
         /// The square.
         square: Square,
     },
+    /// A side has more pieces than a game can produce: over 16 in all, over 8 pawns, or more promoted pieces
+    /// than missing pawns.
+    #[error("{color:?} has too many pieces: {reason}")]
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// Which count is impossible.
+        reason: String,
+    },
     /// The side that has just moved is in check.
     #[error("the side not to move is in check")]
     OppositeCheck,
     /// A castling right without its king on the back rank or without its rook (in standard chess: king on
     /// the e-file, rook in the corner).
-    #[error("castling right {right} has no king on its start square or no rook on {rook}")]
+    #[error(
+        "castling right {right} needs the king on its start square and a rook on {rook} (Chess960 positions, and \
+         Shredder-FEN file letters for inner rooks, need Chess960 mode)"
+    )]
     BadCastling {
         /// The right as a FEN letter.
         right: char,
@@ -201,6 +213,24 @@ impl Position {
             pos.castle_mask[rook.index()] |= 1 << bit;
             pos.castle_mask[king.index()] |= 1 << bit;
         }
+        for color in Color::ALL {
+            let count = |k| pos.pieces_of(color, k).count();
+            let pawns = count(PieceType::Pawn);
+            let extra = count(PieceType::Knight).saturating_sub(2)
+                + count(PieceType::Bishop).saturating_sub(2)
+                + count(PieceType::Rook).saturating_sub(2)
+                + count(PieceType::Queen).saturating_sub(1);
+            let reason = if pos.color_bb(color).count() > 16 {
+                format!("{} pieces, at most 16", pos.color_bb(color).count())
+            } else if pawns > 8 {
+                format!("{pawns} pawns, at most 8")
+            } else if pawns + extra > 8 {
+                format!("{extra} promoted pieces with {pawns} pawns still on the board")
+            } else {
+                continue;
+            };
+            return Err(SetupError::TooManyPieces { color, reason });
+        }
         let them = pos.side.flip();
         if pos.attacked_by(pos.side, pos.king_square(them), pos.occupied) {
             return Err(SetupError::OppositeCheck);
@@ -208,7 +238,11 @@ impl Position {
         pos.checkers = pos.attackers_to(pos.king_square(pos.side), pos.occupied) & pos.colors[them.index()];
         if let Some(ep) = setup.ep {
             if ep.relative_rank(pos.side) != 5 {
-                return Err(SetupError::BadEnPassant { square: ep, reason: "not on the third or sixth rank" });
+                let reason = match pos.side {
+                    Color::White => "with White to move it must be on rank 6",
+                    Color::Black => "with Black to move it must be on rank 3",
+                };
+                return Err(SetupError::BadEnPassant { square: ep, reason });
             }
             let forward: i8 = if pos.side == Color::White { 8 } else { -8 };
             let pawn_sq = ep.offset(-forward);

@@ -36,7 +36,17 @@ pub struct BookArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Replace the output file if it exists (the default output is the committed book).
+    #[arg(long)]
+    pub force: bool,
 }
+
+/// The most positions one book may hold.
+pub const MAX_POSITIONS: usize = 1_000_000;
+/// The most random plies per opening.
+pub const MAX_PLIES: usize = 200;
+/// How many random candidates `generate` tries per wanted position before giving up.
+pub const CANDIDATES_PER_POSITION: usize = 200;
 
 /// One kept opening: its FEN and the engine's score in centipawns from White's view.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,15 +58,15 @@ pub struct BookEntry {
 }
 
 /// Generates `args.positions` balanced openings (see the module doc); deterministic for the same arguments.
-/// Gives up after 200 candidates per wanted position and returns what it has.
+/// Gives up after [`CANDIDATES_PER_POSITION`] candidates per wanted position and returns what it has.
 pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut engine = Engine::new(config);
     let mut seen = HashSet::new();
-    let mut out = Vec::with_capacity(args.positions);
+    let mut out = Vec::with_capacity(args.positions.min(4096));
     let limits = Limits { nodes: Some(args.nodes), ..Limits::default() };
     let mut tries = 0usize;
-    while out.len() < args.positions && tries < args.positions.saturating_mul(200) {
+    while out.len() < args.positions && tries < args.positions.saturating_mul(CANDIDATES_PER_POSITION) {
         tries += 1;
         let mut game = Game::new(Position::startpos());
         let mut ok = true;
@@ -89,6 +99,25 @@ pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
 /// # Errors
 /// When the output file cannot be written.
 pub fn run(args: BookArgs) -> anyhow::Result<i32> {
+    let bad = |msg: String| {
+        eprintln!("error: {msg}");
+        Ok(2)
+    };
+    if !(1..=MAX_POSITIONS).contains(&args.positions) {
+        return bad(format!("--positions {}: expected 1 to {MAX_POSITIONS}", args.positions));
+    }
+    if !(1..=MAX_PLIES).contains(&args.plies) {
+        return bad(format!("--plies {}: expected 1 to {MAX_PLIES}", args.plies));
+    }
+    if args.window < 0 {
+        return bad(format!("--window {}: expected a non-negative number of centipawns", args.window));
+    }
+    if args.nodes == 0 {
+        return bad("--nodes 0: expected at least 1 node".to_string());
+    }
+    if args.out.exists() && !args.force {
+        return bad(format!("{}: already exists; pass --force to replace it", args.out.display()));
+    }
     let entries = generate(&args, EngineConfig::seed());
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -111,5 +140,15 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         args.seed,
         args.out.display()
     );
+    if entries.len() < args.positions {
+        eprintln!(
+            "error: only {} of {} positions found within {} cp after {} candidates each; widen --window or change --plies",
+            entries.len(),
+            args.positions,
+            args.window,
+            CANDIDATES_PER_POSITION
+        );
+        return Ok(1);
+    }
     Ok(0)
 }

@@ -2,9 +2,15 @@
 //! an SPRT decides, writing `games.csv`, `games.pgn`, `summary.txt` and `summary.csv` into a run folder.
 //!
 //! Exit codes: 0 when the match finished (or the SPRT decided), 2 for bad input (flags, engine configs, the
-//! opening file, an existing output), 1 for an internal failure (results already written stay written).
+//! opening file, an output folder that holds results or cannot be created), 1 for an internal failure (results
+//! already written stay written), and [`EXIT_INTERRUPTED`] (130) when Ctrl-C or SIGTERM stopped it: no new pair
+//! starts, the pairs in play finish (games still running after
+//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded), and the summary is
+//! written from the games recorded. A second Ctrl-C quits at once, without a summary.
 
 use crate::engine::EngineConfig;
+use crate::runner::player::bad_engine_name;
+use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::{
     AdjudicationRules, DrawAdjudication, EngineSpec, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
     MatchLength, MatchObserver, MatchSpec, MatchState, MoveLimit, OpeningOrder, ResignAdjudication, ResultSink,
@@ -13,6 +19,7 @@ use crate::runner::{
 use crate::stats::{EloModel, SprtSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
 /// The default opening book, relative to the project root: the project's own balanced book.
@@ -27,6 +34,15 @@ pub const DEFAULT_SEED: u64 = 1;
 /// The SPRT a two-engine match runs when neither `--sprt` nor a length is given: nElo [0, 10], alpha = beta =
 /// 0.05.
 pub const DEFAULT_SPRT: &str = "elo0=0,elo1=10";
+
+/// The exit code of a match stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The longest `--name`, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// The largest `|elo0|` and `|elo1|` that `--sprt` accepts (normalized or logistic Elo).
+pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 /// Flags of `arbiter match`.
 ///
@@ -67,7 +83,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
 
-    /// Games played at once (default: the number of cores).
+    /// Games played at once, 1 to 1024 (default: the number of cores); never more than the pairs to play.
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
@@ -108,7 +124,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Name of the run: the stem of the default output folder and the PGN Event tag.
+    /// Name of the run: the stem of the default output folder and the PGN Event tag (at most 100 characters,
+    /// no control characters, '/', '\' or leading '.').
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 }
@@ -127,34 +144,88 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
     }
 }
 
-/// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 internal failure). Errors are
-/// printed to stderr here, so the `Err` case is not used.
+/// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C/SIGTERM handler: the first signal sets [`INTERRUPTED`] (the match then winds down, see
+/// the module docs), a second one exits at once with [`EXIT_INTERRUPTED`].
+fn install_interrupt_handler() {
+    let installed = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            eprintln!("\narbiter match: interrupted again; quitting at once (games written so far stay, no summary)");
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+    });
+    if let Err(error) = installed {
+        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted match will leave no summary");
+    }
+}
+
+/// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 internal failure,
+/// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). Errors are printed to stderr here, so the `Err` case is
+/// not used.
 ///
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
-    match run_inner(args) {
+    install_interrupt_handler();
+    match run_inner(args, &INTERRUPTED) {
         Ok(code) => Ok(code),
         Err(Failure::Input(error)) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", error_text(&error));
             Ok(2)
         }
         Err(Failure::Internal(error)) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", error_text(&error));
             Ok(1)
         }
     }
 }
 
-fn run_inner(args: MatchArgs) -> Result<i32, Failure> {
-    if let Some(name) = &args.name
-        && (name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']))
-    {
-        return Err(
-            anyhow::anyhow!("--name {name:?}: a run name is a folder name, without '/' or a leading '.'").into()
-        );
+/// An error and its causes on one line, each text once: a cause whose text the message already holds (a
+/// `thiserror` message that quotes its source) is not repeated.
+pub fn error_text(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
+}
+
+/// Checks `--name`: a folder name and a PGN tag value.
+fn check_run_name(name: &str) -> Result<(), Failure> {
+    let problem = if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
+        "a run name is a folder name, without '/', '\\' or a leading '.'"
+    } else if name.chars().any(char::is_control) {
+        "a run name must not hold control characters"
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        "a run name has at most 100 characters"
+    } else {
+        return Ok(());
+    };
+    let shown: String = name.chars().take(40).collect();
+    let more = if name.chars().count() > 40 { "..." } else { "" };
+    Err(anyhow::anyhow!("--name {shown:?}{more}: {problem}").into())
+}
+
+fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
+    if let Some(name) = &args.name {
+        check_run_name(name)?;
     }
     let spec = build_spec(&args)?;
+    check_hash_memory(&spec, physical_memory_mib())?;
+    // Every engine must start before the run folder is made, so that a failing one leaves nothing behind.
+    for engine in &spec.engines {
+        engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
+    }
+    if interrupt.load(Ordering::SeqCst) {
+        eprintln!("arbiter match: interrupted before the match started; nothing was written");
+        return Ok(EXIT_INTERRUPTED);
+    }
 
     let dir = match &args.out {
         Some(dir) => {
@@ -163,12 +234,11 @@ fn run_inner(args: MatchArgs) -> Result<i32, Failure> {
         }
         None => {
             let stem = args.name.clone().unwrap_or_else(|| crate::runner::output::timestamp(SystemTime::now()));
-            create_run_dir(Path::new("results"), &stem).map_err(|e| Failure::Internal(e.into()))?
+            create_run_dir(Path::new("results"), &stem)?
         }
     };
     let event = args.name.clone().unwrap_or_else(|| "arbiter match".to_string());
-    let mut sink = ResultSink::create(&dir, &event)
-        .map_err(|e| if e.is_exists() { Failure::Input(e.into()) } else { Failure::Internal(e.into()) })?;
+    let mut sink = ResultSink::create(&dir, &event)?;
 
     eprintln!(
         "arbiter match: {} on {} openings from {}, {} per move, concurrency {}, results in {}",
@@ -180,17 +250,70 @@ fn run_inner(args: MatchArgs) -> Result<i32, Failure> {
         dir.display()
     );
     let mut progress = Progress::new(&spec);
-    let state = run_match(&spec, &mut sink, &mut progress);
+    let state = run_match(&spec, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
     let summary = summary_text(&spec, &state);
     print!("{summary}");
     println!("\nResults: {}", dir.display());
     write_summary(&dir, &spec, &state).map_err(|e| Failure::Internal(e.into()))?;
-    match &state.failure {
-        Some(failure) => Err(Failure::Internal(anyhow::anyhow!("the match stopped: {failure}"))),
-        None => Ok(0),
+    if let Some(failure) = &state.failure {
+        return Err(Failure::Internal(anyhow::anyhow!("the match stopped: {failure}")));
     }
+    if state.interrupted {
+        eprintln!(
+            "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED})",
+            state.tally.games,
+            dir.display()
+        );
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(0)
+}
+
+/// Physical memory in MiB, from the `MemTotal` line of `/proc/meminfo`; `None` where that is not available.
+fn physical_memory_mib() -> Option<u64> {
+    parse_mem_total(&std::fs::read_to_string("/proc/meminfo").ok()?)
+}
+
+/// The `MemTotal:   16318480 kB` line of `/proc/meminfo` text, in MiB.
+fn parse_mem_total(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find_map(|l| l.strip_prefix("MemTotal:"))?;
+    let mut words = line.split_whitespace();
+    let value: u64 = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") | None => Some(value / 1024),
+        _ => None,
+    }
+}
+
+/// Refuses a match whose transposition tables would take more than half of `memory_mib` (physical memory in
+/// MiB; no check when unknown). Every worker holds one player, and so one table, per engine it plays: up to
+/// every engine of the match.
+fn check_hash_memory(spec: &MatchSpec, memory_mib: Option<u64>) -> Result<(), Failure> {
+    let Some(memory) = memory_mib else {
+        return Ok(());
+    };
+    let workers = spec.workers() as u64;
+    let per_worker: u64 = spec.engines.iter().map(|e| e.hash_mb() as u64).sum();
+    let total = per_worker.saturating_mul(workers);
+    if total <= memory / 2 {
+        return Ok(());
+    }
+    let tables: Vec<String> =
+        spec.engines.iter().map(|e| format!("{} {} MiB ({})", e.name, e.hash_mb(), e.source)).collect();
+    let largest = spec.engines.iter().max_by_key(|e| e.hash_mb()).expect("a match has two or more engines");
+    let advice = if largest.source == "built-in" {
+        "lower --concurrency".to_string()
+    } else {
+        format!("lower search.hash_mb in {} or --concurrency", largest.source)
+    };
+    Err(anyhow::anyhow!(
+        "hash: {workers} workers x ({}) = {total} MiB of transposition tables, more than half of the {memory} MiB \
+         of physical memory; {advice}",
+        tables.join(" + ")
+    )
+    .into())
 }
 
 /// Turns the flags into a match spec (engines loaded, openings read).
@@ -235,12 +358,18 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         Some(path) => path.clone(),
         None => default_book()?,
     };
+    if args.plies == Some(0) {
+        return Err(anyhow::anyhow!("--plies must be at least 1").into());
+    }
     let openings = load_openings(&path, args.plies.map(|p| p as usize))?;
 
     let concurrency = match args.concurrency {
         Some(0) => return Err(anyhow::anyhow!("--concurrency must be at least 1").into()),
+        Some(n) if n as usize > MAX_CONCURRENCY => {
+            return Err(anyhow::anyhow!("--concurrency {n}: at most {MAX_CONCURRENCY} games at once").into());
+        }
         Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_CONCURRENCY),
     };
     let mut limit = MoveLimit { depth: args.depth, nodes: args.nodes, movetime_ms: args.movetime_ms };
     if limit.is_unlimited() {
@@ -257,7 +386,7 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
             m => m,
         },
     };
-    Ok(MatchSpec {
+    let mut spec = MatchSpec {
         engines,
         openings,
         openings_source: path.display().to_string(),
@@ -267,7 +396,9 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         concurrency,
         settings: GameSettings { limit, adjudication },
         sprt,
-    })
+    };
+    spec.concurrency = spec.workers();
+    Ok(spec)
 }
 
 /// The default book: [`DEFAULT_BOOK`] under the working directory, else under the source tree the binary was
@@ -302,6 +433,16 @@ pub enum EngineArgError {
     /// Neither `name=` nor `config=`.
     #[error("--engine: give name= or config=")]
     Nameless,
+    /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
+    #[error("--engine: {origin}: {reason}, got {name:?}")]
+    BadName {
+        /// Where the name came from: `name=` or the config file's `name` key.
+        origin: String,
+        /// The name given.
+        name: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 /// Parses one `--engine` value: `name=NAME[,config=FILE]`. With `config=` the build is read from the file
@@ -312,10 +453,21 @@ pub enum EngineArgError {
 /// [`EngineArgError`] naming the key or the config file and key.
 pub fn parse_engine(text: &str) -> Result<EngineSpec, EngineArgError> {
     let kv = KeyValues::parse("--engine", text, &["name", "config"])?;
-    let name = kv.text("name").filter(|n| !n.is_empty());
+    let name = kv.text("name");
+    let bad_name = |origin: String, name: &str| {
+        bad_engine_name(name).map(|reason| EngineArgError::BadName { origin, name: name.to_string(), reason })
+    };
+    if let Some(error) = name.and_then(|name| bad_name("name=".to_string(), name)) {
+        return Err(error);
+    }
     match (name, kv.text("config")) {
         (_, Some(path)) => {
             let config = EngineConfig::load(path)?;
+            if name.is_none()
+                && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
+            {
+                return Err(error);
+            }
             let name = name.map_or_else(|| config.name.clone(), str::to_string);
             Ok(EngineSpec::from_config(&name, config, path))
         }
@@ -328,14 +480,33 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, EngineArgError> {
 /// alpha = beta = 0.05 and the normalized model by default.
 ///
 /// # Errors
-/// A [`KeyValueError`] naming `--sprt` and the key (alpha and beta must lie strictly between 0 and 1).
+/// A [`KeyValueError`] naming `--sprt` and the key: `elo0` and `elo1` must be finite with `|elo|` at most
+/// [`MAX_SPRT_ELO`] and `elo0 < elo1`; alpha and beta must lie strictly between 0 and 1, with
+/// `alpha + beta < 1`.
 pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
+    const PROBABILITY: &str = "a probability strictly between 0 and 1";
     let mut kv = KeyValues::parse("--sprt", text, &["elo0", "elo1", "alpha", "beta", "model"])?;
     let elo0: f64 = kv.require("elo0", "a number (Elo)")?;
     let elo1: f64 = kv.require("elo1", "a number (Elo)")?;
-    let alpha: f64 = kv.take("alpha", "a probability strictly between 0 and 1")?.unwrap_or(0.05);
-    let beta: f64 = kv.take("beta", "a probability strictly between 0 and 1")?.unwrap_or(0.05);
+    let alpha: f64 = kv.take("alpha", PROBABILITY)?.unwrap_or(0.05);
+    let beta: f64 = kv.take("beta", PROBABILITY)?.unwrap_or(0.05);
     let model: EloModel = kv.take("model", "normalized or logistic")?.unwrap_or(EloModel::Normalized);
+    for (key, elo) in [("elo0", elo0), ("elo1", elo1)] {
+        if !elo.is_finite() || elo.abs() > MAX_SPRT_ELO {
+            return Err(kv.bad_value(key, "a number from -1000 to 1000 (Elo)"));
+        }
+    }
+    if elo0 >= elo1 {
+        return Err(kv.bad_value("elo1", &format!("a number greater than elo0 ({elo0})")));
+    }
+    for (key, p) in [("alpha", alpha), ("beta", beta)] {
+        if !(p > 0.0 && p < 1.0) {
+            return Err(kv.bad_value(key, PROBABILITY));
+        }
+    }
+    if alpha + beta >= 1.0 {
+        return Err(kv.bad_value("beta", "a probability with alpha + beta below 1"));
+    }
     SprtSpec::new(elo0, elo1, alpha, beta, model).map_err(|error| {
         let key = match error {
             crate::stats::StatsError::InvalidProbability { name, .. }
@@ -438,7 +609,126 @@ mod tests {
         let err = parse_engine(&format!("name=x,config={}", path.display())).unwrap_err().to_string();
         assert!(err.contains("bad.toml") && err.contains("bishop_pear"), "{err}");
         assert!(matches!(parse_engine("config="), Err(EngineArgError::Config(_))));
-        assert!(matches!(parse_engine("name="), Err(EngineArgError::Nameless)));
+        assert!(matches!(parse_engine("name="), Err(EngineArgError::BadName { .. })));
+        assert!(matches!(parse_engine("config=x.toml,name=,"), Err(EngineArgError::KeyValue(_))));
+    }
+
+    #[test]
+    fn engine_names_that_break_pgn_tags_are_refused() {
+        for (file, name) in
+            [("empty.toml", ""), ("newline.toml", "a\nb"), ("quote.toml", "a\"b"), ("slash.toml", "a\\b")]
+        {
+            let path = config_dir().join(file);
+            let mut config = EngineConfig::seed();
+            config.name = name.to_string();
+            std::fs::write(&path, config.to_toml()).unwrap();
+            let err = parse_engine(&format!("config={}", path.display())).unwrap_err();
+            assert!(matches!(err, EngineArgError::BadName { .. }), "{err}");
+            let text = err.to_string();
+            assert!(text.starts_with(&format!("--engine: {}: key `name`: ", path.display())), "{text}");
+            // name= overrides the config's name.
+            let spec = parse_engine(&format!("name=fine,config={}", path.display())).unwrap();
+            assert_eq!(spec.name, "fine");
+        }
+        let err = parse_engine("name=a\tb").unwrap_err().to_string();
+        assert!(err.starts_with("--engine: name=: an engine name must not hold control characters"), "{err}");
+        assert!(parse_engine("name=\"seed\"").is_err());
+    }
+
+    #[test]
+    fn errors_print_each_cause_once() {
+        let err = parse_engine("config=/no/such/dir/missing.toml").unwrap_err();
+        let text = error_text(&anyhow::Error::from(err));
+        assert_eq!(text.matches("No such file").count(), 1, "{text}");
+        assert!(text.starts_with("--engine: /no/such/dir/missing.toml: cannot read: "), "{text}");
+        let err = load_openings(Path::new("/no/such/book.epd"), None).unwrap_err();
+        let text = error_text(&anyhow::Error::from(err));
+        assert_eq!(text.matches("No such file").count(), 1, "{text}");
+        // A cause the message does not quote is still shown.
+        let err = anyhow::Error::from(std::io::Error::other("disk on fire")).context("writing games.csv");
+        assert_eq!(error_text(&err), "writing games.csv: disk on fire");
+    }
+
+    #[test]
+    fn run_names() {
+        assert!(check_run_name("nightly-2").is_ok());
+        assert!(check_run_name(&"x".repeat(MAX_NAME_CHARS)).is_ok());
+        for bad in ["", ".hidden", "a/b", "a\\b", "a\nb", "tab\there", &"x".repeat(MAX_NAME_CHARS + 1)] {
+            let Err(Failure::Input(err)) = check_run_name(bad) else { panic!("{bad:?} was accepted") };
+            assert!(err.to_string().starts_with("--name "), "{err}");
+        }
+    }
+
+    #[test]
+    fn sprt_bounds_are_checked() {
+        for (text, key) in [
+            ("elo0=5,elo1=5", "elo1"),
+            ("elo0=10,elo1=0", "elo1"),
+            ("elo0=0,elo1=inf", "elo1"),
+            ("elo0=-1001,elo1=5", "elo0"),
+            ("elo0=0,elo1=1e9,model=logistic", "elo1"),
+            ("elo0=0,elo1=5,alpha=0", "alpha"),
+            ("elo0=0,elo1=5,beta=1", "beta"),
+            ("elo0=0,elo1=5,alpha=-0.1", "alpha"),
+            ("elo0=0,elo1=5,alpha=0.6,beta=0.4", "beta"),
+            ("elo0=0,elo1=5,alpha=nan", "alpha"),
+        ] {
+            let err = parse_sprt(text).unwrap_err();
+            assert!(
+                matches!(&err, KeyValueError::BadValue { option, key: k, .. } if option == "--sprt" && k == key),
+                "{text}: {err}"
+            );
+        }
+        assert!(parse_sprt("elo0=-1000,elo1=1000,alpha=0.49,beta=0.5").is_ok());
+    }
+
+    #[test]
+    fn meminfo_and_the_hash_budget() {
+        let meminfo = "MemTotal:       16318480 kB\nMemFree:         1234 kB\n";
+        assert_eq!(parse_mem_total(meminfo), Some(15_936));
+        assert_eq!(parse_mem_total("MemFree: 1 kB\n"), None);
+        assert_eq!(parse_mem_total("MemTotal: lots\n"), None);
+
+        let book = config_dir().join("hash-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let path = config_dir().join("big-hash.toml");
+        let mut config = EngineConfig::seed();
+        config.name = "big".into();
+        config.hash_mb = 4096;
+        std::fs::write(&path, config.to_toml()).unwrap();
+        let args = MatchArgs {
+            openings: Some(book),
+            engines: vec!["name=seed".into(), format!("config={}", path.display())],
+            games: Some(16),
+            concurrency: Some(4),
+            ..MatchArgs::default()
+        };
+        let spec = build_spec(&args).ok().unwrap();
+        // 4 workers x (16 + 4096) MiB = 16448 MiB: fits in 64 GiB, not in 16 GiB.
+        assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
+        assert!(check_hash_memory(&spec, None).is_ok());
+        let Err(Failure::Input(err)) = check_hash_memory(&spec, Some(16_384)) else { panic!("accepted") };
+        let err = err.to_string();
+        assert!(err.contains("4 workers x (seed 16 MiB (built-in) + big 4096 MiB ("), "{err}");
+        assert!(err.contains("= 16448 MiB") && err.contains("of the 16384 MiB"), "{err}");
+        assert!(err.ends_with(&format!("lower search.hash_mb in {} or --concurrency", path.display())), "{err}");
+    }
+
+    #[test]
+    fn concurrency_is_capped() {
+        let book = config_dir().join("cap-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let args = |games, concurrency| MatchArgs {
+            openings: Some(book.clone()),
+            games: Some(games),
+            concurrency: Some(concurrency),
+            ..MatchArgs::default()
+        };
+        assert_eq!(build_spec(&args(4, 16)).ok().unwrap().concurrency, 2);
+        assert_eq!(build_spec(&args(100, 3)).ok().unwrap().concurrency, 3);
+        assert_eq!(build_spec(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
+        let Err(Failure::Input(err)) = build_spec(&args(5000, 1025)) else { panic!("accepted") };
+        assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
     }
 
     #[test]
@@ -502,5 +792,9 @@ mod tests {
         assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice")));
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
         assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies")));
+        let pgn = config_dir().join("book.pgn");
+        std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
+        let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
+        assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1"));
     }
 }

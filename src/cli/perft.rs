@@ -66,6 +66,12 @@ pub enum ReportFormat {
     Csv,
 }
 
+/// The deepest perft Arbiter accepts, in plies (counts beyond about 15 plies are out of reach anyway; the cap
+/// keeps a typo from exhausting the stack).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+/// The most worker threads `--threads` accepts.
+pub const MAX_THREADS: usize = 1024;
+
 /// One checked (position, depth) of a suite.
 struct Check {
     epd: usize,
@@ -79,6 +85,24 @@ struct Check {
 /// # Errors
 /// Only for failures to set up the thread pool; bad input is reported and turned into exit code 2.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
+    if args.depth > MAX_PERFT_DEPTH {
+        eprintln!("error: --depth {}: at most {MAX_PERFT_DEPTH} plies", args.depth);
+        return Ok(2);
+    }
+    if args.divide && args.depth == 0 {
+        eprintln!("error: --divide needs --depth of at least 1");
+        return Ok(2);
+    }
+    if let Some(n) = args.threads
+        && !(1..=MAX_THREADS).contains(&n)
+    {
+        eprintln!("error: --threads {n}: expected 1 to {MAX_THREADS}");
+        return Ok(2);
+    }
+    if args.suite.is_some() && args.divide {
+        eprintln!("error: --divide works with --fen, not --suite (a failing suite line prints its divide)");
+        return Ok(2);
+    }
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
@@ -203,22 +227,46 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
         }
     };
     let mut checks = Vec::new();
+    let mut skipped = 0usize;
+    let mut opcodes = 0usize;
     for (i, epd) in epds.iter().enumerate() {
         for (op, value) in &epd.ops {
-            let Some(depth) = op.strip_prefix('D').and_then(|d| d.parse::<u32>().ok()) else { continue };
+            let Some(depth_text) = op
+                .strip_prefix('D')
+                .or_else(|| op.strip_prefix('d').filter(|d| d.starts_with(|c: char| c.is_ascii_digit())))
+            else {
+                continue;
+            };
+            let place = format!("{}:{}", path.display(), epd.line);
+            let depth = match depth_text.parse::<u32>() {
+                Ok(d) if op.starts_with('D') && d <= MAX_PERFT_DEPTH => d,
+                _ => {
+                    eprintln!("error: {place}: opcode {op:?} is not a perft depth D0..D{MAX_PERFT_DEPTH}");
+                    return Ok(2);
+                }
+            };
             let Ok(expected) = value.trim().parse::<u64>() else {
-                eprintln!(
-                    "error: {}:{}: opcode {op} has a count {value:?} that is not a number",
-                    path.display(),
-                    epd.line
-                );
+                eprintln!("error: {place}: opcode {op} has a count {value:?} that is not a number");
                 return Ok(2);
             };
+            opcodes += 1;
             if expected > args.max_nodes || args.max_depth.is_some_and(|d| depth > d) {
+                skipped += 1;
                 continue;
             }
             checks.push(Check { epd: i, depth, expected });
         }
+    }
+    if opcodes == 0 {
+        eprintln!(
+            "error: {}: no perft counts (`;D1 n ;D2 n ...`) in {} lines: nothing to check",
+            path.display(),
+            epds.len()
+        );
+        return Ok(2);
+    }
+    if skipped > 0 {
+        eprintln!("{skipped} of {opcodes} counts skipped by --max-nodes {} / --max-depth", args.max_nodes);
     }
     let total_expected: u64 = checks.iter().map(|c| c.expected).sum();
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total_expected) };

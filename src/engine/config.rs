@@ -25,8 +25,9 @@ use super::weights::{FIELDS, NUM_WEIGHTS, Weights};
 use std::path::Path;
 use thiserror::Error;
 
-/// The largest transposition table a config may ask for, in MiB (64 GiB).
-pub const MAX_HASH_MB: usize = 65_536;
+/// The largest transposition table a config may ask for, in MiB (4 GiB). A match runs one table per engine
+/// per worker thread, so larger tables multiply quickly past the machine's memory.
+pub const MAX_HASH_MB: usize = 4096;
 
 /// What is wrong with a config file. Every variant names the file (or other origin) and, where it applies,
 /// the dotted key (`weights.mobility`) and what was expected.
@@ -163,7 +164,7 @@ impl EngineConfig {
                 file: file(),
                 key: "search.hash_mb".to_string(),
                 value: hash,
-                expected: "1 to 65536 (MiB)",
+                expected: "1 to 4096 (MiB)",
             });
         }
 
@@ -262,6 +263,19 @@ mod tests {
         let text = seed.to_toml();
         let back = EngineConfig::from_toml_str(&text, "seed text").unwrap();
         assert_eq!(back, seed);
+    }
+
+    #[test]
+    fn hash_sizes_stay_within_the_limit() {
+        let text = |mb: i64| EngineConfig::seed().to_toml().replace("hash_mb = 16", &format!("hash_mb = {mb}"));
+        assert_eq!(EngineConfig::from_toml_str(&text(4096), "big.toml").unwrap().hash_mb, MAX_HASH_MB);
+        for mb in [0, 4097, 65_536] {
+            let err = EngineConfig::from_toml_str(&text(mb), "big.toml").unwrap_err();
+            assert!(
+                matches!(&err, ConfigError::OutOfRange { key, value, .. } if key == "search.hash_mb" && *value == mb)
+            );
+            assert!(err.to_string().contains("expected 1 to 4096 (MiB)"), "{err}");
+        }
     }
 
     #[test]

@@ -46,6 +46,21 @@ pub struct Probe {
 const BUCKET: usize = 2;
 const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
+/// The number of buckets of a table of `mb` MiB (at least one).
+fn buckets_for(mb: usize) -> usize {
+    (mb.saturating_mul(1 << 20) / (ENTRY_BYTES * BUCKET)).max(1)
+}
+
+/// A transposition table that cannot be allocated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a {mb} MiB transposition table: {reason}")]
+pub struct TtAllocError {
+    /// The size asked for, in MiB.
+    pub mb: usize,
+    /// The allocator's refusal.
+    pub reason: std::collections::TryReserveError,
+}
+
 /// A transposition table of fixed size.
 pub struct TranspositionTable {
     entries: Vec<Entry>,
@@ -55,9 +70,35 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` MiB (at least one bucket), all entries empty.
+    ///
+    /// # Panics
+    /// When the memory cannot be allocated (a panic, never an abort); [`TranspositionTable::try_new`] returns
+    /// an error instead.
     pub fn new(mb: usize) -> TranspositionTable {
-        let buckets = (mb.saturating_mul(1 << 20) / (ENTRY_BYTES * BUCKET)).max(1);
-        TranspositionTable { entries: vec![Entry::default(); buckets * BUCKET], buckets, generation: 0 }
+        TranspositionTable::try_new(mb).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// A table of about `mb` MiB (at least one bucket), all entries empty, or an error when the memory cannot
+    /// be allocated.
+    ///
+    /// # Errors
+    /// [`TtAllocError`] when the allocator refuses the memory.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, TtAllocError> {
+        let buckets = buckets_for(mb);
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(buckets * BUCKET).map_err(|reason| TtAllocError { mb, reason })?;
+        entries.resize(buckets * BUCKET, Entry::default());
+        Ok(TranspositionTable { entries, buckets, generation: 0 })
+    }
+
+    /// Checks that a table of `mb` MiB can be allocated now, without building it: the memory is reserved and
+    /// released at once, untouched.
+    ///
+    /// # Errors
+    /// [`TtAllocError`] when the allocator refuses the memory.
+    pub fn check_allocation(mb: usize) -> Result<(), TtAllocError> {
+        let mut entries: Vec<Entry> = Vec::new();
+        entries.try_reserve_exact(buckets_for(mb) * BUCKET).map_err(|reason| TtAllocError { mb, reason })
     }
 
     /// Empties every entry and resets the generation (for a new game).
@@ -171,5 +212,15 @@ mod tests {
         assert_eq!((p.best, p.score, p.bound), (m, 17, Bound::Lower));
         tt.clear();
         assert!(tt.probe(42, 0).is_none());
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_not_aborts() {
+        let err = TranspositionTable::try_new(usize::MAX).err().expect("no allocator gives usize::MAX bytes");
+        assert_eq!(err.mb, usize::MAX);
+        assert!(err.to_string().starts_with("cannot allocate a "), "{err}");
+        assert!(TranspositionTable::check_allocation(usize::MAX >> 20).is_err());
+        assert!(TranspositionTable::check_allocation(1).is_ok());
+        assert_eq!(TranspositionTable::try_new(1).unwrap().capacity(), (1 << 20) / 16);
     }
 }

@@ -18,7 +18,7 @@ pub enum EpdError {
         source: std::io::Error,
     },
     /// A line is not EPD.
-    #[error("{file}:{line}: {reason}: {text:?}")]
+    #[error("{file}:{line}: {reason}{}", if text.is_empty() { String::new() } else { format!(": {text:?}") })]
     Line {
         /// The path (or `<input>`).
         file: String,
@@ -157,9 +157,28 @@ fn split_operations(rest: &str) -> Vec<(String, String)> {
 /// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
 /// first malformed line.
 pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|source| EpdError::Io { file: path.display().to_string(), source })?;
-    parse_epd_text(&text, &path.display().to_string(), chess960)
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
+        file: file.clone(),
+        line,
+        text: String::new(),
+        reason,
+    })?;
+    parse_epd_text(text, &file, chess960)
+}
+
+/// The text of a file's bytes without a leading UTF-8 byte-order mark; on invalid UTF-8, the 1-based line of
+/// the first bad byte and a reason.
+///
+/// # Errors
+/// `(line, reason)` for bytes that are not UTF-8.
+pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, String)> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        (line, format!("not UTF-8 text (byte {} of the file)", e.valid_up_to() + 1))
+    })
 }
 
 /// Parses EPD text (see [`read_epd_file`]); `file` names the source in errors.
@@ -168,6 +187,7 @@ pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> 
 /// [`EpdError::Line`] for the first malformed line.
 pub fn parse_epd_text(text: &str, file: &str, chess960: bool) -> Result<Vec<Epd>, EpdError> {
     let mut out = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {

@@ -79,7 +79,7 @@ pub enum FenError {
         text: String,
     },
     /// A clock field is not a number in range.
-    #[error("{field} field {text:?}: expected a non-negative integer")]
+    #[error("{field} field {text:?}: expected an integer from 0 to 65535 (the fullmove number from 1)")]
     BadClock {
         /// `halfmove` or `fullmove`.
         field: &'static str,
@@ -147,7 +147,10 @@ pub fn parse_setup(fen: &str, chess960: bool) -> Result<Setup, FenError> {
     let clock = |i: usize, field: &'static str, default: u16| -> Result<u16, FenError> {
         match fields.get(i) {
             None => Ok(default),
-            Some(t) => t.parse::<u16>().map_err(|_| FenError::BadClock { field, text: t.to_string() }),
+            Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => {
+                t.parse::<u16>().map_err(|_| FenError::BadClock { field, text: t.to_string() })
+            }
+            Some(t) => Err(FenError::BadClock { field, text: t.to_string() }),
         }
     };
     let halfmove = clock(4, "halfmove", 0)?;

@@ -18,6 +18,16 @@ pub enum PgnError {
         /// The text.
         text: String,
     },
+    /// A comment or variation is never closed.
+    #[error("{file}:{line}: {what} is never closed")]
+    Unterminated {
+        /// The source file.
+        file: String,
+        /// 1-based line where it opens.
+        line: usize,
+        /// `comment {` or `variation (`.
+        what: &'static str,
+    },
     /// The FEN tag does not parse.
     #[error("{file}:{line}: bad FEN tag: {reason}")]
     BadFen {
@@ -91,6 +101,9 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
         games.push(g);
         Ok(())
     };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut comment_start = 0;
+    let mut variation_start = 0;
     for (i, raw) in text.lines().enumerate() {
         let lineno = i + 1;
         let line = raw.trim();
@@ -130,6 +143,7 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
                 '{' => {
                     flush(&mut word, &mut tokens);
                     depth_comment = true;
+                    comment_start = lineno;
                 }
                 ';' if depth_var == 0 => {
                     flush(&mut word, &mut tokens);
@@ -137,6 +151,9 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
                 }
                 '(' => {
                     flush(&mut word, &mut tokens);
+                    if depth_var == 0 {
+                        variation_start = lineno;
+                    }
                     depth_var += 1;
                 }
                 ')' => {
@@ -149,13 +166,20 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
             }
         }
         flush(&mut word, &mut tokens);
-        if !tokens.is_empty() {
+        if !tokens.is_empty() && !in_moves {
             in_moves = true;
+            if tags.is_empty() {
+                game_line = tokens[0].0;
+            }
         }
         if in_moves && tokens.last().is_some_and(|(_, t)| is_result(t)) {
             finish(&mut tags, &mut tokens, game_line, &mut games)?;
             in_moves = false;
         }
+    }
+    if depth_comment || depth_var > 0 {
+        let (what, line) = if depth_comment { ("comment {", comment_start) } else { ("variation (", variation_start) };
+        return Err(PgnError::Unterminated { file: file.to_string(), line, what });
     }
     finish(&mut tags, &mut tokens, game_line, &mut games)?;
     Ok(games)
@@ -189,9 +213,11 @@ fn build_game(
             result = tok;
             continue;
         }
-        // Strip move numbers such as "12." or "12..." possibly glued to the move ("12.e4").
-        let t = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
-        if t.is_empty() || t.starts_with('$') {
+        // Strip move numbers such as "12." or "12..." possibly glued to the move ("12.e4"), but not the
+        // zeros of "0-0".
+        let digits = tok.len() - tok.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let t = if tok[digits..].starts_with('.') { tok[digits..].trim_start_matches('.') } else { tok.as_str() };
+        if t.is_empty() || t.starts_with('$') || t == "e.p." || t == "ep" {
             continue;
         }
         let m = parse_san(&pos, t).map_err(|e| PgnError::BadMove {
@@ -292,5 +318,13 @@ mod tests {
         let g = &read_games(text, "c.pgn").unwrap()[0];
         assert_eq!(g.moves.len(), 7);
         assert_eq!(g.result, "1-0");
+        let text = "\u{feff}1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. 0-0 0-0 5. d4 exd4 6. e5 d5 7. exd6 e.p. *\n";
+        let g = &read_games(text, "z.pgn").unwrap()[0];
+        assert_eq!(g.moves.len(), 13);
+        assert_eq!(g.line, 1);
+        let err = read_games("[Event \"x\"]\n\n1. e4 { open\n e5 *\n", "u.pgn").unwrap_err();
+        assert_eq!(err.to_string(), "u.pgn:3: comment { is never closed");
+        let err = read_games("\n\n1. e4 (1. d4\n e5 *\n", "v.pgn").unwrap_err();
+        assert_eq!(err.to_string(), "v.pgn:3: variation ( is never closed");
     }
 }

@@ -6,6 +6,7 @@ use super::openings::Opening;
 use super::player::{MoveLimit, Player};
 use crate::chess::game::GameResult;
 use crate::chess::{Color, Game, Move, Position, Termination};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why a game ended. The result of a [`GameRecord`] always agrees with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,12 +106,25 @@ pub fn play_game(
     opening: &Opening,
     settings: &GameSettings,
 ) -> GameRecord {
+    play_game_unless(white, black, opening, settings, &AtomicBool::new(false))
+        .expect("a game whose abandon flag is never set ends normally")
+}
+
+/// [`play_game`] that gives up when `abandon` is set: the flag is read before every player's move, and the
+/// game then ends without a record (`None`; the move in progress is finished first).
+pub fn play_game_unless(
+    white: &mut dyn Player,
+    black: &mut dyn Player,
+    opening: &Opening,
+    settings: &GameSettings,
+    abandon: &AtomicBool,
+) -> Option<GameRecord> {
     let mut game = opening.game();
     let book_plies = game.moves().len();
     let mut comments: Vec<String> = vec!["book".to_string(); book_plies];
     let names = [white.name().to_string(), black.name().to_string()];
-    let ending = play_out(&mut game, &mut comments, [white, black], &names, settings);
-    GameRecord {
+    let ending = play_out(&mut game, &mut comments, [white, black], &names, settings, abandon)?;
+    Some(GameRecord {
         white: names[0].clone(),
         black: names[1].clone(),
         start: opening.start.clone(),
@@ -120,7 +134,7 @@ pub fn play_game(
         result: ending.result,
         end: ending.end,
         note: ending.note,
-    }
+    })
 }
 
 /// How a game ended.
@@ -141,47 +155,52 @@ impl Ending {
     }
 }
 
-/// Plays `game` from the end of the book to its end; `players` and `names` are indexed by colour.
+/// Plays `game` from the end of the book to its end; `players` and `names` are indexed by colour. `None` when
+/// `abandon` is set before a player's move.
 fn play_out(
     game: &mut Game,
     comments: &mut Vec<String>,
     players: [&mut dyn Player; 2],
     names: &[String; 2],
     settings: &GameSettings,
-) -> Ending {
+    abandon: &AtomicBool,
+) -> Option<Ending> {
     for color in Color::ALL {
         if let Err(error) = players[color.index()].new_game() {
-            return Ending::failure(color, EndReason::PlayerFailure, error.to_string());
+            return Some(Ending::failure(color, EndReason::PlayerFailure, error.to_string()));
         }
     }
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut adjudicated: Option<Adjudicated> = None;
     loop {
         if let Some(outcome) = game.outcome() {
-            return Ending::new(outcome.result, EndReason::Rules(outcome.termination));
+            return Some(Ending::new(outcome.result, EndReason::Rules(outcome.termination)));
         }
         match adjudicated {
-            Some(Adjudicated::Draw) => return Ending::new(GameResult::Draw, EndReason::DrawAdjudication),
+            Some(Adjudicated::Draw) => return Some(Ending::new(GameResult::Draw, EndReason::DrawAdjudication)),
             Some(Adjudicated::Resign { loser }) => {
-                return Ending::new(GameResult::win_for(loser.flip()), EndReason::ResignAdjudication);
+                return Some(Ending::new(GameResult::win_for(loser.flip()), EndReason::ResignAdjudication));
             }
             None => {}
         }
         if adjudicator.max_moves_reached(game.moves().len()) {
-            return Ending::new(GameResult::Draw, EndReason::MaxMoves);
+            return Some(Ending::new(GameResult::Draw, EndReason::MaxMoves));
+        }
+        if abandon.load(Ordering::Relaxed) {
+            return None;
         }
 
         let mover = game.position().side_to_move();
         let answer = match players[mover.index()].go(game, &settings.limit) {
             Ok(answer) => answer,
-            Err(error) => return Ending::failure(mover, EndReason::PlayerFailure, error.to_string()),
+            Err(error) => return Some(Ending::failure(mover, EndReason::PlayerFailure, error.to_string())),
         };
         if !game.play(answer.mv) {
             // `Game::play` changed nothing: the position is the one the move was meant for.
             let text = answer.mv.to_uci(game.position().is_chess960());
             let fen = game.position().to_fen();
             let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
-            return Ending::failure(mover, EndReason::IllegalMove, note);
+            return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
         comments.push(answer.comment());
         adjudicated = adjudicator.record(mover, answer.score, game.moves().len());
@@ -335,6 +354,17 @@ mod tests {
         assert_eq!(record.moves.len(), 8);
         assert_eq!(record.book_plies, 4);
         assert_eq!(&record.comments[..5], &["book", "book", "book", "book", "+0.00/1"]);
+    }
+
+    #[test]
+    fn an_abandoned_game_has_no_record() {
+        let mut white = Scripted::new("w", vec![Some(("f2f3", 0)), Some(("g2g4", 0))]);
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
+        let abandon = AtomicBool::new(true);
+        assert!(play_game_unless(&mut white, &mut black, &start(), &GameSettings::default(), &abandon).is_none());
+        abandon.store(false, Ordering::Relaxed);
+        let record = play_game_unless(&mut white, &mut black, &start(), &GameSettings::default(), &abandon).unwrap();
+        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
     }
 
     fn shuffle_script() -> Vec<Option<(&'static str, i32)>> {

@@ -23,7 +23,7 @@ pub mod summary;
 pub mod tally;
 
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
-pub use game::{EndReason, GameRecord, GameSettings, play_game};
+pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
 pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};

@@ -38,12 +38,12 @@ impl Opening {
 #[derive(Debug, Error)]
 pub enum OpeningError {
     /// The file cannot be read.
-    #[error("{file}: cannot read: {source}")]
+    #[error("{file}: cannot read: {reason}")]
     Io {
         /// The path.
         file: String,
-        /// The operating-system error.
-        source: std::io::Error,
+        /// The operating-system error (its text is in the message, so it is not a `source`).
+        reason: std::io::Error,
     },
     /// A malformed EPD line.
     #[error("opening file {0}")]
@@ -64,17 +64,27 @@ pub enum OpeningError {
         file: String,
     },
     /// A book move ends the game (checkmate, stalemate, repetition...) before the engines play.
-    #[error("{file}:{line}: the game is over after book ply {ply} ({termination}); no move is left to play")]
+    #[error(
+        "{}: the game is over after book ply {ply} ({termination}); no move is left to play",
+        place(.file, *.line, *.index)
+    )]
     Finished {
         /// The path.
         file: String,
-        /// 1-based line of the game.
+        /// 1-based line of the opening (0 when the reader gave none; the message then names `index`).
         line: usize,
+        /// 1-based number of the opening in the file.
+        index: usize,
         /// The ply (1-based) after which the game is over, 0 for the start position.
         ply: usize,
         /// Why the game is over.
         termination: &'static str,
     },
+}
+
+/// Where an opening stands, for messages: `file:line`, or `file: opening N` when the line is unknown (0).
+fn place(file: &str, line: usize, index: usize) -> String {
+    if line > 0 { format!("{file}:{line}") } else { format!("{file}: opening {index}") }
 }
 
 /// The format of an opening file.
@@ -111,7 +121,7 @@ impl OpeningFormat {
 /// leaves no move to play.
 pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io { file: file.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
     let openings = match OpeningFormat::detect(path, &text) {
         OpeningFormat::Epd => {
             if plies.is_some() {
@@ -133,19 +143,20 @@ pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, 
     if openings.is_empty() {
         return Err(OpeningError::Empty { file });
     }
-    for opening in &openings {
-        check_playable(opening, &file)?;
+    for (i, opening) in openings.iter().enumerate() {
+        check_playable(opening, i + 1, &file)?;
     }
     Ok(openings)
 }
 
-/// Checks that no book position, the last included, ends the game.
-fn check_playable(opening: &Opening, file: &str) -> Result<(), OpeningError> {
+/// Checks that no book position, the last included, ends the game; `index` is the opening's 1-based number.
+fn check_playable(opening: &Opening, index: usize, file: &str) -> Result<(), OpeningError> {
     let mut game = Game::new(opening.start.clone());
     let finished = |game: &Game, ply: usize| match game.outcome() {
         Some(outcome) => Err(OpeningError::Finished {
             file: file.to_string(),
             line: opening.line,
+            index,
             ply,
             termination: outcome.termination.text(),
         }),
@@ -240,6 +251,13 @@ mod tests {
         let err = load_openings(&path, None).unwrap_err();
         assert!(matches!(err, OpeningError::Finished { line: 1, ply: 4, termination: "checkmate", .. }), "{err}");
         assert_eq!(load_openings(&path, Some(3)).unwrap()[0].moves.len(), 3);
+        // Without tags the game stands where its moves start (or, if the reader gives no line, by number).
+        let path = temp_file("mate-untagged.pgn", "1. e4 e5 *\n\n1. f3 e5 2. g4 Qh4# 0-1\n");
+        let err = load_openings(&path, None).unwrap_err();
+        assert!(matches!(err, OpeningError::Finished { index: 2, ply: 4, .. }), "{err}");
+        assert!(!err.to_string().contains(":0:"), "{err}");
+        let lost = OpeningError::Finished { file: "b.pgn".into(), line: 0, index: 2, ply: 4, termination: "checkmate" };
+        assert!(lost.to_string().starts_with("b.pgn: opening 2: the game is over after book ply 4"), "{lost}");
         let path = temp_file("stalemate.epd", "7k/5Q2/6K1/8/8/8/8/8 b - -\n");
         let err = load_openings(&path, None).unwrap_err();
         assert!(matches!(err, OpeningError::Finished { line: 1, ply: 0, termination: "stalemate", .. }), "{err}");

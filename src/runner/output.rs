@@ -14,46 +14,81 @@ use thiserror::Error;
 pub const CSV_HEADER: [&str; 9] =
     ["pair", "game", "opening", "white", "black", "result", "termination", "plies", "start_fen"];
 
-/// A result file that cannot be created or written.
+/// The files of a run folder. A folder holding any of them holds an earlier run and is refused.
+pub const RUN_FILES: [&str; 4] = ["games.csv", "games.pgn", "summary.txt", "summary.csv"];
+
+/// A result file or folder that cannot be created or written.
 #[derive(Debug, Error)]
 pub enum OutputError {
-    /// The file (or folder) already exists: an earlier run's results are never overwritten.
+    /// A result file exists already: an earlier run's results are never overwritten.
     #[error("{path}: already exists; refusing to overwrite an earlier run (choose another --out)")]
     Exists {
         /// The path.
         path: String,
     },
+    /// A plain file (or other non-folder) stands where a folder is needed.
+    #[error("{path}: is a file, not a folder; move it away or choose another --out")]
+    NotAFolder {
+        /// The path of the file in the way.
+        path: String,
+    },
+    /// The folder cannot be created (permission, a name too long, a read-only file system).
+    #[error("{path}: cannot create the folder: {reason}")]
+    CreateFolder {
+        /// The folder.
+        path: String,
+        /// The operating-system error (its text is in the message, so it is not a `source`).
+        reason: io::Error,
+    },
     /// Any other I/O failure.
-    #[error("{path}: {source}")]
+    #[error("{path}: {reason}")]
     Io {
         /// The path.
         path: String,
-        /// The operating-system error.
-        source: io::Error,
+        /// The operating-system error (its text is in the message).
+        reason: io::Error,
     },
     /// A CSV write failure.
-    #[error("{path}: {source}")]
+    #[error("{path}: {reason}")]
     Csv {
         /// The path.
         path: String,
-        /// The CSV error.
-        source: csv::Error,
+        /// The CSV error (its text is in the message).
+        reason: csv::Error,
     },
 }
 
 impl OutputError {
-    /// Whether the error is [`OutputError::Exists`] (bad input rather than a failure).
+    /// Whether the error is [`OutputError::Exists`].
     pub fn is_exists(&self) -> bool {
         matches!(self, OutputError::Exists { .. })
     }
 }
 
-fn io_error(path: &Path, source: io::Error) -> OutputError {
-    if source.kind() == io::ErrorKind::AlreadyExists {
+fn io_error(path: &Path, reason: io::Error) -> OutputError {
+    if reason.kind() == io::ErrorKind::AlreadyExists {
         OutputError::Exists { path: path.display().to_string() }
     } else {
-        OutputError::Io { path: path.display().to_string(), source }
+        OutputError::Io { path: path.display().to_string(), reason }
     }
+}
+
+/// The nearest existing path among `path` and its parents when it is not a folder: the file that stops
+/// `path` from being created as a folder; `None` when the nearest existing one is a folder (or none exists).
+pub fn file_in_the_way(path: &Path) -> Option<PathBuf> {
+    let existing = path.ancestors().filter(|p| !p.as_os_str().is_empty()).find(|p| p.symlink_metadata().is_ok())?;
+    (!existing.is_dir()).then(|| existing.to_path_buf())
+}
+
+/// Creates the folder `dir` and its parents, naming a file in the way or the system's reason.
+fn create_folder(dir: &Path) -> Result<(), OutputError> {
+    if let Some(file) = file_in_the_way(dir) {
+        return Err(OutputError::NotAFolder { path: file.display().to_string() });
+    }
+    std::fs::create_dir_all(dir).map_err(|reason| match file_in_the_way(dir) {
+        Some(file) => OutputError::NotAFolder { path: file.display().to_string() },
+        None => OutputError::CreateFolder { path: dir.display().to_string(), reason },
+    })
 }
 
 /// Creates a new file that must not exist yet.
@@ -64,31 +99,49 @@ pub fn create_new_file(path: &Path) -> Result<File, OutputError> {
     OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| io_error(path, e))
 }
 
+/// Checks that `dir` holds no result file of an earlier run ([`RUN_FILES`]); a folder that does not exist
+/// yet passes.
+///
+/// # Errors
+/// [`OutputError::NotAFolder`] when `dir` (or a parent) is a file, [`OutputError::Exists`] naming the first
+/// result file found.
+pub fn check_out_dir(dir: &Path) -> Result<(), OutputError> {
+    if let Some(file) = file_in_the_way(dir) {
+        return Err(OutputError::NotAFolder { path: file.display().to_string() });
+    }
+    match RUN_FILES.iter().map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
+        Some(path) => Err(OutputError::Exists { path: path.display().to_string() }),
+        None => Ok(()),
+    }
+}
+
 /// Creates a fresh run folder `<base>/<stem>-<n>` with the smallest `n` from 1 whose folder does not exist
 /// yet (creating `base` first if needed), and returns its path.
 ///
 /// # Errors
-/// [`OutputError::Io`] when `base` or the folder cannot be created.
+/// [`OutputError::NotAFolder`] when `base` (or a parent) is a file, [`OutputError::CreateFolder`] when a
+/// folder cannot be created.
 pub fn create_run_dir(base: &Path, stem: &str) -> Result<PathBuf, OutputError> {
-    std::fs::create_dir_all(base).map_err(|e| io_error(base, e))?;
+    create_folder(base)?;
     for n in 1u32.. {
         let dir = base.join(format!("{stem}-{n}"));
         match std::fs::create_dir(&dir) {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io_error(&dir, e)),
+            Err(reason) => return Err(OutputError::CreateFolder { path: dir.display().to_string(), reason }),
         }
     }
     unreachable!("some run number below u32::MAX is free")
 }
 
-/// Creates the folder `dir` given by the user (and its parents); an existing folder is accepted, its result
-/// files are not (see [`ResultSink::create`]).
+/// Creates the folder `dir` given by the user (and its parents); an existing folder is accepted if it holds
+/// no result file ([`check_out_dir`]).
 ///
 /// # Errors
-/// [`OutputError::Io`] when it cannot be created.
+/// As [`check_out_dir`], and [`OutputError::CreateFolder`] when it cannot be created.
 pub fn create_out_dir(dir: &Path) -> Result<(), OutputError> {
-    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))
+    check_out_dir(dir)?;
+    create_folder(dir)
 }
 
 /// The UTC date and time of `time` as `(year, month, day, hour, minute, second)`.
@@ -129,17 +182,15 @@ impl ResultSink {
     /// Creates `games.csv` (with its header) and `games.pgn` in `dir`; `event` is the PGN `Event` tag.
     ///
     /// # Errors
-    /// [`OutputError::Exists`] when either file exists already, [`OutputError::Io`]/[`OutputError::Csv`]
+    /// [`OutputError::Exists`] when any of [`RUN_FILES`] exists already, [`OutputError::Io`]/[`OutputError::Csv`]
     /// otherwise.
     pub fn create(dir: &Path, event: &str) -> Result<ResultSink, OutputError> {
+        check_out_dir(dir)?;
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
-        if pgn_path.exists() {
-            return Err(OutputError::Exists { path: pgn_path.display().to_string() });
-        }
-        let mut csv = csv::Writer::from_writer(create_new_file(&csv_path)?);
         let pgn = BufWriter::new(create_new_file(&pgn_path)?);
-        let csv_error = |source| OutputError::Csv { path: csv_path.display().to_string(), source };
+        let mut csv = csv::Writer::from_writer(create_new_file(&csv_path)?);
+        let csv_error = |reason| OutputError::Csv { path: csv_path.display().to_string(), reason };
         csv.write_record(CSV_HEADER).map_err(csv_error)?;
         csv.flush().map_err(|e| io_error(&csv_path, e))?;
         Ok(ResultSink { dir: dir.to_path_buf(), csv_path, csv, pgn_path, pgn, event: event.to_string() })
@@ -150,11 +201,16 @@ impl ResultSink {
         &self.dir
     }
 
-    /// Appends game `game` of `pair` to both files and flushes them.
+    /// Appends game `game` of `pair` to `games.pgn`, flushes it, then appends its row to `games.csv` and
+    /// flushes that: `games.csv` never lists a game that `games.pgn` lacks.
     ///
     /// # Errors
     /// [`OutputError`] naming the file that cannot be written.
     pub fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord) -> Result<(), OutputError> {
+        let text = pgn_text(&self.event, pair, game, record, SystemTime::now());
+        self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
+        self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))?;
+
         let number = pair.game_number(game);
         self.csv
             .write_record([
@@ -168,12 +224,8 @@ impl ResultSink {
                 record.moves.len().to_string(),
                 record.start.to_fen(),
             ])
-            .map_err(|source| OutputError::Csv { path: self.csv_path.display().to_string(), source })?;
-        self.csv.flush().map_err(|e| io_error(&self.csv_path, e))?;
-
-        let text = pgn_text(&self.event, pair, game, record, SystemTime::now());
-        self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
-        self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))
+            .map_err(|reason| OutputError::Csv { path: self.csv_path.display().to_string(), reason })?;
+        self.csv.flush().map_err(|e| io_error(&self.csv_path, e))
     }
 }
 
@@ -225,9 +277,40 @@ mod tests {
         drop(sink);
         let err = ResultSink::create(&a, "test").err().unwrap();
         assert!(err.is_exists(), "{err}");
-        assert!(err.to_string().contains("games.pgn"), "{err}");
+        assert!(err.to_string().contains("games.csv"), "{err}");
         let header = std::fs::read_to_string(a.join("games.csv")).unwrap();
         assert_eq!(header, "pair,game,opening,white,black,result,termination,plies,start_fen\n");
+
+        // A folder holding only a summary is an earlier run too.
+        for name in ["summary.txt", "summary.csv"] {
+            std::fs::write(b.join(name), "").unwrap();
+            let err = create_out_dir(&b).err().unwrap();
+            assert!(err.is_exists() && err.to_string().contains(name), "{err}");
+            assert!(ResultSink::create(&b, "test").err().unwrap().is_exists());
+            std::fs::remove_file(b.join(name)).unwrap();
+        }
+        assert!(!b.join("games.csv").exists());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_file_in_the_way_is_named() {
+        let base = std::env::temp_dir().join(format!("arbiter-output-file-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let file = base.join("results");
+        std::fs::write(&file, "").unwrap();
+        assert_eq!(file_in_the_way(&file.join("a/b")), Some(file.clone()));
+        assert_eq!(file_in_the_way(&base.join("new/folder")), None);
+        let err = create_run_dir(&file, "run").unwrap_err();
+        assert!(matches!(&err, OutputError::NotAFolder { path } if *path == file.display().to_string()), "{err}");
+        assert!(err.to_string().ends_with("results: is a file, not a folder; move it away or choose another --out"));
+        let err = create_out_dir(&file.join("sub")).unwrap_err();
+        assert!(matches!(err, OutputError::NotAFolder { .. }), "{err}");
+        let long = base.join("x".repeat(300));
+        let err = create_out_dir(&long).unwrap_err();
+        assert!(matches!(err, OutputError::CreateFolder { .. }), "{err}");
+        assert!(err.to_string().contains("cannot create the folder"), "{err}");
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

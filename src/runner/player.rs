@@ -5,6 +5,7 @@
 //! An [`EngineSpec`] describes one entrant of a match and creates fresh players for the worker threads.
 
 use crate::chess::{Game, Move};
+use crate::engine::tt::TranspositionTable;
 use crate::engine::{Engine, EngineConfig, Limits, MATE, is_mate_score};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -267,19 +268,58 @@ impl EngineSpec {
         EngineSpec { name: name.to_string(), kind: EngineKind::Builtin(config), source: source.to_string() }
     }
 
+    /// The memory one player of this entrant holds for its transposition table, in MiB.
+    pub fn hash_mb(&self) -> usize {
+        match &self.kind {
+            EngineKind::Builtin(config) => config.hash_mb,
+        }
+    }
+
     /// Creates a fresh player for one worker thread.
     ///
     /// # Errors
-    /// [`PlayerError::Start`] when the player cannot be created (the built-in engine panicking while it
-    /// allocates).
+    /// [`PlayerError::Start`] when the player cannot be created: its transposition table cannot be allocated
+    /// (checked before the engine is built, so that the failure is an error and never an abort), or the
+    /// built-in engine panics while it is built.
     pub fn create(&self) -> Result<Box<dyn Player>, PlayerError> {
+        let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         match &self.kind {
             EngineKind::Builtin(config) => {
+                TranspositionTable::check_allocation(config.hash_mb).map_err(|e| start_error(e.to_string()))?;
                 let config = config.clone();
-                catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>)
-                    .map_err(|_| PlayerError::Start { player: self.name.clone(), reason: "the engine panicked".into() })
+                catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>).map_err(|payload| {
+                    let reason = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "panic".to_string());
+                    start_error(format!("the engine panicked: {reason}"))
+                })
             }
         }
+    }
+}
+
+/// Why a name cannot be an engine's name: `None` for a good name; otherwise the reason, in words. Names go into
+/// PGN tags and CSV cells, so they must be non-empty and free of control characters, `"` and `\`.
+///
+/// # Examples
+/// ```
+/// use arbiter::runner::player::bad_engine_name;
+/// assert_eq!(bad_engine_name("seed-2"), None);
+/// assert!(bad_engine_name("").is_some());
+/// assert!(bad_engine_name("a\nb").is_some());
+/// assert!(bad_engine_name("say \"hi\"").is_some());
+/// ```
+pub fn bad_engine_name(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() {
+        Some("an engine name must not be empty")
+    } else if name.chars().any(char::is_control) {
+        Some("an engine name must not hold control characters (they would break PGN tags)")
+    } else if name.contains(['"', '\\']) {
+        Some("an engine name must not hold '\"' or '\\' (they would break PGN tags)")
+    } else {
+        None
     }
 }
 
@@ -315,6 +355,17 @@ mod tests {
         assert_eq!(b.weights.mobility, [0; 4]);
         assert_eq!(b.weights.material, a.weights.material);
         assert!(EngineSpec::builtin("stockfish").is_none());
+    }
+
+    #[test]
+    fn an_impossible_hash_is_a_start_error() {
+        let mut spec = EngineSpec::builtin("seed").unwrap();
+        assert_eq!(spec.hash_mb(), 16);
+        let EngineKind::Builtin(config) = &mut spec.kind;
+        config.hash_mb = usize::MAX >> 20;
+        let err = spec.create().err().unwrap();
+        assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
+        assert!(err.to_string().contains("cannot allocate"), "{err}");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! and limits: with node or depth limits a match replays exactly, whatever the concurrency (only the order of
 //! the rows in the output files differs).
 
-use super::game::{GameRecord, GameSettings, play_game};
+use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{Opening, OpeningOrder, opening_order};
 use super::output::ResultSink;
 use super::player::{EngineSpec, Player};
@@ -16,12 +16,18 @@ use super::tally::MatchTally;
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// The most games a match plays when its length is not given: under an SPRT that has not decided by then, or
 /// when every opening is played once per pairing.
 pub const MAX_GAMES: u64 = 100_000;
+
+/// How long games in play may still run after an interrupt before they are abandoned (unrecorded).
+pub const ABANDON_AFTER: Duration = Duration::from_secs(5);
+
+/// The most worker threads a match may use.
+pub const MAX_CONCURRENCY: usize = 1024;
 
 /// How many game pairs a match plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +137,8 @@ pub struct MatchSpec {
     pub seed: u64,
     /// How many games.
     pub length: MatchLength,
-    /// Games played at once (worker threads), at least 1.
+    /// Games played at once, at least 1: the match runs `min(concurrency, pairs)` worker threads
+    /// ([`MatchSpec::workers`]).
     pub concurrency: usize,
     /// Move limits and adjudication.
     pub settings: GameSettings,
@@ -146,6 +153,12 @@ impl MatchSpec {
         let pairings = round_robin(self.engines.len());
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
         Schedule { pairings, order: opening_order(self.openings.len(), self.order, self.seed), total_pairs }
+    }
+
+    /// The number of worker threads: `concurrency`, but no more than the pairs to play (and at least 1).
+    pub fn workers(&self) -> usize {
+        let pairs = usize::try_from(self.schedule().total_pairs).unwrap_or(usize::MAX);
+        self.concurrency.min(pairs).max(1)
     }
 }
 
@@ -175,6 +188,10 @@ pub struct MatchState {
     /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
     /// be created).
     pub failure: Option<String>,
+    /// Whether an interrupt (Ctrl-C, SIGTERM) stopped the match before its schedule ended.
+    pub interrupted: bool,
+    /// Games abandoned unrecorded because they were still in play [`ABANDON_AFTER`] an interrupt.
+    pub abandoned: u64,
     /// Time since the match started.
     pub elapsed: Duration,
 }
@@ -207,18 +224,29 @@ impl MatchObserver for Silent {
 enum Event {
     /// A game ended.
     Game { pair: GamePair, game: u8, record: Box<GameRecord> },
+    /// A game was abandoned after an interrupt.
+    Abandoned,
     /// The worker cannot go on.
     Fatal(String),
 }
 
-/// Plays the match of `spec` with `spec.concurrency` worker threads, writing every game to `sink` as it ends
-/// and reporting to `observer`; returns the final state.
+/// Plays the match of `spec` with [`MatchSpec::workers`] worker threads, writing every game to `sink` as it
+/// ends and reporting to `observer`; returns the final state.
 ///
 /// Workers take pairs in schedule order and play both games of a pair. With an SPRT, each complete pair updates
 /// the LLR of the first pairing; when it crosses a bound, no new pair starts, and pairs already running finish
 /// and are recorded. A failure to write the output or to create a player also stops new pairs and is reported
 /// in [`MatchState::failure`]; every game already finished stays written.
-pub fn run_match(spec: &MatchSpec, sink: &mut ResultSink, observer: &mut dyn MatchObserver) -> MatchState {
+///
+/// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
+/// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (each
+/// after the move in progress); [`MatchState::interrupted`] is then set.
+pub fn run_match(
+    spec: &MatchSpec,
+    sink: &mut ResultSink,
+    observer: &mut dyn MatchObserver,
+    interrupt: &AtomicBool,
+) -> MatchState {
     let started = Instant::now();
     let schedule = spec.schedule();
     let mut state = MatchState {
@@ -227,18 +255,26 @@ pub fn run_match(spec: &MatchSpec, sink: &mut ResultSink, observer: &mut dyn Mat
         sprt: None,
         verdict: None,
         failure: None,
+        interrupted: false,
+        abandoned: 0,
         elapsed: Duration::ZERO,
     };
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
+    let abandon = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Event>();
     let schedule = state.schedule.clone();
+    if interrupt.load(Ordering::SeqCst) {
+        // Interrupted while the match was being prepared: start nothing.
+        stop.store(true, Ordering::Relaxed);
+    }
     std::thread::scope(|scope| {
-        for _ in 0..spec.concurrency.max(1) {
+        for _ in 0..spec.workers() {
             let sender = sender.clone();
-            let (schedule, next, stop) = (&schedule, &next, &stop);
+            let flags = Flags { next: &next, stop: &stop, abandon: &abandon };
+            let schedule = &schedule;
             scope.spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, next, stop, &sender)));
+                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, flags, &sender)));
                 if let Err(payload) = outcome {
                     let reason = payload
                         .downcast_ref::<&str>()
@@ -250,21 +286,52 @@ pub fn run_match(spec: &MatchSpec, sink: &mut ResultSink, observer: &mut dyn Mat
             });
         }
         drop(sender);
-        for event in receiver {
-            match event {
-                Event::Game { pair, game, record } => {
+        let mut interrupted_at: Option<Instant> = None;
+        loop {
+            if interrupted_at.is_none() && interrupt.load(Ordering::SeqCst) {
+                interrupted_at = Some(Instant::now());
+                state.interrupted = true;
+                stop.store(true, Ordering::Relaxed);
+                observer.message(&format!(
+                    "interrupted: no new pair starts; the pairs in play finish (games still running after {} s are \
+                     abandoned); interrupt again to quit at once",
+                    ABANDON_AFTER.as_secs()
+                ));
+            }
+            if let Some(at) = interrupted_at
+                && at.elapsed() >= ABANDON_AFTER
+                && !abandon.swap(true, Ordering::Relaxed)
+            {
+                observer.message("interrupted: abandoning the games still in play");
+            }
+            match receiver.recv_timeout(Duration::from_millis(100)) {
+                Ok(Event::Game { pair, game, record }) => {
                     record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
                 }
-                Event::Fatal(reason) => {
+                Ok(Event::Abandoned) => state.abandoned += 1,
+                Ok(Event::Fatal(reason)) => {
                     stop.store(true, Ordering::Relaxed);
                     observer.message(&format!("error: {reason}"));
                     state.failure.get_or_insert(reason);
                 }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
     });
     state.elapsed = started.elapsed();
     state
+}
+
+/// The flags the workers share.
+#[derive(Clone, Copy)]
+struct Flags<'a> {
+    /// The next pair to play.
+    next: &'a AtomicU64,
+    /// Start no new pair.
+    stop: &'a AtomicBool,
+    /// Give up the games in play.
+    abandon: &'a AtomicBool,
 }
 
 /// Writes and counts one game, updates the SPRT and tells the observer.
@@ -327,15 +394,18 @@ pub fn decision_text(decision: SprtDecision) -> &'static str {
 
 /// One worker: takes pairs until the schedule ends or the match stops, playing both games of each with its own
 /// players (created once per engine, on first use).
-fn worker(spec: &MatchSpec, schedule: &Schedule, next: &AtomicU64, stop: &AtomicBool, sender: &mpsc::Sender<Event>) {
+fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc::Sender<Event>) {
     let mut players: Vec<Option<Box<dyn Player>>> = spec.engines.iter().map(|_| None).collect();
-    while !stop.load(Ordering::Relaxed) {
-        let index = next.fetch_add(1, Ordering::Relaxed);
+    while !flags.stop.load(Ordering::Relaxed) {
+        let index = flags.next.fetch_add(1, Ordering::Relaxed);
         if index >= schedule.total_pairs {
             return;
         }
         let pair = schedule.pair(index);
         for game in 0..2u8 {
+            if flags.abandon.load(Ordering::Relaxed) {
+                return;
+            }
             let (white, black) = pair.colours(game);
             for engine in [white, black] {
                 if players[engine].is_none() {
@@ -349,7 +419,12 @@ fn worker(spec: &MatchSpec, schedule: &Schedule, next: &AtomicU64, stop: &Atomic
                 }
             }
             let (white_player, black_player) = two_mut(&mut players, white, black);
-            let record = play_game(white_player, black_player, &spec.openings[pair.opening], &spec.settings);
+            let opening = &spec.openings[pair.opening];
+            let Some(record) = play_game_unless(white_player, black_player, opening, &spec.settings, flags.abandon)
+            else {
+                let _ = sender.send(Event::Abandoned);
+                return;
+            };
             if sender.send(Event::Game { pair, game, record: Box::new(record) }).is_err() {
                 return;
             }
@@ -396,5 +471,51 @@ mod tests {
         assert_eq!(MatchLength::Games(1).pairs(1, 3), 1);
         assert_eq!(MatchLength::Rounds(2).pairs(6, 3), 12);
         assert_eq!(MatchLength::EachOpening.pairs(1, 1_000_000), MAX_GAMES / 2);
+    }
+
+    fn spec(games: u64, concurrency: usize) -> MatchSpec {
+        let seed = EngineSpec::builtin("seed").unwrap();
+        let nomob = EngineSpec::builtin("nomob").unwrap();
+        let mut settings = GameSettings::default();
+        settings.limit.nodes = Some(200);
+        settings.adjudication.maxmoves = Some(20);
+        MatchSpec {
+            engines: vec![seed, nomob],
+            openings: vec![Opening { start: crate::chess::Position::startpos(), moves: Vec::new(), line: 1 }],
+            openings_source: "startpos".into(),
+            order: OpeningOrder::Sequential,
+            seed: 1,
+            length: MatchLength::Games(games),
+            concurrency,
+            settings,
+            sprt: None,
+        }
+    }
+
+    #[test]
+    fn workers_never_outnumber_the_pairs() {
+        assert_eq!(spec(4, 16).workers(), 2);
+        assert_eq!(spec(3, 16).workers(), 2);
+        assert_eq!(spec(100, 3).workers(), 3);
+        assert_eq!(spec(1, 1).workers(), 1);
+    }
+
+    #[test]
+    fn an_interrupt_stops_the_match_and_keeps_its_games() {
+        let dir = std::env::temp_dir().join(format!("arbiter-scheduler-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for run in ["before", "none"] {
+            std::fs::create_dir_all(dir.join(run)).unwrap();
+        }
+        let mut sink = ResultSink::create(&dir.join("before"), "test").unwrap();
+        let state = run_match(&spec(40, 2), &mut sink, &mut Silent, &AtomicBool::new(true));
+        assert!(state.interrupted && state.failure.is_none());
+        assert_eq!((state.tally.games, state.abandoned), (0, 0));
+
+        let mut sink = ResultSink::create(&dir.join("none"), "test").unwrap();
+        let state = run_match(&spec(4, 2), &mut sink, &mut Silent, &AtomicBool::new(false));
+        assert!(!state.interrupted && state.failure.is_none());
+        assert_eq!(state.tally.games, 4);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -108,6 +108,13 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
     if let Some(failure) = &state.failure {
         let _ = writeln!(out, "\nStopped by an error: {failure}");
     }
+    if state.interrupted {
+        let abandoned = match state.abandoned {
+            0 => String::new(),
+            n => format!("; {n} games still in play were abandoned and are not counted"),
+        };
+        let _ = writeln!(out, "\nInterrupted: the run was stopped after {games} games{abandoned}");
+    }
     out
 }
 
@@ -175,6 +182,7 @@ fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
             v.pairs
         ),
         None if state.failure.is_some() => "none (the match stopped on an error)".to_string(),
+        None if state.interrupted => "none (the match was interrupted)".to_string(),
         None => "none: the LLR stayed within the bounds".to_string(),
     };
     let _ = writeln!(out, "  decision    {decision}");
@@ -205,9 +213,12 @@ pub fn summary_rows(spec: &MatchSpec, state: &MatchState) -> Vec<Vec<String>> {
                 p.wd.to_string(),
                 p.ww.to_string(),
             ];
+            // The plain score (points per game), as in summary.txt; the Elo model's regularized score is not
+            // reported.
+            row.push(w.score().map_or(String::new(), float));
             match t.elo() {
-                Some(e) => row.extend([e.score, e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi].map(float)),
-                None => row.extend(std::iter::repeat_n(String::new(), 7)),
+                Some(e) => row.extend([e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi].map(float)),
+                None => row.extend(std::iter::repeat_n(String::new(), 6)),
             }
             match (i, spec.sprt) {
                 (0, Some(sprt)) => {
@@ -233,12 +244,12 @@ pub fn summary_rows(spec: &MatchSpec, state: &MatchState) -> Vec<Vec<String>> {
 /// [`OutputError`] naming the file; [`OutputError::Exists`] if either exists already.
 pub fn write_summary(dir: &Path, spec: &MatchSpec, state: &MatchState) -> Result<(), OutputError> {
     let path = dir.join("summary.txt");
-    let io = |path: &Path, source| OutputError::Io { path: path.display().to_string(), source };
+    let io = |path: &Path, reason| OutputError::Io { path: path.display().to_string(), reason };
     let mut file = create_new_file(&path)?;
     file.write_all(summary_text(spec, state).as_bytes()).map_err(|e| io(&path, e))?;
 
     let path = dir.join("summary.csv");
-    let csv_error = |source| OutputError::Csv { path: path.display().to_string(), source };
+    let csv_error = |reason| OutputError::Csv { path: path.display().to_string(), reason };
     let mut csv = csv::Writer::from_writer(create_new_file(&path)?);
     csv.write_record(SUMMARY_CSV_HEADER).map_err(csv_error)?;
     for row in summary_rows(spec, state) {
