@@ -106,7 +106,7 @@ pub struct Undo {
 /// the side to move, castling rights with their rook squares (so Chess960 works too), the en-passant square
 /// (kept only when a legal en-passant capture exists, so it is part of the key exactly then), the halfmove
 /// clock, the full-move number, the Zobrist key and the checkers of the side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Position {
     pieces: [Bitboard; 12],
     colors: [Bitboard; 2],
@@ -123,6 +123,30 @@ pub struct Position {
     checkers: Bitboard,
     chess960: bool,
 }
+
+/// Two positions are equal when everything that matters for play is: the pieces, side to move, castling rights
+/// with the rook squares of the rights still held, en-passant square, clocks, key and notation mode. Rook
+/// squares of rights lost earlier in the game are ignored.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let held_rooks_equal = (0..4)
+            .filter(|bit| self.castling & (1 << bit) != 0)
+            .all(|bit| self.castle_rooks[bit] == other.castle_rooks[bit]);
+        self.board == other.board
+            && self.pieces == other.pieces
+            && self.side == other.side
+            && self.castling == other.castling
+            && held_rooks_equal
+            && self.ep == other.ep
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && self.key == other.key
+            && self.checkers == other.checkers
+            && self.chess960 == other.chess960
+    }
+}
+
+impl Eq for Position {}
 
 impl Position {
     /// The standard start position.

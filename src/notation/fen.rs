@@ -324,6 +324,14 @@ mod tests {
     }
 
     #[test]
+    fn equality_ignores_rook_squares_of_lost_rights() {
+        let mut p = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let m = crate::notation::san::parse_uci(&p, "a1b1").unwrap();
+        p.make_move(m);
+        assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
+    }
+
+    #[test]
     fn shredder_and_xfen_castling() {
         let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
         let pos = Position::from_fen_variant(fen, true).unwrap();
