@@ -22,6 +22,13 @@ enum Command {
 }
 
 fn main() {
+    // Die quietly on a closed stdout (`arbiter perft ... | head`), as Unix filters do, instead of panicking in
+    // println!.
+    #[cfg(unix)]
+    // SAFETY: called first in main, before any thread starts; SIG_DFL is a valid disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => cli::perft::run(args),
