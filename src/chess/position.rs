@@ -97,7 +97,6 @@ pub struct Undo {
     ep: Option<Square>,
     halfmove: u16,
     key: u64,
-    checkers: Bitboard,
 }
 
 /// A chess position with everything needed to generate moves and detect draws other than repetition.
@@ -105,7 +104,8 @@ pub struct Undo {
 /// Holds the 12 piece bitboards (index [`Piece::index`]), two colour boards, the occupancy, a mailbox,
 /// the side to move, castling rights with their rook squares (so Chess960 works too), the en-passant square
 /// (kept only when a legal en-passant capture exists, so it is part of the key exactly then), the halfmove
-/// clock, the full-move number, the Zobrist key and the checkers of the side to move.
+/// clock, the full-move number and the Zobrist key. Checkers are computed on demand ([`Position::checkers`]),
+/// so that make/unmake stay cheap at the leaves of a tree.
 #[derive(Clone, Debug)]
 pub struct Position {
     pieces: [Bitboard; 12],
@@ -120,7 +120,6 @@ pub struct Position {
     halfmove: u16,
     fullmove: u16,
     key: u64,
-    checkers: Bitboard,
     chess960: bool,
 }
 
@@ -141,7 +140,6 @@ impl PartialEq for Position {
             && self.halfmove == other.halfmove
             && self.fullmove == other.fullmove
             && self.key == other.key
-            && self.checkers == other.checkers
             && self.chess960 == other.chess960
     }
 }
@@ -200,7 +198,6 @@ impl Position {
             halfmove: setup.halfmove,
             fullmove: setup.fullmove.max(1),
             key: 0,
-            checkers: Bitboard::EMPTY,
             chess960: setup.chess960,
         };
         for sq in Square::all() {
@@ -259,7 +256,6 @@ impl Position {
         if pos.attacked_by(pos.side, pos.king_square(them), pos.occupied) {
             return Err(SetupError::OppositeCheck);
         }
-        pos.checkers = pos.attackers_to(pos.king_square(pos.side), pos.occupied) & pos.colors[them.index()];
         if let Some(ep) = setup.ep {
             if ep.relative_rank(pos.side) != 5 {
                 let reason = match pos.side {
@@ -385,13 +381,13 @@ impl Position {
     /// Pieces of the opponent giving check to the side to move.
     #[inline]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        self.attackers_to(self.king_square(self.side), self.occupied) & self.colors[self.side.flip().index()]
     }
 
     /// True when the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
-        !self.checkers.is_empty()
+        self.attacked_by(self.side.flip(), self.king_square(self.side), self.occupied)
     }
 
     /// True when castling is written in Chess960 notation.
@@ -487,6 +483,27 @@ impl Position {
         self.key ^= zobrist::piece(p, sq);
     }
 
+    /// Moves a piece on the boards only (no key update): for unmake, which restores the key from the undo record.
+    #[inline]
+    fn move_raw(&mut self, p: Piece, from: Square, to: Square) {
+        let b = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.pieces[p.index()] ^= b;
+        self.colors[p.color.index()] ^= b;
+        self.occupied ^= b;
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(p);
+    }
+
+    /// Places or removes a piece on the boards only (no key update); `present` says which.
+    #[inline]
+    fn toggle_raw(&mut self, p: Piece, sq: Square, present: bool) {
+        let b = Bitboard::from_square(sq);
+        self.pieces[p.index()] ^= b;
+        self.colors[p.color.index()] ^= b;
+        self.occupied ^= b;
+        self.board[sq.index()] = if present { Some(p) } else { None };
+    }
+
     /// Recomputes the Zobrist key from scratch (the slow reference for the incremental key).
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
@@ -505,7 +522,7 @@ impl Position {
         key
     }
 
-    /// Recomputes boards, occupancy, key and checkers from the mailbox and compares them with the
+    /// Recomputes boards, occupancy and key from the mailbox and compares them with the
     /// incrementally kept ones; also checks that an en-passant square is kept only when its capture is legal.
     pub fn is_consistent(&self) -> bool {
         let mut pieces = [Bitboard::EMPTY; 12];
@@ -516,14 +533,11 @@ impl Position {
         }
         let white = pieces[..6].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
         let black = pieces[6..].iter().fold(Bitboard::EMPTY, |a, &b| a | b);
-        let checkers =
-            self.attackers_to(self.king_square(self.side), self.occupied) & self.colors[self.side.flip().index()];
         pieces == self.pieces
             && white == self.colors[0]
             && black == self.colors[1]
             && (white | black) == self.occupied
             && self.key == self.compute_key()
-            && checkers == self.checkers
             && self.ep.is_none_or(|ep| self.ep_capture_legal(ep))
     }
 
@@ -539,14 +553,8 @@ impl Position {
         let from = m.from();
         let to = m.to();
         let mover = self.board[from.index()].expect("make_move: a piece on the origin square");
-        let undo = Undo {
-            captured: None,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            checkers: self.checkers,
-        };
+        let undo =
+            Undo { captured: None, castling: self.castling, ep: self.ep, halfmove: self.halfmove, key: self.key };
         let mut undo = undo;
         if let Some(ep) = self.ep {
             self.key ^= zobrist::en_passant(ep.file());
@@ -577,12 +585,16 @@ impl Position {
                     undo.captured = Some(cap);
                     self.halfmove = 0;
                 }
-                self.remove(mover, from);
-                let placed = match m.promotion_piece() {
-                    Some(p) => Piece::new(us, p),
-                    None => mover,
-                };
-                self.put(placed, to);
+                match m.promotion_piece() {
+                    Some(p) => {
+                        self.remove(mover, from);
+                        self.put(Piece::new(us, p), to);
+                    }
+                    None => {
+                        self.move_raw(mover, from, to);
+                        self.key ^= zobrist::piece(mover, from) ^ zobrist::piece(mover, to);
+                    }
+                }
                 if mover.kind == PieceType::Pawn {
                     self.halfmove = 0;
                 }
@@ -599,7 +611,6 @@ impl Position {
         if us == Color::Black {
             self.fullmove += 1;
         }
-        self.checkers = self.attackers_to(self.king_square(them), self.occupied) & self.colors[us.index()];
         if mover.kind == PieceType::Pawn && from.index().abs_diff(to.index()) == 16 {
             let ep = Square::new(((from.index() + to.index()) / 2) as u8);
             if !(attacks::pawn(us, ep) & self.pieces_of(them, PieceType::Pawn)).is_empty() && self.ep_capture_legal(ep)
@@ -626,25 +637,29 @@ impl Position {
                 let rook = Piece::new(us, PieceType::Rook);
                 let king = Piece::new(us, PieceType::King);
                 let (kto, rto) = castling_targets(from, to);
-                self.remove(king, kto);
-                self.remove(rook, rto);
-                self.put(king, from);
-                self.put(rook, to);
+                self.toggle_raw(king, kto, false);
+                self.toggle_raw(rook, rto, false);
+                self.toggle_raw(king, from, true);
+                self.toggle_raw(rook, to, true);
             }
             MoveKind::EnPassant => {
-                let pawn = Piece::new(us, PieceType::Pawn);
-                self.remove(pawn, to);
-                self.put(pawn, from);
+                self.move_raw(Piece::new(us, PieceType::Pawn), to, from);
                 let cap_sq = to.offset(if us == Color::White { -8 } else { 8 });
-                self.put(Piece::new(them, PieceType::Pawn), cap_sq);
+                self.toggle_raw(Piece::new(them, PieceType::Pawn), cap_sq, true);
             }
-            MoveKind::Normal | MoveKind::Promotion => {
-                let placed = self.board[to.index()].expect("unmake_move: the moved piece on its target");
-                self.remove(placed, to);
-                let mover = if m.kind() == MoveKind::Promotion { Piece::new(us, PieceType::Pawn) } else { placed };
-                self.put(mover, from);
+            MoveKind::Normal => {
+                let mover = self.board[to.index()].expect("unmake_move: the moved piece on its target");
+                self.move_raw(mover, to, from);
                 if let Some(cap) = undo.captured {
-                    self.put(cap, to);
+                    self.toggle_raw(cap, to, true);
+                }
+            }
+            MoveKind::Promotion => {
+                let placed = self.board[to.index()].expect("unmake_move: the promoted piece on its target");
+                self.toggle_raw(placed, to, false);
+                self.toggle_raw(Piece::new(us, PieceType::Pawn), from, true);
+                if let Some(cap) = undo.captured {
+                    self.toggle_raw(cap, to, true);
                 }
             }
         }
@@ -652,26 +667,18 @@ impl Position {
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
-        self.checkers = undo.checkers;
     }
 
     /// Passes the move to the opponent (for null-move pruning); not legal in check.
     pub fn make_null(&mut self) -> Undo {
-        let undo = Undo {
-            captured: None,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            checkers: self.checkers,
-        };
+        let undo =
+            Undo { captured: None, castling: self.castling, ep: self.ep, halfmove: self.halfmove, key: self.key };
         if let Some(ep) = self.ep.take() {
             self.key ^= zobrist::en_passant(ep.file());
         }
         self.side = self.side.flip();
         self.key ^= zobrist::side();
         self.halfmove += 1;
-        self.checkers = Bitboard::EMPTY;
         undo
     }
 
@@ -681,7 +688,6 @@ impl Position {
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
         self.key = undo.key;
-        self.checkers = undo.checkers;
     }
 
     /// The piece a move captures (the pawn for en passant; none for castling).
