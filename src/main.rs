@@ -19,6 +19,16 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
     Book(cli::book::BookArgs),
+    /// Show an engine build's weights, or the differences between two builds.
+    Config(cli::config_cmd::ConfigArgs),
+    /// Evaluate a position and show every term's contribution (mg, eg, phase).
+    Eval(cli::eval_cmd::EvalArgs),
+    /// Run the built-in engine as a UCI engine on stdin/stdout.
+    Uci(cli::uci_cmd::UciArgs),
+    /// Search a fixed list of positions to a fixed depth; print the total node count (the signature) and nps.
+    Bench(cli::bench::BenchArgs),
+    /// Solve an EPD test suite (bm/am, STS point lists) and report per position and in total.
+    Epd(cli::epd_cmd::EpdArgs),
 }
 
 fn main() {
@@ -34,6 +44,11 @@ fn main() {
         Command::Perft(args) => cli::perft::run(args),
         Command::Match(args) => cli::match_cmd::run(*args),
         Command::Book(args) => cli::book::run(args),
+        Command::Config(args) => cli::config_cmd::run(args),
+        Command::Eval(args) => cli::eval_cmd::run(args),
+        Command::Uci(args) => cli::uci_cmd::run(args),
+        Command::Bench(args) => cli::bench::run(args),
+        Command::Epd(args) => cli::epd_cmd::run(args),
     };
     let code = match result {
         Ok(code) => code,

@@ -1,6 +1,11 @@
 //! Subcommands of the `arbiter` binary: one file each. Each exposes a clap `Args` struct and a `run` function
 //! that returns the process exit code.
 
+pub mod bench;
 pub mod book;
+pub mod config_cmd;
+pub mod epd_cmd;
+pub mod eval_cmd;
 pub mod match_cmd;
 pub mod perft;
+pub mod uci_cmd;

@@ -114,13 +114,15 @@ pub struct EngineConfig {
     pub hash_mb: usize,
     /// The evaluation weights, centipawns.
     pub weights: Weights,
+    /// Search features switched on or off (all on by default).
+    pub search: crate::engine::options::SearchOptions,
 }
 
 impl EngineConfig {
     /// The built-in seed configuration (name `seed`, 16 MiB hash, [`Weights::seed`]), the same as
     /// `configs/seed.toml`, so that the engine runs without files.
     pub fn seed() -> EngineConfig {
-        EngineConfig { name: "seed".to_string(), hash_mb: 16, weights: Weights::seed() }
+        EngineConfig { name: "seed".to_string(), hash_mb: 16, weights: Weights::seed(), search: Default::default() }
     }
 
     /// Reads a config file.
@@ -190,7 +192,7 @@ impl EngineConfig {
             }
         }
         let weights = Weights::from_vec(&flat).expect("one value per weight was read");
-        Ok(EngineConfig { name, hash_mb: hash as usize, weights })
+        Ok(EngineConfig { name, hash_mb: hash as usize, weights, search: Default::default() })
     }
 
     /// The config as TOML text in the format that [`EngineConfig::from_toml_str`] reads.

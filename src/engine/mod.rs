@@ -13,11 +13,13 @@
 
 pub mod config;
 pub mod eval;
+pub mod options;
 pub mod search;
 pub mod tt;
 pub mod weights;
 
 pub use config::{ConfigError, EngineConfig};
 pub use eval::{Features, dot, evaluate, features};
+pub use options::SearchOptions;
 pub use search::{Engine, Limits, MATE, SearchInfo, SearchResult, is_mate_score};
 pub use weights::{NUM_WEIGHTS, Weights};
