@@ -1,13 +1,13 @@
 //! Engine configurations: a name, search settings and every evaluation weight, read from and written to TOML.
 //!
-//! The format (every key is required; unknown keys are rejected so that a misspelt weight cannot pass
-//! silently):
+//! The format (unknown keys are rejected so that a misspelt weight cannot pass silently):
 //!
 //! ```toml
 //! name = "seed"
 //! [search]
-//! hash_mb = 16
-//! [weights]
+//! hash_mb = 16            # required, MiB
+//! null_move = true        # optional switches (SearchOptions::KEYS), default true
+//! [weights]               # the seed terms, used in both phases: every key required
 //! material = [100, 305, 333, 563, 950]   # P N B R Q, centipawns
 //! mobility = [9, 4, 3, 3]                # N B R Q, per target square
 //! doubled_pawn = -25
@@ -19,9 +19,20 @@
 //! bishop_pair = 50
 //! mopup_proximity = 10
 //! mopup_centre = 10
+//! [weights.mg]            # optional: middlegame values added to the above, one key per feature, default 0
+//! tempo = 10
+//! psqt_knight = [...]     # 64 values, a1..h8 from White's view (mirrored for Black)
+//! [weights.eg]            # optional: endgame values, the same keys
+//! passed_pawn = [0, 0, 0, 10, 20, 40, 60, 0]
 //! ```
+//!
+//! The keys of `[weights.mg]` and `[weights.eg]` are those of [`crate::engine::weights::FEATURES`]: the seed
+//! terms above plus `psqt_pawn` .. `psqt_king`, `king_zone_attacks`, `rook_open_file`, `rook_semi_open_file`,
+//! `isolated_pawn`, `backward_pawn` and `tempo`. Configs written before the tapered evaluation (without the
+//! sub-tables) keep loading with every added value zero.
 
-use super::weights::{FIELDS, NUM_WEIGHTS, Weights};
+use super::options::SearchOptions;
+use super::weights::{BASE_FIELDS, FEATURES, NUM_BASE, NUM_FEATURES, Weights};
 use std::path::Path;
 use thiserror::Error;
 
@@ -115,7 +126,7 @@ pub struct EngineConfig {
     /// The evaluation weights, centipawns.
     pub weights: Weights,
     /// Search features switched on or off (all on by default).
-    pub search: crate::engine::options::SearchOptions,
+    pub search: SearchOptions,
 }
 
 impl EngineConfig {
@@ -158,9 +169,11 @@ impl EngineConfig {
             other => return Err(reader.wrong_type("name", "a string", other)),
         };
 
-        let search = reader.table(&root, "", "search")?;
-        reader.only_keys(search, "search.", &["hash_mb"])?;
-        let hash = reader.integer(reader.get(search, "search.", "hash_mb")?, "search.hash_mb")?;
+        let search_table = reader.table(&root, "", "search")?;
+        let mut search_keys = vec!["hash_mb"];
+        search_keys.extend(SearchOptions::KEYS);
+        reader.only_keys(search_table, "search.", &search_keys)?;
+        let hash = reader.integer(reader.get(search_table, "search.", "hash_mb")?, "search.hash_mb")?;
         if !(1..=MAX_HASH_MB as i64).contains(&hash) {
             return Err(ConfigError::OutOfRange {
                 file: file(),
@@ -169,36 +182,59 @@ impl EngineConfig {
                 expected: "1 to 4096 (MiB)",
             });
         }
-
-        let weights = reader.table(&root, "", "weights")?;
-        let names: Vec<&str> = FIELDS.iter().map(|f| f.0).collect();
-        reader.only_keys(weights, "weights.", &names)?;
-        let mut flat = Vec::with_capacity(NUM_WEIGHTS);
-        for &(key, len) in FIELDS {
-            let dotted = format!("weights.{key}");
-            let value = reader.get(weights, "weights.", key)?;
-            if len == 1 {
-                flat.push(reader.weight(value, &dotted)?);
-                continue;
-            }
-            let toml::Value::Array(items) = value else {
-                return Err(reader.wrong_type(&dotted, "an array of integers", value));
-            };
-            if items.len() != len {
-                return Err(ConfigError::WrongLength { file: file(), key: dotted, expected: len, found: items.len() });
-            }
-            for (i, item) in items.iter().enumerate() {
-                flat.push(reader.weight(item, &format!("{dotted}[{i}]"))?);
+        let mut search = SearchOptions::default();
+        for key in SearchOptions::KEYS {
+            if let Some(value) = search_table.get(key) {
+                let toml::Value::Boolean(on) = value else {
+                    return Err(reader.wrong_type(&format!("search.{key}"), "a boolean", value));
+                };
+                *search.switch_mut(key).expect("a key of SearchOptions::KEYS") = *on;
             }
         }
+
+        let table = reader.table(&root, "", "weights")?;
+        let mut names: Vec<&str> = BASE_FIELDS.iter().map(|f| f.0).collect();
+        names.extend(["mg", "eg"]);
+        reader.only_keys(table, "weights.", &names)?;
+        let mut base = Vec::with_capacity(NUM_BASE);
+        for &(key, len) in BASE_FIELDS {
+            let value = reader.get(table, "weights.", key)?;
+            reader.values(value, &format!("weights.{key}"), len, &mut base)?;
+        }
+        let mut weights = Weights::zero();
+        for (layer, out) in [("mg", &mut weights.mg), ("eg", &mut weights.eg)] {
+            let Some(value) = table.get(layer) else { continue };
+            let prefix = format!("weights.{layer}.");
+            let toml::Value::Table(sub) = value else {
+                return Err(reader.wrong_type(&format!("weights.{layer}"), "a table", value));
+            };
+            let names: Vec<&str> = FEATURES.iter().map(|f| f.0).collect();
+            reader.only_keys(sub, &prefix, &names)?;
+            let mut flat = Vec::with_capacity(NUM_FEATURES);
+            for &(key, len) in FEATURES {
+                match sub.get(key) {
+                    Some(value) => reader.values(value, &format!("{prefix}{key}"), len, &mut flat)?,
+                    None => flat.extend(std::iter::repeat_n(0, len)),
+                }
+            }
+            out.copy_from_slice(&flat);
+        }
+        let mut flat = weights.to_vec();
+        flat[..NUM_BASE].copy_from_slice(&base);
         let weights = Weights::from_vec(&flat).expect("one value per weight was read");
-        Ok(EngineConfig { name, hash_mb: hash as usize, weights, search: Default::default() })
+        Ok(EngineConfig { name, hash_mb: hash as usize, weights, search })
     }
 
     /// The config as TOML text in the format that [`EngineConfig::from_toml_str`] reads.
     pub fn to_toml(&self) -> String {
         let name = toml::Value::String(self.name.clone());
-        format!("name = {name}\n[search]\nhash_mb = {}\n[weights]\n{}", self.hash_mb, self.weights.to_toml())
+        let mut out = format!("name = {name}\n[search]\nhash_mb = {}\n", self.hash_mb);
+        for key in SearchOptions::KEYS {
+            let on = self.search.switch(key).expect("a key of SearchOptions::KEYS");
+            out.push_str(&format!("{key} = {on}\n"));
+        }
+        out.push_str(&self.weights.to_toml());
+        out
     }
 }
 
@@ -238,6 +274,30 @@ impl Reader<'_> {
             toml::Value::Integer(i) => Ok(*i),
             other => Err(self.wrong_type(key, "an integer", other)),
         }
+    }
+
+    /// Appends the `len` weights of `value` (an integer when `len` is 1, else an array of `len` integers)
+    /// to `out`.
+    fn values(&self, value: &toml::Value, key: &str, len: usize, out: &mut Vec<i32>) -> Result<(), ConfigError> {
+        if len == 1 {
+            out.push(self.weight(value, key)?);
+            return Ok(());
+        }
+        let toml::Value::Array(items) = value else {
+            return Err(self.wrong_type(key, "an array of integers", value));
+        };
+        if items.len() != len {
+            return Err(ConfigError::WrongLength {
+                file: self.file.to_string(),
+                key: key.to_string(),
+                expected: len,
+                found: items.len(),
+            });
+        }
+        for (i, item) in items.iter().enumerate() {
+            out.push(self.weight(item, &format!("{key}[{i}]"))?);
+        }
+        Ok(())
     }
 
     fn weight(&self, value: &toml::Value, key: &str) -> Result<i32, ConfigError> {
