@@ -2,6 +2,7 @@
 //! finding, draws, determinism and limits.
 
 use arbiter::chess::{Move, Position};
+use arbiter::engine::weights::NUM_FEATURES;
 use arbiter::engine::{
     ConfigError, Engine, EngineConfig, Limits, MATE, NUM_WEIGHTS, SearchResult, Weights, evaluate, features,
     is_mate_score,
@@ -46,12 +47,16 @@ fn collect(pos: &mut Position, depth: u32, out: &mut Vec<Position>) {
     }
 }
 
-/// The reference dot product, written independently of the engine: sum of weight times feature over the flat
-/// vectors, White's view, negated for Black to move.
+/// The reference tapered evaluation, written independently of the engine: the middlegame and endgame sums of
+/// weight times feature over the dense vectors, blended as `(phase * mg + (24 - phase) * eg) / 24` (truncated
+/// toward zero), White's view, negated for Black to move.
 fn reference_eval(pos: &Position, w: &Weights) -> i64 {
-    let f = features(pos).to_vec();
-    let w = w.to_vec();
-    let white: i64 = (0..NUM_WEIGHTS).map(|i| i64::from(w[i]) * i64::from(f[i])).sum();
+    let f = features(pos);
+    let (mg, eg) = (w.mg_vec(), w.eg_vec());
+    let m: i64 = (0..NUM_FEATURES).map(|i| i64::from(mg[i]) * i64::from(f.values[i])).sum();
+    let e: i64 = (0..NUM_FEATURES).map(|i| i64::from(eg[i]) * i64::from(f.values[i])).sum();
+    let phase = i64::from(f.phase);
+    let white = (phase * m + (24 - phase) * e) / 24;
     if pos.side_to_move() == arbiter::chess::Color::White { white } else { -white }
 }
 
@@ -135,7 +140,8 @@ fn seed_with(key: &str, replacement: Option<&str>) -> String {
     let lines: Vec<String> = text
         .lines()
         .filter_map(|l| {
-            if l.starts_with(&format!("{key} =")) {
+            // Only the first line of the key: the `[weights]` one, not those of `[weights.mg]`/`[weights.eg]`.
+            if !found && l.starts_with(&format!("{key} =")) {
                 found = true;
                 replacement.map(str::to_string)
             } else {
@@ -227,6 +233,61 @@ fn unknown_section_and_missing_file_are_errors() {
     assert!(matches!(&err, ConfigError::Io { file, .. } if file == "/nonexistent/arbiter.toml"), "{err:?}");
 }
 
+#[test]
+fn search_switches_are_read_and_written() {
+    let text = seed_with("null_move", Some("null_move = false"));
+    let config = EngineConfig::from_toml_str(&text, "switch.toml").unwrap();
+    assert!(!config.search.null_move);
+    assert!(config.search.lmr);
+    assert_eq!(EngineConfig::from_toml_str(&config.to_toml(), "again").unwrap(), config);
+
+    // Switches are optional: a config with hash_mb alone has every switch on.
+    let short: String = std::fs::read_to_string(SEED_TOML)
+        .unwrap()
+        .lines()
+        .filter(|l| !arbiter::engine::SearchOptions::KEYS.iter().any(|k| l.starts_with(&format!("{k} ="))))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(EngineConfig::from_toml_str(&short, "short.toml").unwrap(), EngineConfig::seed());
+
+    let text = seed_with("lmr", Some("lmrr = true"));
+    let err = EngineConfig::from_toml_str(&text, "switch.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::UnknownKey { key, .. } if key == "search.lmrr"), "{err:?}");
+    let text = seed_with("lmr", Some("lmr = 1"));
+    let err = EngineConfig::from_toml_str(&text, "switch.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::WrongType { key, .. } if key == "search.lmr"), "{err:?}");
+}
+
+#[test]
+fn phase_tables_are_optional_and_checked_by_name() {
+    // A config of the untapered format (no [weights.mg] / [weights.eg]) loads with every added value zero.
+    let text = std::fs::read_to_string(SEED_TOML).unwrap();
+    let old = format!("{}\n", text.split("\n[weights.mg]\n").next().unwrap());
+    assert_eq!(EngineConfig::from_toml_str(&old, "old.toml").unwrap(), EngineConfig::seed());
+
+    // Keys of a phase table may be left out; the ones present are read by name.
+    let text = format!("{old}[weights.eg]\ntempo = 7\npsqt_knight = [{}]\n", vec!["1"; 64].join(", "));
+    let config = EngineConfig::from_toml_str(&text, "eg.toml").unwrap();
+    let at = arbiter::engine::weights::feature_offset;
+    assert_eq!(config.weights.eg[at("tempo").unwrap()], 7);
+    assert_eq!(config.weights.eg[at("psqt_knight").unwrap() + 63], 1);
+    assert_eq!(config.weights.mg, [0; NUM_FEATURES]);
+
+    let err = EngineConfig::from_toml_str(&format!("{old}[weights.mg]\ntempoo = 1\n"), "x.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::UnknownKey { key, .. } if key == "weights.mg.tempoo"), "{err:?}");
+    let err = EngineConfig::from_toml_str(&format!("{old}[weights.eg]\npsqt_king = [1, 2]\n"), "x.toml").unwrap_err();
+    assert!(
+        matches!(&err, ConfigError::WrongLength { key, expected: 64, found: 2, .. } if key == "weights.eg.psqt_king"),
+        "{err:?}"
+    );
+    let err = EngineConfig::from_toml_str(&format!("{old}[weights.eg]\ntempo = \"x\"\n"), "x.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::WrongType { key, .. } if key == "weights.eg.tempo"), "{err:?}");
+    // The seed terms stay required.
+    let err =
+        EngineConfig::from_toml_str(&old.replace("tempo", "x").replace("bishop_pair = 50", ""), "x.toml").unwrap_err();
+    assert!(matches!(&err, ConfigError::MissingKey { key, .. } if key == "weights.bishop_pair"), "{err:?}");
+}
+
 // ---- evaluation ----
 
 #[test]
@@ -298,15 +359,16 @@ fn finds_mate_in_one() {
 
 #[test]
 fn finds_mate_in_two() {
-    // Each first move is the only one that mates in 2 (checked move by move, depth 6 after each).
+    // Each first move is the only one that mates in 2 (checked move by move, depth 6 after each). Depth 5, not
+    // 4: at depth 4 null-move pruning (R = 2) hides the quiet mate threat of Win at Chess 001 behind a pass.
     // Nf6+ gxf6 Bxf7# (the knight on e5 guards f7).
-    assert_mate("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3, 4);
+    assert_mate("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", "d5f6", 3, 5);
     // Win at Chess 001: Qg6, mating next move whatever Black plays (for example gxf6 Qh7#).
-    assert_mate("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3, 4);
+    assert_mate("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1", "g3g6", 3, 5);
     // Win at Chess 005, Black to move: Qc4+ Nxc4 bxc4#.
-    assert_mate("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4", 3, 4);
+    assert_mate("5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1", "c6c4", 3, 5);
     // Win at Chess 054, Black to move: Qh1+ Kxh1 Rf1#.
-    assert_mate("r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1", "h5h1", 3, 4);
+    assert_mate("r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1", "h5h1", 3, 5);
 }
 
 #[test]
@@ -453,4 +515,72 @@ fn engine_keeps_its_config() {
     config.hash_mb = 1;
     let engine = Engine::new(config.clone());
     assert_eq!(engine.config(), &config);
+}
+
+#[test]
+fn every_search_switch_off_still_finds_the_mates() {
+    let pos = fen("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
+    for key in arbiter::engine::SearchOptions::KEYS {
+        let mut config = EngineConfig::seed();
+        *config.search.switch_mut(key).expect("a listed key") = false;
+        let mut engine = Engine::new(config);
+        let r = engine.search(&pos, &[pos.key()], &depth(5));
+        assert_eq!((r.best_move.to_string(), r.score), ("g3g6".to_string(), MATE - 3), "{key} off: {r:?}");
+        let again = Engine::new(engine.config().clone()).search(&pos, &[pos.key()], &depth(5));
+        assert_eq!(r, again, "{key} off: deterministic");
+    }
+}
+
+#[test]
+fn search_with_reports_iterations_and_obeys_stop() {
+    use std::sync::atomic::AtomicBool;
+    let pos = Position::startpos();
+    let mut engine = Engine::new(EngineConfig::seed());
+    let stop = AtomicBool::new(false);
+    let mut depths = Vec::new();
+    let r = engine.search_with(&pos, &[pos.key()], &depth(4), &stop, &mut |info| {
+        assert_eq!(info.pv.first().map(|m| pos.is_legal(*m)), Some(true));
+        assert!(info.hashfull <= 1000 && info.seldepth >= info.depth);
+        depths.push(info.depth);
+    });
+    assert_eq!(depths, [1, 2, 3, 4]);
+    assert_eq!(r.depth, 4);
+    // A stop set before the search: still a legal move, at once, even for an infinite search.
+    let stop = AtomicBool::new(true);
+    let infinite = Limits { infinite: true, ..Limits::default() };
+    let r = engine.search_with(&pos, &[pos.key()], &infinite, &stop, &mut |_| {});
+    assert!(pos.is_legal(r.best_move));
+    // An infinite search runs until another thread stops it.
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        let r = engine.search_with(&pos, &[pos.key()], &infinite, &stop, &mut |_| {});
+        assert!(pos.is_legal(r.best_move));
+    });
+    fn assert_send<T: Send>() {}
+    assert_send::<Engine>();
+}
+
+#[test]
+fn clock_limits_give_a_legal_move_and_set_hash_mb_resizes() {
+    let pos = Position::startpos();
+    let mut engine = Engine::new(EngineConfig::seed());
+    engine.set_hash_mb(1);
+    assert_eq!(engine.config().hash_mb, 1);
+    let limits = Limits { wtime_ms: Some(100), btime_ms: Some(100), winc_ms: Some(10), ..Limits::default() };
+    let r = engine.search(&pos, &[pos.key()], &limits);
+    assert!(pos.is_legal(r.best_move));
+    engine.config_mut().search.null_move = false;
+    assert!(!engine.config().search.null_move);
+}
+
+#[test]
+fn bench_node_count_is_reproducible() {
+    let a = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
+    let b = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
+    assert_eq!(a, b);
+    assert!(a > 0);
 }

@@ -15,6 +15,8 @@ pub mod config;
 pub mod eval;
 pub mod options;
 pub mod search;
+pub mod see;
+pub mod time;
 pub mod tt;
 pub mod weights;
 

@@ -1,6 +1,9 @@
-//! The search: iterative deepening over a negamax alpha-beta search (fail-soft, principal variation search)
-//! with a captures-only quiescence search, check extension, a transposition table, MVV-LVA ordering, killer
-//! moves and a history heuristic, mate scores and draw detection.
+//! The search: iterative deepening with aspiration windows over a fail-soft negamax principal variation
+//! search, with a captures-only quiescence search (delta pruning, losing captures skipped by SEE), a
+//! transposition table, check extension, null-move pruning, late move reductions, futility pruning, move
+//! ordering by TT move, MVV-LVA and SEE, killers and history, mate scores and draw detection (repetition,
+//! fifty-move rule, insufficient material). Every technique follows its chessprogramming wiki page of the same
+//! name, and each can be switched off through [`SearchOptions`].
 //!
 //! Node counting: every call of the main search or the quiescence search counts one node (the root itself
 //! does not). With only depth and node limits the search is fully deterministic: the same config, position,
@@ -9,9 +12,13 @@
 
 use super::config::EngineConfig;
 use super::eval::evaluate;
+use super::options::SearchOptions;
+use super::see::{see, see_value};
+use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Move, MoveKind, MoveList, PieceType, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The score of delivering mate now, in centipawns; mate in `n` plies scores `MATE - n` for the side that mates
@@ -37,17 +44,50 @@ pub fn is_mate_score(score: i32) -> bool {
     a >= (MATE - MAX_PLY as i32) as u32 && a <= MATE as u32
 }
 
-/// When to stop searching. The default (all `None`) means no limit: the search runs to depth [`MAX_DEPTH`]
-/// (64 plies). With several limits the first one reached stops the search.
+/// When to stop searching, as UCI's `go` gives it. The default (all `None`, not infinite) means no limit: the
+/// search runs to depth [`MAX_DEPTH`] (64 plies) or a proven mate. With several limits the first one reached
+/// stops the search; time limits are turned into a soft and a hard limit by [`TimeBudget`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// The deepest iteration, in plies (0 counts as 1; above [`MAX_DEPTH`] counts as [`MAX_DEPTH`]).
     pub depth: Option<u32>,
     /// Stop when the node counter reaches this many nodes.
     pub nodes: Option<u64>,
-    /// Stop after this many milliseconds of wall time (checked every 1024 nodes; no new iteration starts after
+    /// Think for this many milliseconds of wall time, less a small overhead (no new iteration starts after
     /// half of it). A time limit makes the result depend on the machine.
     pub movetime_ms: Option<u64>,
+    /// White's remaining clock time, in ms.
+    pub wtime_ms: Option<u64>,
+    /// Black's remaining clock time, in ms.
+    pub btime_ms: Option<u64>,
+    /// White's increment per move, in ms.
+    pub winc_ms: Option<u64>,
+    /// Black's increment per move, in ms.
+    pub binc_ms: Option<u64>,
+    /// Moves to the next time control (`None`: the rest of the game is sudden death).
+    pub movestogo: Option<u32>,
+    /// Search until stopped: time limits are ignored, and [`Engine::search_with`] returns only once its stop
+    /// flag is set (also after the deepest iteration or a proven mate).
+    pub infinite: bool,
+}
+
+/// A report after each completed iteration, for UCI `info` lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IterationInfo {
+    /// The iteration's depth, in plies.
+    pub depth: u32,
+    /// The deepest ply reached in the iteration, quiescence included.
+    pub seldepth: u32,
+    /// The score in centipawns from the side to move's view (mate scores as in [`SearchResult::score`]).
+    pub score: i32,
+    /// Nodes searched since the search began.
+    pub nodes: u64,
+    /// Milliseconds since the search began.
+    pub time_ms: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+    /// Transposition-table occupancy by this search, in permille (sampled).
+    pub hashfull: u32,
 }
 
 /// What a search found.
@@ -71,6 +111,7 @@ pub struct SearchResult {
 pub type SearchInfo = SearchResult;
 
 /// The built-in engine: a configuration and a transposition table that persists between searches of a game.
+/// It is `Send`, so a UCI loop can search on another thread.
 pub struct Engine {
     config: EngineConfig,
     tt: TranspositionTable,
@@ -78,7 +119,7 @@ pub struct Engine {
 
 impl Engine {
     /// An engine with `config`; allocates a transposition table of `config.hash_mb` MiB (at least one bucket;
-    /// like any allocation, aborts when memory runs out).
+    /// panics when the memory cannot be allocated).
     pub fn new(config: EngineConfig) -> Engine {
         let tt = TranspositionTable::new(config.hash_mb);
         Engine { config, tt }
@@ -87,6 +128,21 @@ impl Engine {
     /// The configuration this engine was built with.
     pub fn config(&self) -> &EngineConfig {
         &self.config
+    }
+
+    /// The configuration, mutable: weights and search switches take effect at the next search. Changing
+    /// `hash_mb` here does not resize the table; use [`Engine::set_hash_mb`].
+    pub fn config_mut(&mut self) -> &mut EngineConfig {
+        &mut self.config
+    }
+
+    /// Replaces the transposition table by an empty one of `mb` MiB (at least 1) and records the size in the
+    /// config. Panics when the memory cannot be allocated (check first with
+    /// [`TranspositionTable::check_allocation`]).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = mb.max(1);
+        self.tt = TranspositionTable::new(mb);
+        self.config.hash_mb = mb;
     }
 
     /// Forgets everything learnt: clears the transposition table (killers and history are per search). After
@@ -101,32 +157,64 @@ impl Engine {
     /// (as `Game::keys()` returns them); a position that repeats one of them, or one earlier on the search path,
     /// scores as a draw. If `history` does not end with `pos`'s key, `pos` is taken to follow it. Never panics
     /// on a legal position; returns a legal move whenever one exists, even when a limit is hit at once.
+    /// An `infinite` search without a depth or node limit would never return here; it is treated as
+    /// not infinite.
     pub fn search(&mut self, pos: &Position, history: &[u64], limits: &Limits) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        let limits = Limits { infinite: false, ..*limits };
+        self.search_with(pos, history, &limits, &stop, &mut |_| {})
+    }
+
+    /// [`Engine::search`] that can be stopped from another thread and reports each completed iteration.
+    ///
+    /// `stop` is polled every 1024 nodes and between iterations; once set, the search returns the best move
+    /// of the last completed iteration (or of the moves searched completely in the current one). With
+    /// `limits.infinite` the search returns only after `stop` is set, as UCI's `go infinite` requires.
+    /// `on_iteration` is called after every completed iteration.
+    pub fn search_with(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&IterationInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
         self.tt.new_search();
         let mut keys = Vec::with_capacity(history.len() + MAX_PLY + 2);
         keys.extend_from_slice(history);
         if keys.last() != Some(&pos.key()) {
             keys.push(pos.key());
         }
-        let start = Instant::now();
+        let budget = TimeBudget::new(limits, pos.side_to_move());
         let mut searcher = Box::new(Searcher {
             pos: pos.clone(),
             weights: &self.config.weights,
+            options: self.config.search,
             tt: &mut self.tt,
             keys,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.movetime_ms.and_then(|ms| start.checked_add(Duration::from_millis(ms))),
+            start,
+            deadline: budget.hard.and_then(|d| start.checked_add(d)),
+            stop,
             stopped: false,
             root_depth: 0,
-            killers: [[Move::NULL; 2]; MAX_PLY],
+            seldepth: 0,
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
             history: [[0; 64]; 12],
-            pv: [[Move::NULL; MAX_PLY]; MAX_PLY],
-            pv_len: [0; MAX_PLY],
+            pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
         });
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let soft_deadline = limits.movetime_ms.and_then(|ms| start.checked_add(Duration::from_millis(ms / 2)));
-        searcher.iterate(max_depth, soft_deadline)
+        let soft_deadline = budget.soft.and_then(|d| start.checked_add(d));
+        let result = searcher.iterate(max_depth, soft_deadline, limits.infinite, on_iteration);
+        if limits.infinite {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        result
     }
 }
 
@@ -134,29 +222,43 @@ impl Engine {
 struct Searcher<'a> {
     pos: Position,
     weights: &'a super::weights::Weights,
+    options: SearchOptions,
     tt: &'a mut TranspositionTable,
     /// Keys of the game before the root, the root, then one per ply of the current search path.
     keys: Vec<u64>,
     nodes: u64,
     node_limit: u64,
+    start: Instant,
     deadline: Option<Instant>,
+    stop: &'a AtomicBool,
     stopped: bool,
     root_depth: u32,
-    killers: [[Move; 2]; MAX_PLY],
+    seldepth: u32,
+    killers: [[Move; 2]; MAX_PLY + 1],
     /// Quiet-move history, indexed by moving piece (`Piece::index`) and target square.
     history: [[i32; 64]; 12],
     /// Triangular principal-variation table: `pv[ply][ply..pv_len[ply]]` is the line from `ply`.
-    pv: [[Move; MAX_PLY]; MAX_PLY],
-    pv_len: [usize; MAX_PLY],
+    pv: [[Move; MAX_PLY + 1]; MAX_PLY + 1],
+    pv_len: [usize; MAX_PLY + 1],
 }
 
-/// Move-ordering scores: the transposition-table move first, then captures and queen promotions by MVV-LVA,
-/// killers, quiet moves by history, under-promotions last.
+/// Move-ordering scores: the transposition-table move first, then winning and equal captures and queen
+/// promotions by MVV-LVA, killers, quiet moves by history, losing captures (by SEE), under-promotions last.
 const ORDER_TT: i32 = 1_000_000;
 const ORDER_CAPTURE: i32 = 100_000;
 const ORDER_KILLER: i32 = 90_000;
 const HISTORY_MAX: i32 = 50_000;
+const ORDER_BAD_CAPTURE: i32 = -60_000;
 const ORDER_UNDERPROMOTION: i32 = -100_000;
+
+/// Half-width of the first aspiration window, in centipawns.
+const ASPIRATION_WINDOW: i32 = 25;
+/// Futility margins by remaining depth (1 to 3 plies), in centipawns.
+const FUTILITY_MARGIN: [i32; 4] = [0, 150, 300, 500];
+/// Reverse futility (static null move) margin per ply of remaining depth, in centipawns.
+const REVERSE_FUTILITY_MARGIN: i32 = 120;
+/// Delta-pruning safety margin in the quiescence search, in centipawns.
+const DELTA_MARGIN: i32 = 200;
 
 /// The MVV-LVA score of `attacker` taking `victim`: most valuable victim first, then least valuable attacker
 /// (chessprogramming wiki, "MVV-LVA").
@@ -165,9 +267,27 @@ fn mvv_lva(victim: PieceType, attacker: PieceType) -> i32 {
     8 * (victim.index() as i32 + 1) - attacker.index() as i32
 }
 
+/// The late-move reduction, in plies, of the `index`-th move (0-based) searched at `depth` plies: one ply,
+/// one more for late moves and deep searches, one less at PV nodes (chessprogramming wiki, "Late Move
+/// Reductions").
+#[inline]
+fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
+    let mut r = 1 + i32::from(index >= 6) + i32::from(depth >= 8 && index >= 12);
+    if pv_node {
+        r -= 1;
+    }
+    r.clamp(0, depth - 2)
+}
+
 impl Searcher<'_> {
     /// Iterative deepening from depth 1 to `max_depth`.
-    fn iterate(&mut self, max_depth: u32, soft_deadline: Option<Instant>) -> SearchResult {
+    fn iterate(
+        &mut self,
+        max_depth: u32,
+        soft_deadline: Option<Instant>,
+        infinite: bool,
+        on_iteration: &mut dyn FnMut(&IterationInfo),
+    ) -> SearchResult {
         let mut root_moves = self.pos.legal_moves();
         if root_moves.is_empty() {
             let score = if self.pos.in_check() { -MATE } else { 0 };
@@ -183,8 +303,12 @@ impl Searcher<'_> {
             pv: vec![root_moves.as_slice()[0]],
         };
         for depth in 1..=max_depth {
+            if depth > 1 && self.time_is_up() {
+                break;
+            }
             self.root_depth = depth;
-            let found = self.search_root(&mut root_moves, depth);
+            self.seldepth = 0;
+            let found = self.aspiration(&mut root_moves, depth, result.score);
             let Some((best, score)) = found else { break };
             result = SearchResult {
                 best_move: best,
@@ -193,14 +317,26 @@ impl Searcher<'_> {
                 nodes: 0,
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
             };
+            if result.pv.first() != Some(&best) {
+                result.pv = vec![best];
+            }
             if self.stopped {
                 break;
             }
+            on_iteration(&IterationInfo {
+                depth,
+                seldepth: self.seldepth.max(depth),
+                score,
+                nodes: self.nodes,
+                time_ms: self.start.elapsed().as_millis() as u64,
+                pv: result.pv.clone(),
+                hashfull: self.tt.hashfull(),
+            });
             // Best move first for the next iteration; the other moves keep their order.
             let moves = root_moves.as_mut_slice();
             let at = moves.iter().position(|&m| m == best).expect("the best move is a root move");
             moves[..=at].rotate_right(1);
-            if is_mate_score(score) && (MATE - score.abs()) as u32 <= depth {
+            if !infinite && is_mate_score(score) && (MATE - score.abs()) as u32 <= depth {
                 break;
             }
             if soft_deadline.is_some_and(|t| Instant::now() >= t) {
@@ -211,16 +347,55 @@ impl Searcher<'_> {
         result
     }
 
-    /// One iteration at the root: the best move and score, `None` when stopped before the first move was
-    /// searched. After a stop the result is the best of the moves searched completely.
-    fn search_root(&mut self, moves: &mut MoveList, depth: u32) -> Option<(Move, i32)> {
+    /// One iteration inside an aspiration window around `previous` (centipawns), widened on failure
+    /// (chessprogramming wiki, "Aspiration Windows"); full width at low depths, near mates or when switched
+    /// off. `None` when stopped before a usable result.
+    fn aspiration(&mut self, moves: &mut MoveList, depth: u32, previous: i32) -> Option<(Move, i32)> {
+        let use_window = self.options.aspiration && depth >= 4 && previous.abs() < 1_000;
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = if use_window { (previous - delta, previous + delta) } else { (-INF, INF) };
+        loop {
+            let found = self.search_root(moves, depth, alpha, beta);
+            if self.stopped {
+                // A partial iteration counts only for a move proven better than the window's floor.
+                return found.filter(|&(_, s)| s > alpha);
+            }
+            let (_, score) = found?;
+            delta *= 2;
+            if score <= alpha && alpha > -INF {
+                alpha = if delta > 400 { -INF } else { (score - delta).max(-INF) };
+            } else if score >= beta && beta < INF {
+                beta = if delta > 400 { INF } else { (score + delta).min(INF) };
+            } else {
+                return found;
+            }
+        }
+    }
+
+    /// One iteration at the root within (`alpha`, `beta`): the best move and score, `None` when stopped before
+    /// the first move was searched. After a stop the result is the best of the moves searched completely.
+    fn search_root(&mut self, moves: &mut MoveList, depth: u32, mut alpha: i32, beta: i32) -> Option<(Move, i32)> {
         let depth = depth as i32;
-        let mut alpha = -INF;
-        let beta = INF;
+        let alpha_orig = alpha;
         let mut best: Option<(Move, i32)> = None;
         self.pv_len[0] = 0;
         for (i, &m) in moves.as_slice().iter().enumerate() {
-            let score = self.search_child(m, depth, alpha, beta, 0, i == 0);
+            let undo = self.pos.make_move(m);
+            self.keys.push(self.pos.key());
+            let gives_check = self.pos.in_check();
+            let child_depth = depth - 1 + self.extension(gives_check, 0);
+            let score = if i == 0 {
+                -self.negamax(child_depth, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(child_depth, -alpha - 1, -alpha, 1, true);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax(child_depth, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            self.pos.unmake_move(m, &undo);
             if self.stopped {
                 break;
             }
@@ -228,37 +403,36 @@ impl Searcher<'_> {
                 best = Some((m, score));
                 self.update_pv(0, m);
                 alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         if !self.stopped
             && let Some((m, score)) = best
         {
-            self.tt.store(self.pos.key(), 0, depth as u32, score, Bound::Exact, m);
+            let bound = if score >= beta {
+                Bound::Lower
+            } else if score > alpha_orig {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(self.pos.key(), 0, depth as u32, score, bound, m);
         }
         best
     }
 
-    /// Makes `m` at `ply`, searches the child (principal variation search: a null window unless `first`, with a
-    /// full-window re-search when it fails high) and unmakes it; returns the score from this side's view.
+    /// The check extension, in plies, for a move at `ply` whose child is in check (`gives_check`); limited to
+    /// twice the root depth so that perpetual checks cannot run away.
     #[inline]
-    fn search_child(&mut self, m: Move, depth: i32, alpha: i32, beta: i32, ply: usize, first: bool) -> i32 {
-        let undo = self.pos.make_move(m);
-        self.keys.push(self.pos.key());
-        let extension = i32::from(self.pos.in_check() && (ply as u32) < 2 * self.root_depth);
-        let child_depth = depth - 1 + extension;
-        let score = if first {
-            -self.negamax(child_depth, -beta, -alpha, ply + 1)
-        } else {
-            let s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1);
-            if s > alpha && s < beta && !self.stopped { -self.negamax(child_depth, -beta, -alpha, ply + 1) } else { s }
-        };
-        self.keys.pop();
-        self.pos.unmake_move(m, &undo);
-        score
+    fn extension(&self, gives_check: bool, ply: usize) -> i32 {
+        i32::from(self.options.check_extension && gives_check && (ply as u32) < 2 * self.root_depth)
     }
 
     /// Negamax alpha-beta, fail-soft: the score of the position at `ply` searched `depth` plies deep.
-    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    /// `allow_null` is false right after a null move.
+    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
@@ -267,6 +441,7 @@ impl Searcher<'_> {
             return 0;
         }
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
         if self.is_repetition() || self.pos.is_insufficient_material() {
             return 0;
         }
@@ -299,19 +474,88 @@ impl Searcher<'_> {
             }
         }
 
+        let in_check = self.pos.in_check();
+        let static_eval = if in_check { -INF } else { self.static_eval() };
+        let quiet_window = !pv_node && !in_check && !is_mate_score(alpha) && !is_mate_score(beta);
+
+        // Reverse futility pruning (static null move): far above beta near the leaves, assume a cut-off.
+        if self.options.futility && quiet_window && depth <= 3 && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+        {
+            return static_eval;
+        }
+
+        // Null-move pruning: if passing still fails high, a real move will too. Not in check, not twice in a
+        // row, and not with only pawns (zugzwang); R = 2, or 3 from depth 7.
+        if self.options.null_move
+            && quiet_window
+            && allow_null
+            && depth >= 3
+            && static_eval >= beta
+            && self.has_non_pawn_material()
+        {
+            let r = if depth >= 7 { 3 } else { 2 };
+            let undo = self.pos.make_null();
+            self.keys.push(self.pos.key());
+            let score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.keys.pop();
+            self.pos.unmake_null(&undo);
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                return if is_mate_score(score) { beta } else { score };
+            }
+        }
+
         let mut moves = self.pos.legal_moves();
         if moves.is_empty() {
-            return if self.pos.in_check() { -(MATE - ply as i32) } else { 0 };
+            return if in_check { -(MATE - ply as i32) } else { 0 };
         }
         let mut order = [0i32; MAX_MOVES];
         self.score_moves(&moves, &mut order, tt_move, ply);
 
+        let futile = self.options.futility
+            && quiet_window
+            && depth <= 3
+            && static_eval + FUTILITY_MARGIN[depth as usize] <= alpha;
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
+        let mut searched = 0usize;
         for i in 0..moves.len() {
             let m = pick_next(moves.as_mut_slice(), &mut order, i);
-            let score = self.search_child(m, depth, alpha, beta, ply, i == 0);
+            let quiet = self.is_quiet(m);
+            let undo = self.pos.make_move(m);
+            let gives_check = self.pos.in_check();
+            // Futility pruning: a quiet move that gives no check cannot lift a hopeless eval to alpha.
+            if futile && searched > 0 && quiet && !gives_check {
+                self.pos.unmake_move(m, &undo);
+                best_score = best_score.max(static_eval + FUTILITY_MARGIN[depth as usize]);
+                continue;
+            }
+            self.keys.push(self.pos.key());
+            let child_depth = depth - 1 + self.extension(gives_check, ply);
+            let score = if searched == 0 {
+                -self.negamax(child_depth, -beta, -alpha, ply + 1, true)
+            } else {
+                let reduction = if self.options.lmr && depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check
+                {
+                    lmr_reduction(depth, searched, pv_node)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(child_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if reduction > 0 && s > alpha && !self.stopped {
+                    s = -self.negamax(child_depth, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax(child_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.keys.pop();
+            self.pos.unmake_move(m, &undo);
+            searched += 1;
             if self.stopped {
                 return 0;
             }
@@ -322,7 +566,7 @@ impl Searcher<'_> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if alpha >= beta {
-                        if self.is_quiet(m) {
+                        if quiet {
                             self.reward_quiet(m, depth, ply);
                         }
                         break;
@@ -341,14 +585,24 @@ impl Searcher<'_> {
         best_score
     }
 
+    /// True when the side to move has a piece other than pawns and king.
+    #[inline]
+    fn has_non_pawn_material(&self) -> bool {
+        let us = self.pos.color_bb(self.pos.side_to_move());
+        let pawns_and_kings = self.pos.pieces_kind(PieceType::Pawn) | self.pos.pieces_kind(PieceType::King);
+        !(us & !pawns_and_kings).is_empty()
+    }
+
     /// Quiescence search: stand pat on the static evaluation, then captures and queen promotions (all legal
-    /// moves when in check, where standing pat is not allowed).
+    /// moves when in check, where standing pat is not allowed). Delta pruning skips captures that cannot
+    /// lift the score to alpha; SEE skips losing captures.
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.should_stop() {
             return 0;
         }
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
         if self.pos.is_insufficient_material() {
             return 0;
         }
@@ -358,6 +612,7 @@ impl Searcher<'_> {
         let in_check = self.pos.in_check();
         let mut best_score;
         let mut moves;
+        let mut stand_pat = -INF;
         if in_check {
             moves = self.pos.legal_moves();
             if moves.is_empty() {
@@ -365,7 +620,7 @@ impl Searcher<'_> {
             }
             best_score = -INF;
         } else {
-            let stand_pat = self.static_eval();
+            stand_pat = self.static_eval();
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -377,6 +632,18 @@ impl Searcher<'_> {
         self.score_moves(&moves, &mut order, Move::NULL, ply);
         for i in 0..moves.len() {
             let m = pick_next(moves.as_mut_slice(), &mut order, i);
+            if !in_check {
+                if self.options.delta_pruning && m.promotion_piece().is_none() {
+                    let gain = self.pos.captured_piece(m).map_or(0, |p| see_value(p.kind));
+                    if stand_pat + gain + DELTA_MARGIN <= alpha {
+                        continue;
+                    }
+                }
+                if self.options.see && order[i] < ORDER_CAPTURE {
+                    // Ordered below the good captures: SEE says it loses material.
+                    continue;
+                }
+            }
             let undo = self.pos.make_move(m);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.pos.unmake_move(m, &undo);
@@ -402,13 +669,16 @@ impl Searcher<'_> {
         evaluate(&self.pos, self.weights).clamp(-EVAL_BOUND, EVAL_BOUND)
     }
 
-    /// Sets `stopped` when the node limit is reached or (every 1024 nodes) the time is up.
+    /// True once the hard time limit has passed or the stop flag is set.
+    #[inline]
+    fn time_is_up(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// Sets `stopped` when the node limit is reached or (every 1024 nodes) the time is up or the stop flag set.
     #[inline]
     fn should_stop(&mut self) -> bool {
-        if !self.stopped
-            && (self.nodes >= self.node_limit
-                || (self.nodes & 1023 == 0 && self.deadline.is_some_and(|t| Instant::now() >= t)))
-        {
+        if !self.stopped && (self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && self.time_is_up())) {
             self.stopped = true;
         }
         self.stopped
@@ -443,11 +713,13 @@ impl Searcher<'_> {
 
     /// A quiet move caused a beta cut-off: make it a killer at `ply` and raise its history.
     fn reward_quiet(&mut self, m: Move, depth: i32, ply: usize) {
-        if self.killers[ply][0] != m {
+        if self.options.killers && self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        if let Some(piece) = self.pos.piece_on(m.from()) {
+        if self.options.history
+            && let Some(piece) = self.pos.piece_on(m.from())
+        {
             let h = &mut self.history[piece.index()][m.to().index()];
             *h = (*h + depth * depth).min(HISTORY_MAX);
         }
@@ -477,16 +749,26 @@ impl Searcher<'_> {
         let promo_gain = if promotion.is_some() { mvv_lva(PieceType::Queen, PieceType::Pawn) } else { 0 };
         let attacker = self.pos.piece_on(m.from()).map_or(PieceType::Pawn, |p| p.kind);
         if let Some(victim) = self.pos.captured_piece(m) {
-            return ORDER_CAPTURE + mvv_lva(victim.kind, attacker) + promo_gain;
+            let score = mvv_lva(victim.kind, attacker) + promo_gain;
+            // Only captures by a more valuable piece can lose material: SEE decides those.
+            if self.options.see && see_value(attacker) > see_value(victim.kind) && see(&self.pos, m) < 0 {
+                return ORDER_BAD_CAPTURE + score;
+            }
+            return ORDER_CAPTURE + score;
         }
         if promotion.is_some() {
             return ORDER_CAPTURE + promo_gain;
         }
-        if self.killers[ply][0] == m {
-            return ORDER_KILLER;
+        if self.options.killers {
+            if self.killers[ply][0] == m {
+                return ORDER_KILLER;
+            }
+            if self.killers[ply][1] == m {
+                return ORDER_KILLER - 1;
+            }
         }
-        if self.killers[ply][1] == m {
-            return ORDER_KILLER - 1;
+        if !self.options.history {
+            return 0;
         }
         match self.pos.piece_on(m.from()) {
             Some(piece) => self.history[piece.index()][m.to().index()],

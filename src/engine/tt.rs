@@ -117,6 +117,14 @@ impl TranspositionTable {
         self.entries.len()
     }
 
+    /// The share of the table filled by the current search, in permille, sampled over the first 1000 entries
+    /// (UCI's `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = &self.entries[..self.entries.len().min(1000)];
+        let used = sample.iter().filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation).count();
+        (used * 1000 / sample.len().max(1)) as u32
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> usize {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
@@ -210,8 +218,10 @@ mod tests {
         tt.store(42, 0, 1, 17, Bound::Lower, Move::NULL);
         let p = tt.probe(42, 0).unwrap();
         assert_eq!((p.best, p.score, p.bound), (m, 17, Bound::Lower));
+        assert!(tt.hashfull() <= 1000);
         tt.clear();
         assert!(tt.probe(42, 0).is_none());
+        assert_eq!(tt.hashfull(), 0);
     }
 
     #[test]

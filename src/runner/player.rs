@@ -206,7 +206,8 @@ impl Player for BuiltinPlayer {
                 reason: "the engine was not rebuilt after a crash".to_string(),
             });
         };
-        let limits = Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms };
+        let limits =
+            Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..Limits::default() };
         let searched = catch_unwind(AssertUnwindSafe(|| engine.search(game.position(), game.keys(), &limits)));
         let result = match searched {
             Ok(result) => result,
