@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 #[command(name = "arbiter", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -40,7 +40,17 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let cli = Cli::parse();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        // No subcommand: speak UCI when a GUI pipes stdin, otherwise show the help.
+        if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+            let code = cli::uci_cmd::run(cli::uci_cmd::UciArgs::default()).unwrap_or(2);
+            std::process::exit(code);
+        }
+        use clap::CommandFactory;
+        let _ = Cli::command().print_help();
+        std::process::exit(2);
+    };
+    let result = match command {
         Command::Perft(args) => cli::perft::run(args),
         Command::Match(args) => cli::match_cmd::run(*args),
         Command::Book(args) => cli::book::run(args),

@@ -1,0 +1,448 @@
+//! Our engine as a UCI program: reads commands, answers on the output, and searches on a worker thread so that
+//! `stop`, `isready` and `quit` are answered while it thinks.
+//!
+//! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N value V`, `position startpos|fen F [moves ...]`,
+//! `go [depth D] [nodes N] [movetime T] [wtime T] [btime T] [winc T] [binc T] [movestogo M] [infinite]`,
+//! `stop`, `ponderhit`, `quit`. A malformed command or an illegal move is answered with
+//! `info string error: ...` and ignored. Source: the UCI protocol description (Stefan Meyer-Kahlen, 2004).
+
+use crate::chess::Position;
+use crate::chess::game::Game;
+use crate::engine::search::IterationInfo;
+use crate::engine::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
+use crate::notation::parse_uci;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The range of every weight option, in centipawns.
+pub const WEIGHT_RANGE: (i32, i32) = (-10_000, 10_000);
+
+/// The output shared by the command loop and the search thread; every line is written whole and flushed.
+type Out = Arc<Mutex<dyn Write + Send>>;
+
+/// Writes one line to `out` and flushes it; a closed output is ignored (the loop ends on `quit` or EOF).
+fn say(out: &Out, line: &str) {
+    let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+/// Parses the words after `go` into search limits (ms, plies, nodes); unknown words (and `ponder`,
+/// `searchmoves`, `mate`) are returned as warnings and skipped. Negative clock times count as 0.
+///
+/// # Errors
+/// A message naming the keyword whose value is missing or not an integer.
+pub fn parse_go(words: &[&str]) -> Result<(Limits, Vec<String>), String> {
+    let mut p = Limits::default();
+    let mut warnings = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let key = words[i];
+        let value = |i: &mut usize| -> Result<u64, String> {
+            *i += 1;
+            let v = words.get(*i).ok_or_else(|| format!("go {key}: missing value"))?;
+            let n: i64 = v.parse().map_err(|_| format!("go {key}: expected an integer, found {v:?}"))?;
+            Ok(n.max(0) as u64)
+        };
+        match key {
+            "depth" => p.depth = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
+            "nodes" => p.nodes = Some(value(&mut i)?),
+            "movetime" => p.movetime_ms = Some(value(&mut i)?),
+            "wtime" => p.wtime_ms = Some(value(&mut i)?),
+            "btime" => p.btime_ms = Some(value(&mut i)?),
+            "winc" => p.winc_ms = Some(value(&mut i)?),
+            "binc" => p.binc_ms = Some(value(&mut i)?),
+            "movestogo" => p.movestogo = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
+            "infinite" => p.infinite = true,
+            "ponder" => warnings.push("go ponder is not supported; searching normally".to_string()),
+            other => warnings.push(format!("go: ignoring {other:?}")),
+        }
+        i += 1;
+    }
+    Ok((p, warnings))
+}
+
+/// The UCI `score` field: `cp X`, or `mate N` in moves (positive when the side to move mates).
+pub fn score_text(score: i32) -> String {
+    if is_mate_score(score) {
+        if score > 0 { format!("mate {}", (MATE - score + 1) / 2) } else { format!("mate -{}", (MATE + score) / 2) }
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// The `info` line of one iteration; moves in UCI text (`chess960` for king-takes-rook castling).
+pub fn info_line(it: &IterationInfo, chess960: bool) -> String {
+    let nps = it.nodes.saturating_mul(1000) / it.time_ms.max(1);
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        it.depth,
+        it.seldepth.max(it.depth),
+        score_text(it.score),
+        it.nodes,
+        nps,
+        it.time_ms,
+        it.hashfull
+    );
+    if !it.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &it.pv {
+            s.push(' ');
+            s.push_str(&m.to_uci(chess960));
+        }
+    }
+    s
+}
+
+/// The state of the UCI loop: options, the current game and the engine (lent to the search thread while it
+/// searches).
+pub struct UciServer {
+    out: Out,
+    config: EngineConfig,
+    config_changed: bool,
+    new_game: bool,
+    chess960: bool,
+    game: Game,
+    engine: Option<Engine>,
+    worker: Option<(JoinHandle<Engine>, bool)>,
+    stop: Arc<AtomicBool>,
+}
+
+impl UciServer {
+    /// A server with `config` writing to `out`.
+    pub fn new(config: EngineConfig, out: impl Write + Send + 'static) -> UciServer {
+        let out: Out = Arc::new(Mutex::new(out));
+        UciServer {
+            out,
+            config,
+            config_changed: true,
+            new_game: false,
+            chess960: false,
+            game: Game::new(Position::startpos()),
+            engine: None,
+            worker: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or end of input; at end of input a running search is allowed
+    /// to finish (an infinite one is stopped).
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            if !self.handle(&line) {
+                self.stop_search();
+                return;
+            }
+        }
+        if self.worker.as_ref().is_some_and(|(_, infinite)| *infinite) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    fn error(&self, message: &str) {
+        say(&self.out, &format!("info string error: {message}"));
+    }
+
+    /// Handles one command line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some(&command) = words.first() else { return true };
+        let rest = &words[1..];
+        match command {
+            "uci" => self.uci(),
+            "isready" => say(&self.out, "readyok"),
+            "debug" | "register" | "ponderhit" => {}
+            "ucinewgame" => self.new_game = true,
+            "setoption" => self.setoption(rest),
+            "position" => self.position(rest),
+            "go" => self.go(rest),
+            "stop" => self.stop_search(),
+            "quit" => return false,
+            other => self.error(&format!("unknown command {other:?}")),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        say(&self.out, &format!("id name Arbiter {}", env!("CARGO_PKG_VERSION")));
+        say(&self.out, "id author the Arbiter authors");
+        say(
+            &self.out,
+            &format!(
+                "option name Hash type spin default {} min 1 max {}",
+                self.config.hash_mb,
+                crate::engine::config::MAX_HASH_MB
+            ),
+        );
+        say(&self.out, "option name Threads type spin default 1 min 1 max 1");
+        say(&self.out, "option name UCI_Chess960 type check default false");
+        let values = self.config.weights.to_vec();
+        for (name, value) in Weights::names().iter().zip(values) {
+            say(
+                &self.out,
+                &format!("option name {name} type spin default {value} min {} max {}", WEIGHT_RANGE.0, WEIGHT_RANGE.1),
+            );
+        }
+        for key in SearchOptions::KEYS {
+            let on = self.config.search.switch(key).unwrap_or(true);
+            say(&self.out, &format!("option name {key} type check default {on}"));
+        }
+        say(&self.out, "uciok");
+    }
+
+    fn setoption(&mut self, words: &[&str]) {
+        let (name, value) = match parse_setoption(words) {
+            Ok(nv) => nv,
+            Err(e) => return self.error(&e),
+        };
+        let lower = name.to_ascii_lowercase();
+        let int = |lo: i64, hi: i64| -> Result<i64, String> {
+            let v: i64 =
+                value.parse().map_err(|_| format!("setoption {name}: expected an integer, found {value:?}"))?;
+            if v < lo || v > hi {
+                return Err(format!("setoption {name}: {v} is outside {lo}..={hi}"));
+            }
+            Ok(v)
+        };
+        let check = || -> Result<bool, String> {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                _ => Err(format!("setoption {name}: expected true or false, found {value:?}")),
+            }
+        };
+        let result: Result<(), String> = (|| {
+            match lower.as_str() {
+                "hash" => self.config.hash_mb = int(1, crate::engine::config::MAX_HASH_MB as i64)? as usize,
+                "threads" => {
+                    int(1, 1)?;
+                }
+                "uci_chess960" => self.chess960 = check()?,
+                _ => {
+                    if let Some(i) = Weights::names().iter().position(|n| n.eq_ignore_ascii_case(&name)) {
+                        let v = int(i64::from(WEIGHT_RANGE.0), i64::from(WEIGHT_RANGE.1))? as i32;
+                        let mut all = self.config.weights.to_vec();
+                        all[i] = v;
+                        self.config.weights = Weights::from_vec(&all).expect("to_vec has NUM_WEIGHTS values");
+                    } else if let Some(key) = SearchOptions::KEYS.iter().find(|k| k.eq_ignore_ascii_case(&name)) {
+                        let on = check()?;
+                        *self.config.search.switch_mut(key).expect("a key of SearchOptions::KEYS") = on;
+                    } else {
+                        return Err(format!("unknown option {name:?}"));
+                    }
+                }
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => self.config_changed = true,
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn position(&mut self, words: &[&str]) {
+        match parse_position(words, self.chess960) {
+            Ok(game) => self.game = game,
+            Err(e) => self.error(&e),
+        }
+    }
+
+    fn go(&mut self, words: &[&str]) {
+        let (params, warnings) = match parse_go(words) {
+            Ok(p) => p,
+            Err(e) => return self.error(&e),
+        };
+        for w in warnings {
+            say(&self.out, &format!("info string {w}"));
+        }
+        self.stop_search();
+        let mut engine = match self.engine.take() {
+            Some(e) if !self.config_changed => e,
+            _ => Engine::new(self.config.clone()),
+        };
+        self.config_changed = false;
+        if std::mem::take(&mut self.new_game) {
+            engine.new_game();
+        }
+        self.stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&self.stop);
+        let out = Arc::clone(&self.out);
+        let pos = self.game.position().clone();
+        let keys = self.game.keys().to_vec();
+        let chess960 = self.chess960;
+        let handle = std::thread::spawn(move || {
+            let mut on_iteration = |it: &IterationInfo| say(&out, &info_line(it, chess960));
+            let result = engine.search_with(&pos, &keys, &params, &stop, &mut on_iteration);
+            // UCI: after `go infinite` the bestmove waits for `stop`.
+            while params.infinite && !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            say(&out, &format!("bestmove {}", result.best_move.to_uci(chess960)));
+            engine
+        });
+        self.worker = Some((handle, params.infinite));
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.join_search();
+    }
+
+    /// Waits for a running search to finish and takes the engine back.
+    fn join_search(&mut self) {
+        if let Some((handle, _)) = self.worker.take() {
+            match handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => {
+                    self.error("the search thread panicked");
+                    say(&self.out, "bestmove 0000");
+                }
+            }
+        }
+    }
+}
+
+/// Splits the words after `setoption` into the option name and value (`name` is required; `value` may be
+/// absent for buttons, giving an empty value).
+///
+/// # Errors
+/// A message when `name` is missing or empty.
+pub fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
+    if words.first() != Some(&"name") {
+        return Err("setoption: expected `name <id> [value <x>]`".to_string());
+    }
+    let value_at = words.iter().position(|w| *w == "value").unwrap_or(words.len());
+    let name = words[1..value_at].join(" ");
+    if name.is_empty() {
+        return Err("setoption: empty option name".to_string());
+    }
+    let value = words.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
+    Ok((name, value))
+}
+
+/// Parses the words after `position` into a game: `startpos` or `fen <4 to 6 fields>`, then optional
+/// `moves` in UCI text, played with legality checks (the game keeps every key for repetition detection).
+///
+/// # Errors
+/// A message for a missing or malformed FEN, an unknown keyword, or the first illegal move.
+pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, String> {
+    let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+    let mut start = match words.first() {
+        Some(&"startpos") if moves_at == 1 => Position::startpos(),
+        Some(&"fen") => {
+            let fields = &words[1..moves_at];
+            if fields.len() < 4 || fields.len() > 6 {
+                return Err(format!("position fen: expected 4 to 6 FEN fields, found {}", fields.len()));
+            }
+            let mut fen = fields.join(" ");
+            if fields.len() == 4 {
+                fen.push_str(" 0 1");
+            } else if fields.len() == 5 {
+                fen.push_str(" 1");
+            }
+            Position::from_fen_variant(&fen, chess960).map_err(|e| format!("position fen: {e}"))?
+        }
+        _ => return Err("position: expected `startpos` or `fen <FEN>`, then optionally `moves ...`".to_string()),
+    };
+    if chess960 {
+        start.set_chess960(true);
+    }
+    let mut game = Game::new(start);
+    for text in words.get(moves_at + 1..).unwrap_or(&[]) {
+        let m = parse_uci(game.position(), text).map_err(|e| format!("position: {e}"))?;
+        if !game.play(m) {
+            return Err(format!("position: illegal move {text:?}"));
+        }
+    }
+    Ok(game)
+}
+
+/// Runs the UCI loop on stdin and stdout with `config` until `quit` or end of input.
+pub fn run_stdio(config: EngineConfig) {
+    let mut server = UciServer::new(config, std::io::stdout());
+    server.run(std::io::stdin().lock());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `Write` into a shared buffer, to read the server's output in tests.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("test lock").write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> String {
+        let buf = Shared::default();
+        let mut server = UciServer::new(EngineConfig::seed(), buf.clone());
+        server.run(input.as_bytes());
+        let bytes = buf.0.lock().expect("test lock").clone();
+        String::from_utf8(bytes).expect("utf-8 output")
+    }
+
+    #[test]
+    fn mate_scores_in_moves() {
+        assert_eq!(score_text(MATE - 1), "mate 1");
+        assert_eq!(score_text(MATE - 3), "mate 2");
+        assert_eq!(score_text(-(MATE - 2)), "mate -1");
+        assert_eq!(score_text(35), "cp 35");
+    }
+
+    #[test]
+    fn handshake_lists_options() {
+        let out = session("uci\nisready\nquit\n");
+        assert!(out.starts_with("id name Arbiter"));
+        assert!(out.contains("option name material[1] type spin"));
+        assert!(out.contains("option name null_move type check default true"));
+        assert!(out.contains("uciok\nreadyok\n"));
+    }
+
+    #[test]
+    fn searches_and_reports() {
+        let out = session("position startpos moves e2e4 e7e5\ngo depth 3\n");
+        assert!(out.contains("info depth 3 "), "{out}");
+        let last = out.lines().last().expect("output");
+        assert!(last.starts_with("bestmove ") && last.len() >= 13, "{out}");
+    }
+
+    #[test]
+    fn mate_in_one_and_no_moves() {
+        let out = session("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\ngo depth 4\n");
+        assert!(out.contains("score mate 1"), "{out}");
+        assert!(out.contains("bestmove a1a8"), "{out}");
+        let out = session("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1\ngo depth 4\nisready\n");
+        assert!(out.contains("bestmove 0000"), "{out}");
+    }
+
+    #[test]
+    fn errors_are_reported_and_ignored() {
+        let out = session(
+            "position startpos moves e2e5\nposition fen x\nsetoption name Nope value 1\nsetoption name Hash value \
+             x\ngo depth x\nfoo\nisready\n",
+        );
+        assert_eq!(out.matches("info string error:").count(), 6, "{out}");
+        assert!(out.ends_with("readyok\n"));
+    }
+
+    #[test]
+    fn infinite_waits_for_stop() {
+        let out = session("go infinite\nisready\nstop\nisready\n");
+        let ready = out.find("readyok").expect("readyok");
+        let best = out.find("bestmove").expect("bestmove");
+        assert!(ready < best, "{out}");
+    }
+}
