@@ -1,12 +1,13 @@
 //! Integration tests of the built-in engine: configs, the evaluation as a dot product over real positions, mate
 //! finding, draws, determinism and limits.
 
+mod common;
 use arbiter::chess::{Move, Position};
 use arbiter::engine::weights::NUM_FEATURES;
 use arbiter::engine::{
-    ConfigError, Engine, EngineConfig, Limits, MATE, NUM_WEIGHTS, SearchResult, Weights, evaluate, features,
-    is_mate_score,
+    ConfigError, Engine, EngineConfig, Limits, MATE, SearchResult, Weights, evaluate, features, is_mate_score,
 };
+use common::random_weights;
 
 const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
 const SEED_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/seed.toml");
@@ -79,20 +80,6 @@ fn mirror_fen(fen: &str) -> String {
     };
     let rest = fields[4..].join(" ");
     format!("{} {side} {castling} {ep} {rest}", board.join("/"))
-}
-
-/// A small deterministic generator (xorshift64) for random weight vectors.
-fn random_weights(seed: u64) -> Weights {
-    let mut x = seed;
-    let v: Vec<i32> = (0..NUM_WEIGHTS)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % 2001) as i32 - 1000
-        })
-        .collect();
-    Weights::from_vec(&v).expect("NUM_WEIGHTS values")
 }
 
 // ---- configs ----

@@ -2,9 +2,11 @@
 //! shared perft suite: the fast [`evaluate`] equals the tapered dot product of [`sparse_features`], for the
 //! seed and for random weights, and the seed evaluation is unchanged from the untapered one.
 
+mod common;
 use arbiter::chess::{Color, Position};
 use arbiter::engine::eval::{SparseFeatures, sparse_features};
-use arbiter::engine::{NUM_WEIGHTS, Weights, evaluate};
+use arbiter::engine::{Weights, evaluate};
+use common::random_weights;
 use rayon::prelude::*;
 
 const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
@@ -29,20 +31,6 @@ fn walk(pos: &mut Position, depth: u32, visit: &mut impl FnMut(&Position)) {
         walk(pos, depth - 1, visit);
         pos.unmake_move(m, &undo);
     }
-}
-
-/// A small deterministic generator (xorshift64) for random weight vectors in -1000..=1000.
-fn random_weights(seed: u64) -> Weights {
-    let mut x = seed;
-    let v: Vec<i32> = (0..NUM_WEIGHTS)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x % 2001) as i32 - 1000
-        })
-        .collect();
-    Weights::from_vec(&v).expect("NUM_WEIGHTS values")
 }
 
 /// The tapered dot product of the sparse features, written out here: `(phase * mg + (24 - phase) * eg) / 24`
