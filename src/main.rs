@@ -32,13 +32,19 @@ enum Command {
 }
 
 fn main() {
-    // Die quietly on a closed stdout (`arbiter perft ... | head`), as Unix filters do, instead of panicking in
-    // println!.
-    #[cfg(unix)]
-    // SAFETY: called first in main, before any thread starts; SIG_DFL is a valid disposition for SIGPIPE.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // Die quietly on a closed stdout (`arbiter perft ... | head`), as Unix filters do, instead of printing a
+    // panic from println!. SIGPIPE itself stays ignored (Rust's default), so a crashed engine's closed pipe
+    // remains an error the runner handles.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text =
+            payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+        if text.is_some_and(|t| t.starts_with("failed printing to stdout") && t.contains("Broken pipe")) {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     let cli = Cli::parse();
     let Some(command) = cli.command else {
         // No subcommand: speak UCI when a GUI pipes stdin, otherwise show the help.
