@@ -7,9 +7,8 @@ use arbiter::engine::weights::NUM_FEATURES;
 use arbiter::engine::{
     ConfigError, Engine, EngineConfig, Limits, MATE, SearchResult, Weights, evaluate, features, is_mate_score,
 };
-use common::random_weights;
+use common::{PERFT_SUITE, perft_fens, random_weights, walk};
 
-const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
 const SEED_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/seed.toml");
 const NOMOB_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/nomob.toml");
 
@@ -24,28 +23,6 @@ fn search(pos: &Position, limits: Limits) -> SearchResult {
 
 fn depth(d: u32) -> Limits {
     Limits { depth: Some(d), ..Limits::default() }
-}
-
-/// The FENs of the perft suite: the text before the first `;` of each line.
-fn perft_fens() -> Vec<String> {
-    let text = std::fs::read_to_string(PERFT_SUITE).expect("the shared perft suite is readable");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
-}
-
-/// Every position reached from `pos` within `depth` plies (the root included, with repeats).
-fn collect(pos: &mut Position, depth: u32, out: &mut Vec<Position>) {
-    out.push(pos.clone());
-    if depth == 0 {
-        return;
-    }
-    for &m in pos.legal_moves().iter() {
-        let undo = pos.make_move(m);
-        collect(pos, depth - 1, out);
-        pos.unmake_move(m, &undo);
-    }
 }
 
 /// The reference tapered evaluation, written independently of the engine: the middlegame and endgame sums of
@@ -284,7 +261,7 @@ fn evaluate_is_the_dot_product_of_weights_and_features() {
     for text in perft_fens() {
         let mut root = fen(&text);
         let mut positions = Vec::new();
-        collect(&mut root, 2, &mut positions);
+        walk(&mut root, 2, &mut |p| positions.push(p.clone()));
         for pos in &positions {
             for w in &weight_sets {
                 let expected = reference_eval(pos, w);
@@ -311,7 +288,7 @@ fn evaluation_is_colour_symmetric() {
     for text in perft_fens() {
         let mut root = fen(&text);
         let mut positions = Vec::new();
-        collect(&mut root, 1, &mut positions);
+        walk(&mut root, 1, &mut |p| positions.push(p.clone()));
         for pos in &positions {
             let text = pos.to_fen();
             let mirrored = fen(&mirror_fen(&text));

@@ -6,32 +6,8 @@ mod common;
 use arbiter::chess::{Color, Position};
 use arbiter::engine::eval::{SparseFeatures, sparse_features};
 use arbiter::engine::{Weights, evaluate};
-use common::random_weights;
+use common::{perft_fens, random_weights, walk};
 use rayon::prelude::*;
-
-const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
-
-/// The FENs of the perft suite: the text before the first `;` of each line.
-fn perft_fens() -> Vec<String> {
-    let text = std::fs::read_to_string(PERFT_SUITE).expect("the shared perft suite is readable");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
-}
-
-/// Calls `visit` on every position reached from `pos` within `depth` plies (the root included, with repeats).
-fn walk(pos: &mut Position, depth: u32, visit: &mut impl FnMut(&Position)) {
-    visit(pos);
-    if depth == 0 {
-        return;
-    }
-    for &m in pos.legal_moves().iter() {
-        let undo = pos.make_move(m);
-        walk(pos, depth - 1, visit);
-        pos.unmake_move(m, &undo);
-    }
-}
 
 /// The tapered dot product of the sparse features, written out here: `(phase * mg + (24 - phase) * eg) / 24`
 /// with Rust's truncating division, White's view, negated for Black to move.
