@@ -64,6 +64,25 @@ def main():
             check(not result.move, f"{fen}: bestmove {result.move}")
         engine.ping()
 
+        # Chess960: python-chess sets UCI_Chess960 and writes castling as king-takes-rook. A mate in one by
+        # castling queenside (b1a1: king to c1, rook to d1) must be found and sent in that notation...
+        board960 = chess.Board("2rkr3/2p1p3/8/8/8/8/8/RK6 w A - 0 1", chess960=True)
+        info = engine.analyse(board960, chess.engine.Limit(depth=4))
+        check(info["score"].relative == chess.engine.Mate(1), f"960 castling mate scored {info['score']}")
+        check(info["pv"][0] == chess.Move.from_uci("b1a1"), f"960 castling mate pv {info['pv']}")
+        # ...and a king-takes-rook castling move in `position ... moves` must be understood.
+        board960 = chess.Board("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", chess960=True)
+        board960.push(chess.Move.from_uci("e1h1"))
+        result = engine.play(board960, chess.engine.Limit(nodes=2000))
+        check(result.move in board960.legal_moves, f"960: illegal reply {result.move} after e1h1")
+        # A Chess960 game from start position 100 (qbbnrnkr) to the end, every move validated.
+        game = chess.Board.from_chess960_pos(100)
+        while not game.is_game_over(claim_draw=True) and game.ply() < 200:
+            result = engine.play(game, chess.engine.Limit(nodes=2000))
+            check(result.move in game.legal_moves, f"960: illegal {result.move} in {game.fen()}")
+            game.push(result.move)
+        print(f"chess960 game: {game.ply()} plies, {game.result(claim_draw=True)}")
+
         # A full game from the start position; python-chess validates every move.
         engine.configure({})
         game = chess.Board()
