@@ -63,9 +63,8 @@ fn fail(message: &str) -> anyhow::Result<i32> {
 
 /// The config of a built-in build name (`seed`, `nomob`) or of a TOML file; the error is a printable message.
 pub fn resolve(name: &str) -> Result<EngineConfig, String> {
-    if let Some(spec) = EngineSpec::builtin(name) {
-        let EngineKind::Builtin(config) = spec.kind;
-        return Ok(config);
+    if let Some(EngineSpec { kind: EngineKind::Builtin(config), .. }) = EngineSpec::builtin(name) {
+        return Ok(*config);
     }
     EngineConfig::load(name).map_err(|e| e.to_string())
 }

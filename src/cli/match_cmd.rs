@@ -8,13 +8,14 @@
 //! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded), and the summary is
 //! written from the games recorded. A second Ctrl-C quits at once, without a summary.
 
-use crate::engine::EngineConfig;
-use crate::runner::player::bad_engine_name;
+pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_with};
+use crate::runner::EngineKind;
 use crate::runner::scheduler::MAX_CONCURRENCY;
+use crate::runner::timecontrol::TimeControl;
 use crate::runner::{
-    AdjudicationRules, DrawAdjudication, EngineSpec, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
-    MatchLength, MatchObserver, MatchSpec, MatchState, MoveLimit, OpeningOrder, ResignAdjudication, ResultSink,
-    create_out_dir, create_run_dir, load_openings, run_match, summary_text, write_summary,
+    AdjudicationRules, DrawAdjudication, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues, MatchLength,
+    MatchObserver, MatchSpec, MatchState, OpeningOrder, ResignAdjudication, ResultSink, create_out_dir, create_run_dir,
+    load_openings, run_match, summary_text, write_summary,
 };
 use crate::stats::{EloModel, SprtSpec};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -51,11 +52,42 @@ pub const MAX_SPRT_ELO: f64 = 1000.0;
 /// [0, 10] decides.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct MatchArgs {
-    /// An engine build: `name=NAME[,config=FILE.toml]`. Give it two or more times; more than two play a round
-    /// robin. Without `config=` the name must be a built-in build: `seed` or `nomob` (seed without mobility).
+    /// An engine: a built-in build `name=NAME[,config=FILE.toml]` (without `config=` the name must be built in:
+    /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
+    /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
+    /// `nodes=N`, `depth=N`, `timemargin=MS`. Give it two or more times; more than two play a round robin.
     /// Default: `--engine name=seed --engine name=nomob`.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
+
+    /// Settings for every engine, as in --engine but without name, config and cmd (for example
+    /// `tc=10+0.1,timemargin=50,option.Threads=1`); an engine's own keys win.
+    #[arg(long, value_name = "SPEC")]
+    pub each: Option<String>,
+
+    /// Time control for every engine, like `--each tc=TC`: `40/60+0.6` (40 moves in 60 s, 0.6 s increment),
+    /// `10+0.1`, `5`. The runner keeps the clocks; a side that overruns (beyond timemargin) loses on time.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+
+    /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on; without it
+    /// such a failure stops the match once the games in play end.
+    #[arg(long)]
+    pub recover: bool,
+
+    /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    pub handshake_timeout_ms: u64,
+
+    /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
+    /// milliseconds; no answer is a stall (a loss).
+    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_PING_TIMEOUT_MS)]
+    pub ping_timeout_ms: u64,
+
+    /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
+    /// stall (a loss).
+    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
+    pub stall_timeout_ms: u64,
 
     /// Opening file: EPD (one position per line) or PGN (see --plies). Each opening is played as a game pair
     /// with colours swapped. Default: suites/openings/arbiter-book.epd.
@@ -95,7 +127,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "PLIES")]
     pub depth: Option<u32>,
 
-    /// Thinking time per move, in milliseconds (games are then not reproducible).
+    /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
     #[arg(long = "movetime-ms", value_name = "MS")]
     pub movetime_ms: Option<u64>,
 
@@ -220,7 +252,10 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
     check_hash_memory(&spec, physical_memory_mib())?;
     // Every engine must start before the run folder is made, so that a failing one leaves nothing behind.
     for engine in &spec.engines {
-        engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
+        let player = engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
+        for warning in player.warnings() {
+            eprintln!("warning: {warning}");
+        }
     }
     if interrupt.load(Ordering::SeqCst) {
         eprintln!("arbiter match: interrupted before the match started; nothing was written");
@@ -241,15 +276,14 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
     let mut sink = ResultSink::create(&dir, &event)?;
 
     eprintln!(
-        "arbiter match: {} on {} openings from {}, {} per move, concurrency {}, results in {}",
-        spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
+        "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
+        spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
         spec.openings.len(),
         spec.openings_source,
-        spec.settings.limit,
         spec.concurrency,
         dir.display()
     );
-    let mut progress = Progress::new(&spec);
+    let mut progress = Progress::new(&spec, &dir);
     let state = run_match(&spec, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
@@ -259,6 +293,9 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
     write_summary(&dir, &spec, &state).map_err(|e| Failure::Internal(e.into()))?;
     if let Some(failure) = &state.failure {
         return Err(Failure::Internal(anyhow::anyhow!("the match stopped: {failure}")));
+    }
+    if let Some(halted) = &state.halted {
+        return Err(Failure::Internal(anyhow::anyhow!("the match stopped: {halted}")));
     }
     if state.interrupted {
         eprintln!(
@@ -318,14 +355,33 @@ fn check_hash_memory(spec: &MatchSpec, memory_mib: Option<u64>) -> Result<(), Fa
 
 /// Turns the flags into a match spec (engines loaded, openings read).
 fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
-    let engines = if args.engines.is_empty() {
-        vec![
-            EngineSpec::builtin("seed").expect("seed is built in"),
-            EngineSpec::builtin("nomob").expect("nomob is built in"),
-        ]
-    } else {
-        args.engines.iter().map(|text| parse_engine(text)).collect::<Result<Vec<_>, _>>()?
+    let each = EachArgs::parse(args.each.as_deref())?;
+    let defaults = ["name=seed".to_string(), "name=nomob".to_string()];
+    let texts = if args.engines.is_empty() { &defaults[..] } else { &args.engines[..] };
+    let mut engines = texts.iter().map(|text| parse_engine_with(text, &each)).collect::<Result<Vec<_>, _>>()?;
+    let tc = match &args.tc {
+        Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+        None => None,
     };
+    if args.depth == Some(0) || args.nodes == Some(0) || args.movetime_ms == Some(0) {
+        return Err(anyhow::anyhow!("--depth, --nodes and --movetime-ms must be at least 1").into());
+    }
+    for engine in &mut engines {
+        // The global flags fill what neither the engine nor --each set.
+        let limit = &mut engine.limit;
+        limit.tc = limit.tc.or(tc);
+        limit.nodes = limit.nodes.or(args.nodes);
+        limit.depth = limit.depth.or(args.depth);
+        limit.movetime_ms = limit.movetime_ms.or(args.movetime_ms);
+        if limit.is_unlimited() {
+            limit.nodes = Some(DEFAULT_NODES);
+        }
+        if let EngineKind::Uci(uci) = &mut engine.kind {
+            uci.handshake_timeout_ms = args.handshake_timeout_ms;
+            uci.ping_timeout_ms = args.ping_timeout_ms;
+            uci.stall_timeout_ms = args.stall_timeout_ms;
+        }
+    }
     if engines.len() < 2 {
         return Err(anyhow::anyhow!("--engine: a match needs two or more engines, got {}", engines.len()).into());
     }
@@ -371,13 +427,6 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         Some(n) => n as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_CONCURRENCY),
     };
-    let mut limit = MoveLimit { depth: args.depth, nodes: args.nodes, movetime_ms: args.movetime_ms };
-    if limit.is_unlimited() {
-        limit.nodes = Some(DEFAULT_NODES);
-    }
-    if limit.depth == Some(0) || limit.nodes == Some(0) || limit.movetime_ms == Some(0) {
-        return Err(anyhow::anyhow!("--depth, --nodes and --movetime-ms must be at least 1").into());
-    }
     let adjudication = AdjudicationRules {
         draw: args.draw.as_deref().map(DrawAdjudication::parse).transpose()?,
         resign: args.resign.as_deref().map(ResignAdjudication::parse).transpose()?,
@@ -394,7 +443,8 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         seed: args.seed,
         length,
         concurrency,
-        settings: GameSettings { limit, adjudication },
+        settings: GameSettings { limits: Default::default(), adjudication },
+        recover: args.recover,
         sprt,
     };
     spec.concurrency = spec.workers();
@@ -413,67 +463,6 @@ fn default_book() -> Result<PathBuf, Failure> {
         return Ok(built);
     }
     Err(anyhow::anyhow!("the default opening book {DEFAULT_BOOK} was not found; pass --openings FILE").into())
-}
-
-/// Why an `--engine` value cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineArgError {
-    /// The key=value text is malformed.
-    #[error(transparent)]
-    KeyValue(#[from] KeyValueError),
-    /// The config file is missing or bad.
-    #[error("--engine: {0}")]
-    Config(#[from] crate::engine::config::ConfigError),
-    /// No `config=` and the name is not built in.
-    #[error("--engine: `{name}` has no config= and is not a built-in build (seed, nomob)")]
-    NotBuiltin {
-        /// The name given.
-        name: String,
-    },
-    /// Neither `name=` nor `config=`.
-    #[error("--engine: give name= or config=")]
-    Nameless,
-    /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
-    #[error("--engine: {origin}: {reason}, got {name:?}")]
-    BadName {
-        /// Where the name came from: `name=` or the config file's `name` key.
-        origin: String,
-        /// The name given.
-        name: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
-}
-
-/// Parses one `--engine` value: `name=NAME[,config=FILE]`. With `config=` the build is read from the file
-/// (`name=` then overrides its name; without `name=` the config's own name is used); without it the name must
-/// be built in ([`EngineSpec::builtin`]).
-///
-/// # Errors
-/// [`EngineArgError`] naming the key or the config file and key.
-pub fn parse_engine(text: &str) -> Result<EngineSpec, EngineArgError> {
-    let kv = KeyValues::parse("--engine", text, &["name", "config"])?;
-    let name = kv.text("name");
-    let bad_name = |origin: String, name: &str| {
-        bad_engine_name(name).map(|reason| EngineArgError::BadName { origin, name: name.to_string(), reason })
-    };
-    if let Some(error) = name.and_then(|name| bad_name("name=".to_string(), name)) {
-        return Err(error);
-    }
-    match (name, kv.text("config")) {
-        (_, Some(path)) => {
-            let config = EngineConfig::load(path)?;
-            if name.is_none()
-                && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
-            {
-                return Err(error);
-            }
-            let name = name.map_or_else(|| config.name.clone(), str::to_string);
-            Ok(EngineSpec::from_config(&name, config, path))
-        }
-        (Some(name), None) => EngineSpec::builtin(name).ok_or(EngineArgError::NotBuiltin { name: name.to_string() }),
-        (None, None) => Err(EngineArgError::Nameless),
-    }
 }
 
 /// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]`, with
@@ -524,10 +513,24 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
 struct Progress {
     bar: ProgressBar,
     two_engines: bool,
+    /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
+    /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to stderr).
+    log: Option<std::fs::File>,
 }
 
+/// The log file of a run folder.
+pub const LOG_FILE: &str = "match.log";
+
 impl Progress {
-    fn new(spec: &MatchSpec) -> Progress {
+    fn new(spec: &MatchSpec, dir: &Path) -> Progress {
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
+        let log = match log {
+            Ok(file) => Some(file),
+            Err(error) => {
+                eprintln!("warning: {}: cannot open the log: {error}", dir.join(LOG_FILE).display());
+                None
+            }
+        };
         let total = 2 * spec.schedule().total_pairs;
         let template = if spec.length == MatchLength::UntilDecided {
             "{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}"
@@ -535,7 +538,7 @@ impl Progress {
             "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}"
         };
         let style = ProgressStyle::with_template(template).expect("the template is valid").progress_chars("=> ");
-        Progress { bar: ProgressBar::new(total).with_style(style), two_engines: spec.engines.len() == 2 }
+        Progress { bar: ProgressBar::new(total).with_style(style), two_engines: spec.engines.len() == 2, log }
     }
 }
 
@@ -558,13 +561,18 @@ impl MatchObserver for Progress {
 
     fn message(&mut self, text: &str) {
         self.bar.suspend(|| eprintln!("{text}"));
+        if let Some(log) = &mut self.log {
+            use std::io::Write as _;
+            let stamp = crate::runner::output::timestamp(SystemTime::now());
+            let _ = writeln!(log, "{stamp} {text}").and_then(|()| log.flush());
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::EngineKind;
+    use crate::engine::EngineConfig;
 
     fn config_dir() -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arbiter-match-cmd-{}", std::process::id()));
@@ -578,7 +586,7 @@ mod tests {
         assert_eq!(seed.name, "seed");
         assert_eq!(seed.source, "built-in");
         let nomob = parse_engine("name=nomob").unwrap();
-        let EngineKind::Builtin(config) = &nomob.kind;
+        let EngineKind::Builtin(config) = &nomob.kind else { panic!("nomob is built in") };
         assert_eq!(config.weights.mobility, [0; 4]);
 
         let path = config_dir().join("mine.toml");
@@ -591,7 +599,7 @@ mod tests {
         assert_eq!(spec.name, "mine");
         let spec = parse_engine(&format!("name=other,{text}")).unwrap();
         assert_eq!(spec.name, "other");
-        let EngineKind::Builtin(loaded) = &spec.kind;
+        let EngineKind::Builtin(loaded) = &spec.kind else { panic!("a config build") };
         assert_eq!(loaded.weights.bishop_pair, 7);
         assert_eq!(loaded.name, "other");
     }
@@ -599,7 +607,11 @@ mod tests {
     #[test]
     fn engine_errors_name_the_key_or_file() {
         let err = parse_engine("name=seed,hash=16").unwrap_err().to_string();
-        assert_eq!(err, "--engine: unknown key `hash`, expected one of: name, config");
+        assert_eq!(
+            err,
+            "--engine: unknown key `hash`, expected one of: name, config, cmd, args, dir, proto, restart, tc, st, nodes, \
+             depth, timemargin, option.*"
+        );
         let err = parse_engine("name=x").unwrap_err().to_string();
         assert!(err.contains("`x` has no config="), "{err}");
         let err = parse_engine("name=x,config=/no/such/file.toml").unwrap_err().to_string();
@@ -754,7 +766,7 @@ mod tests {
         let args = MatchArgs { openings: Some(book.clone()), ..MatchArgs::default() };
         let spec = build_spec(&args).ok().unwrap();
         assert_eq!(spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
-        assert_eq!(spec.settings.limit.nodes, Some(DEFAULT_NODES));
+        assert!(spec.engines.iter().all(|e| e.limit.nodes == Some(DEFAULT_NODES)));
         assert_eq!(spec.length, MatchLength::UntilDecided);
         let sprt = spec.sprt.unwrap();
         assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 10.0));

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod book;
 pub mod config_cmd;
+pub mod engine_arg;
 pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;

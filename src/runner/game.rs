@@ -3,10 +3,13 @@
 
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator};
 use super::openings::Opening;
-use super::player::{MoveLimit, Player};
+use super::player::{GoRequest, MoveLimit, Player, PlayerError};
+use super::timecontrol::Clock;
 use crate::chess::game::GameResult;
-use crate::chess::{Color, Game, Move, Position, Termination};
+use crate::chess::{Color, Game, Move, PieceType, Position, Termination};
+use crate::engine::Limits;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// Why a game ended. The result of a [`GameRecord`] always agrees with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,16 +22,24 @@ pub enum EndReason {
     ResignAdjudication,
     /// The move cap was reached: a draw.
     MaxMoves,
-    /// A player answered with an illegal move: it loses.
+    /// A player answered with an illegal move, or with text that is not a move: it loses.
     IllegalMove,
-    /// A player gave no move (crashed, could not start): it loses.
+    /// A player could not be started or prepared for the game: it loses.
     PlayerFailure,
+    /// A player overran its clock (or its time per move) by more than the time margin: it loses, or draws when
+    /// the opponent has no mating material (FIDE Laws 6.9).
+    TimeForfeit,
+    /// A player's process died or closed its pipes (cutechess-cli's "disconnects"): it loses.
+    Disconnect,
+    /// A player stopped answering: no `bestmove` after `stop`, no `readyok` (cutechess-cli's "stalls"): it loses.
+    Stall,
 }
 
 impl EndReason {
     /// The text used in the CSV and the PGN `Termination` tag: `checkmate`, `stalemate`,
     /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `adjudication: draw`,
-    /// `adjudication: resign`, `max moves`, `illegal move` or `engine failure`.
+    /// `adjudication: resign`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect` or
+    /// `stall`.
     pub fn text(self) -> &'static str {
         match self {
             EndReason::Rules(termination) => termination.text(),
@@ -37,11 +48,30 @@ impl EndReason {
             EndReason::MaxMoves => "max moves",
             EndReason::IllegalMove => "illegal move",
             EndReason::PlayerFailure => "engine failure",
+            EndReason::TimeForfeit => "time forfeit",
+            EndReason::Disconnect => "disconnect",
+            EndReason::Stall => "stall",
+        }
+    }
+
+    /// Whether the game ended because a player's process failed (crashed, stalled or could not start): without
+    /// `--recover` such a failure stops the match.
+    pub fn is_engine_failure(self) -> bool {
+        matches!(self, EndReason::PlayerFailure | EndReason::Disconnect | EndReason::Stall)
+    }
+
+    /// The reason for a player's error.
+    pub fn of_error(error: &PlayerError) -> EndReason {
+        match error {
+            PlayerError::Crashed { .. } => EndReason::Disconnect,
+            PlayerError::Stalled { .. } => EndReason::Stall,
+            PlayerError::BadMove { .. } => EndReason::IllegalMove,
+            PlayerError::Start { .. } => EndReason::PlayerFailure,
         }
     }
 
     /// Every reason, in the order of the summary's termination table.
-    pub const ALL: [EndReason; 10] = [
+    pub const ALL: [EndReason; 13] = [
         EndReason::Rules(Termination::Checkmate),
         EndReason::Rules(Termination::Stalemate),
         EndReason::Rules(Termination::ThreefoldRepetition),
@@ -52,16 +82,74 @@ impl EndReason {
         EndReason::MaxMoves,
         EndReason::IllegalMove,
         EndReason::PlayerFailure,
+        EndReason::TimeForfeit,
+        EndReason::Disconnect,
+        EndReason::Stall,
     ];
 }
 
 /// What a match needs to play one game, besides the players and the opening.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GameSettings {
-    /// The limit for every move.
-    pub limit: MoveLimit,
+    /// The move limits of White's player and Black's player, in that order (each engine has its own).
+    pub limits: [MoveLimit; 2],
     /// Adjudication rules and the move cap.
     pub adjudication: AdjudicationRules,
+}
+
+impl GameSettings {
+    /// Settings with the same move limit for both sides and no adjudication.
+    pub fn with_limit(limit: MoveLimit) -> GameSettings {
+        GameSettings { limits: [limit; 2], adjudication: AdjudicationRules::default() }
+    }
+}
+
+/// Whether `color` could still mate in `pos` by some sequence of legal moves, as far as material tells: a pawn,
+/// rook or queen, or two minor pieces, or one minor piece when the opponent has more than its king (which may
+/// block its own king). A bare king, or a lone minor piece against a bare king, cannot (FIDE Laws 6.9: a side
+/// whose flag falls then draws).
+pub fn can_mate(pos: &Position, color: Color) -> bool {
+    let heavy = [PieceType::Pawn, PieceType::Rook, PieceType::Queen];
+    if heavy.iter().any(|&kind| !pos.pieces_of(color, kind).is_empty()) {
+        return true;
+    }
+    let minors = (pos.pieces_of(color, PieceType::Knight) | pos.pieces_of(color, PieceType::Bishop)).count();
+    let opponent_bare = pos.color_bb(color.flip()).count() == 1;
+    minors >= 2 || (minors == 1 && !opponent_bare)
+}
+
+/// The clocks of one game, by colour, for the sides that play under a time control.
+struct Clocks([Option<Clock>; 2]);
+
+impl Clocks {
+    fn new(limits: &[MoveLimit; 2]) -> Clocks {
+        Clocks([limits[0].tc.map(Clock::new), limits[1].tc.map(Clock::new)])
+    }
+
+    /// The request for `mover` under `limit`: the UCI limits (both clocks, clamped at 0) and the time it has.
+    fn request(&self, mover: Color, limit: &MoveLimit) -> GoRequest {
+        let left = |c: Color| self.0[c.index()].map(|clock| clock.left_ms().max(0) as u64);
+        let inc = |c: Color| self.0[c.index()].map(|clock| clock.control().inc_ms);
+        let own = self.0[mover.index()];
+        let mut limits =
+            Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..Limits::default() };
+        if own.is_some() {
+            // The opponent's clock is sent too when it has one; a side without a clock is shown the mover's.
+            let other = |c: Color| left(c).or(left(mover));
+            let other_inc = |c: Color| inc(c).or(inc(mover));
+            limits.wtime_ms = other(Color::White);
+            limits.btime_ms = other(Color::Black);
+            limits.winc_ms = other_inc(Color::White);
+            limits.binc_ms = other_inc(Color::Black);
+            limits.movestogo = own.and_then(|clock| clock.moves_to_go());
+        }
+        let by_clock = left(mover);
+        let allowed = match (by_clock, limit.movetime_ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        GoRequest { limits, allowed_ms: allowed.map(|ms| ms + limit.timemargin_ms) }
+    }
 }
 
 /// A finished game: who played, from where, every move (book first) with its PGN comment, the result and why.
@@ -167,11 +255,12 @@ fn play_out(
 ) -> Option<Ending> {
     for color in Color::ALL {
         if let Err(error) = players[color.index()].new_game() {
-            return Some(Ending::failure(color, EndReason::PlayerFailure, error.to_string()));
+            return Some(Ending::failure(color, EndReason::of_error(&error), error.to_string()));
         }
     }
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut adjudicated: Option<Adjudicated> = None;
+    let mut clocks = Clocks::new(&settings.limits);
     loop {
         if let Some(outcome) = game.outcome() {
             return Some(Ending::new(outcome.result, EndReason::Rules(outcome.termination)));
@@ -191,10 +280,24 @@ fn play_out(
         }
 
         let mover = game.position().side_to_move();
-        let answer = match players[mover.index()].go(game, &settings.limit) {
+        let limit = &settings.limits[mover.index()];
+        let request = clocks.request(mover, limit);
+        let asked = Instant::now();
+        let answer = players[mover.index()].go(game, &request);
+        let spent_ms = u64::try_from(asked.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut answer = match answer {
             Ok(answer) => answer,
-            Err(error) => return Some(Ending::failure(mover, EndReason::PlayerFailure, error.to_string())),
+            Err(error) => return Some(Ending::failure(mover, EndReason::of_error(&error), error.to_string())),
         };
+        answer.time_ms = spent_ms;
+        if let Some(note) = overrun(&mut clocks, mover, limit, spent_ms, &names[mover.index()]) {
+            let result = if can_mate(game.position(), mover.flip()) {
+                GameResult::win_for(mover.flip())
+            } else {
+                GameResult::Draw
+            };
+            return Some(Ending { result, end: EndReason::TimeForfeit, note: Some(note) });
+        }
         if !game.play(answer.mv) {
             // `Game::play` changed nothing: the position is the one the move was meant for.
             let text = answer.mv.to_uci(game.position().is_chess960());
@@ -207,13 +310,34 @@ fn play_out(
     }
 }
 
+/// Charges `spent_ms` to `mover`'s clock and checks its time per move; the note of a time forfeit, if the move
+/// came too late.
+fn overrun(clocks: &mut Clocks, mover: Color, limit: &MoveLimit, spent_ms: u64, name: &str) -> Option<String> {
+    if let Some(clock) = clocks.0[mover.index()].as_mut() {
+        let before = clock.left_ms();
+        if !clock.charge(spent_ms, limit.timemargin_ms) {
+            return Some(format!(
+                "{name} lost on time: the move took {spent_ms} ms with {before} ms on the clock (time margin {} ms)",
+                limit.timemargin_ms
+            ));
+        }
+    }
+    match limit.movetime_ms {
+        Some(movetime) if spent_ms > movetime.saturating_add(limit.timemargin_ms) => Some(format!(
+            "{name} lost on time: the move took {spent_ms} ms, {movetime} ms allowed per move (time margin {} ms)",
+            limit.timemargin_ms
+        )),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Square;
     use crate::notation::parse_uci;
     use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
-    use crate::runner::player::{EngineScore, PlayerError, PlayerMove};
+    use crate::runner::player::{EngineScore, PlayerMove};
 
     /// A player that answers from a script: UCI move texts (an illegal one is sent as it is, a text that is not
     /// two squares as the null move) with a score each; `None` in the script is a failure.
@@ -237,14 +361,14 @@ mod tests {
             self.next = 0;
             Ok(())
         }
-        fn go(&mut self, game: &Game, _limit: &MoveLimit) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, game: &Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             let step = self.script.get(self.next).copied().flatten();
             self.next += 1;
             let Some((text, cp)) = step else {
                 return Err(PlayerError::Crashed { player: self.name.clone(), reason: "script ended".into() });
             };
             let mv = parse_uci(game.position(), text).unwrap_or_else(|_| raw_move(text));
-            Ok(PlayerMove { mv, score: Some(EngineScore::Cp(cp)), depth: 1, nodes: 1 })
+            Ok(PlayerMove { mv, score: Some(EngineScore::Cp(cp)), depth: 1, nodes: 1, time_ms: 0 })
         }
     }
 
@@ -293,7 +417,7 @@ mod tests {
         let mut white = Scripted::new("w", vec![Some(("e2e4", 0))]);
         let mut black = Scripted::new("b", vec![None]);
         let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
-        assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::PlayerFailure));
+        assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::Disconnect));
         assert_eq!(record.note.as_deref(), Some("b: crashed: script ended"));
     }
 
@@ -369,5 +493,80 @@ mod tests {
 
     fn shuffle_script() -> Vec<Option<(&'static str, i32)>> {
         vec![Some(("g1f3", 0)), Some(("f3g1", 0))]
+    }
+    /// A player that sleeps `sleep_ms` before each scripted move.
+    struct Slow(Scripted, u64);
+
+    impl Player for Slow {
+        fn name(&self) -> &str {
+            self.0.name()
+        }
+        fn new_game(&mut self) -> Result<(), PlayerError> {
+            self.0.new_game()
+        }
+        fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+            std::thread::sleep(std::time::Duration::from_millis(self.1));
+            self.0.go(game, request)
+        }
+    }
+
+    #[test]
+    fn overrunning_the_clock_loses_on_time() {
+        use crate::runner::timecontrol::TimeControl;
+        let limit = MoveLimit { tc: Some(TimeControl::parse("0.5").unwrap()), ..MoveLimit::default() };
+        let settings = GameSettings::with_limit(limit);
+        let mut white = Slow(Scripted::new("w", vec![Some(("e2e4", 0)), Some(("d2d4", 0))]), 300);
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d7d5", 0))]);
+        let record = play_game(&mut white, &mut black, &start(), &settings);
+        // 300 ms, then 300 more: the second move finds 200 ms on the clock.
+        assert_eq!((record.result, record.end), (GameResult::BlackWins, EndReason::TimeForfeit));
+        assert_eq!(record.moves.len(), 2);
+        assert!(record.note.unwrap().starts_with("w lost on time: the move took "));
+
+        // Time per move: 30 ms allowed, 60 taken; with a margin of 1000 ms it passes.
+        let limit = MoveLimit { movetime_ms: Some(30), ..MoveLimit::default() };
+        let mut white = Slow(Scripted::new("w", vec![Some(("e2e4", 0))]), 60);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::with_limit(limit));
+        assert_eq!((record.result, record.end), (GameResult::BlackWins, EndReason::TimeForfeit));
+        let limit = MoveLimit { movetime_ms: Some(30), timemargin_ms: 1000, ..MoveLimit::default() };
+        let mut white = Slow(Scripted::new("w", vec![Some(("f2f3", 0)), Some(("g2g4", 0))]), 60);
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
+        let record = play_game(&mut white, &mut black, &start(), &GameSettings::with_limit(limit));
+        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
+    }
+
+    #[test]
+    fn a_flag_against_a_bare_king_draws() {
+        let pos = |fen: &str| Position::from_fen(fen).unwrap();
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), Color::White));
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/3NK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/4p3/8/8/3NK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/8/8/8/2NNK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::White));
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::Black));
+    }
+
+    #[test]
+    fn failures_map_to_reasons() {
+        let player = "p".to_string();
+        let reason = String::new();
+        assert_eq!(
+            EndReason::of_error(&PlayerError::Crashed { player: player.clone(), reason: reason.clone() }),
+            EndReason::Disconnect
+        );
+        assert_eq!(
+            EndReason::of_error(&PlayerError::Stalled { player: player.clone(), reason: reason.clone() }),
+            EndReason::Stall
+        );
+        assert_eq!(
+            EndReason::of_error(&PlayerError::BadMove {
+                player: player.clone(),
+                text: "x".into(),
+                reason: reason.clone()
+            }),
+            EndReason::IllegalMove
+        );
+        assert_eq!(EndReason::of_error(&PlayerError::Start { player, reason }), EndReason::PlayerFailure);
+        assert!(EndReason::Stall.is_engine_failure() && !EndReason::TimeForfeit.is_engine_failure());
     }
 }

@@ -74,7 +74,8 @@ pub struct KeyValues {
 
 impl KeyValues {
     /// Splits `text` into `key=value` pairs for `option` (used in messages) and checks every key against
-    /// `allowed`.
+    /// `allowed`; an allowed entry ending in `.*` (such as `option.*`) admits every key with that prefix and a
+    /// non-empty rest (`option.Skill Level`).
     ///
     /// # Errors
     /// [`KeyValueError::Empty`], [`KeyValueError::Malformed`] for an item without `=` or with an empty key,
@@ -104,7 +105,11 @@ impl KeyValues {
             if key.is_empty() {
                 return Err(KeyValueError::Malformed { option: option_name(), item: item.to_string() });
             }
-            if !allowed.contains(&key) {
+            let admitted = allowed.iter().any(|&a| match a.strip_suffix('*') {
+                Some(prefix) => key.len() > prefix.len() && key.starts_with(prefix),
+                None => a == key,
+            });
+            if !admitted {
                 return Err(KeyValueError::Unknown {
                     option: option_name(),
                     key: key.to_string(),
@@ -143,6 +148,21 @@ impl KeyValues {
     pub fn require<T: FromStr>(&mut self, key: &str, expected: &str) -> Result<T, KeyValueError> {
         self.take(key, expected)?
             .ok_or_else(|| KeyValueError::Missing { option: self.option.clone(), key: key.to_string() })
+    }
+
+    /// Every `(key, value)` whose key starts with `prefix`, with the prefix removed, in the order given.
+    pub fn with_prefix(&self, prefix: &str) -> Vec<(String, String)> {
+        self.pairs.iter().filter_map(|(k, v)| Some((k.strip_prefix(prefix)?.to_string(), v.clone()))).collect()
+    }
+
+    /// Every key given, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.pairs.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The option's name, as used in messages (`--engine`).
+    pub fn option(&self) -> &str {
+        &self.option
     }
 
     /// A [`KeyValueError::BadValue`] for `key` with the value given, for checks beyond parsing (ranges).

@@ -10,7 +10,8 @@
 //!   -> summary.txt + summary.csv
 //! ```
 //!
-//! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation.
+//! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,
+//! external UCI engine processes ([`UciPlayer`]) another.
 
 pub mod adjudication;
 pub mod game;
@@ -21,16 +22,22 @@ pub mod player;
 pub mod scheduler;
 pub mod summary;
 pub mod tally;
+pub mod timecontrol;
+pub mod uci_player;
 
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
 pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
-pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
+pub use player::{
+    BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError, PlayerMove,
+};
 pub use scheduler::{
     GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, round_robin,
     run_match,
 };
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
+pub use timecontrol::{Clock, TimeControl};
+pub use uci_player::{UciEngine, UciPlayer};

@@ -4,6 +4,8 @@
 //!
 //! An [`EngineSpec`] describes one entrant of a match and creates fresh players for the worker threads.
 
+use super::timecontrol::TimeControl;
+use super::uci_player::UciEngine;
 use crate::chess::{Game, Move};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Engine, EngineConfig, Limits, MATE, is_mate_score};
@@ -11,30 +13,44 @@ use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use thiserror::Error;
 
-/// How long a player may think about one move. Every limit that is set applies; the player stops at the first
-/// one reached. With none set a player searches until it decides itself (the built-in engine to its maximum
-/// depth), so a match always sets at least one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How long one engine may think, set per engine (`--engine ...,tc=10+0.1`) or for all (`--each`, `--nodes`).
+/// Every limit that is set applies; the player stops at the first one reached. With none set a player searches
+/// until it decides itself (the built-in engine to its maximum depth), so a match always sets at least one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MoveLimit {
-    /// Maximum search depth in plies.
+    /// Maximum search depth in plies (UCI `go depth`).
     pub depth: Option<u32>,
-    /// Maximum nodes searched.
+    /// Maximum nodes searched (UCI `go nodes`).
     pub nodes: Option<u64>,
-    /// Maximum thinking time in milliseconds.
+    /// Thinking time per move in milliseconds (`st=`, UCI `go movetime`): a move that takes longer than this
+    /// plus `timemargin_ms` loses on time.
     pub movetime_ms: Option<u64>,
+    /// A clock kept by the runner (`tc=`, UCI `go wtime btime winc binc movestogo`).
+    pub tc: Option<TimeControl>,
+    /// How far a move may overrun the clock or `movetime_ms` before it loses on time, in milliseconds
+    /// (`timemargin=`, as in cutechess-cli; default 0).
+    pub timemargin_ms: u64,
 }
 
 impl MoveLimit {
     /// Whether no limit is set.
     pub fn is_unlimited(&self) -> bool {
-        self.depth.is_none() && self.nodes.is_none() && self.movetime_ms.is_none()
+        self.depth.is_none() && self.nodes.is_none() && self.movetime_ms.is_none() && self.tc.is_none()
+    }
+
+    /// Whether the limit involves wall time (a clock or a time per move), so that games are not reproducible.
+    pub fn is_timed(&self) -> bool {
+        self.tc.is_some() || self.movetime_ms.is_some()
     }
 }
 
 impl fmt::Display for MoveLimit {
-    /// Writes the limits as `nodes 5000, depth 8, movetime 100 ms` (or `none`).
+    /// Writes the limits as `tc 10+0.1, nodes 5000, depth 8, movetime 100 ms, timemargin 50 ms` (or `none`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc {tc}"));
+        }
         if let Some(n) = self.nodes {
             parts.push(format!("nodes {n}"));
         }
@@ -44,8 +60,23 @@ impl fmt::Display for MoveLimit {
         if let Some(t) = self.movetime_ms {
             parts.push(format!("movetime {t} ms"));
         }
+        if self.timemargin_ms > 0 {
+            parts.push(format!("timemargin {} ms", self.timemargin_ms));
+        }
         if parts.is_empty() { f.write_str("none") } else { f.write_str(&parts.join(", ")) }
     }
+}
+
+/// One move request from the runner: the UCI `go` limits (the clocks as they stand) and how long the runner
+/// waits before the move counts as late.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoRequest {
+    /// The limits of the search, as UCI `go` sends them.
+    pub limits: Limits,
+    /// The time the mover has for this move in milliseconds (clock left or movetime, plus the time margin);
+    /// `None` when the search is not timed (nodes, depth). An external engine still thinking then is sent
+    /// `stop`.
+    pub allowed_ms: Option<u64>,
 }
 
 /// A player's evaluation of the position it moved from, from its own (the mover's) point of view.
@@ -99,6 +130,9 @@ pub struct PlayerMove {
     pub depth: u32,
     /// Nodes searched (0 if unknown).
     pub nodes: u64,
+    /// Wall time the move took in milliseconds, measured by the runner from the request to the answer (the
+    /// player leaves it 0).
+    pub time_ms: u64,
 }
 
 impl PlayerMove {
@@ -120,6 +154,25 @@ pub enum PlayerError {
         /// The player's name.
         player: String,
         /// What happened.
+        reason: String,
+    },
+    /// The player did not answer in time: no `bestmove` after `stop`, or no `readyok` to `isready`.
+    #[error("{player}: stalled: {reason}")]
+    Stalled {
+        /// The player's name.
+        player: String,
+        /// What happened, with the engine's last lines.
+        reason: String,
+    },
+    /// The player's move text is not a move of the position (not UCI move text, or `0000`/`(none)` where
+    /// moves exist).
+    #[error("{player}: unparsable move {text:?}: {reason}")]
+    BadMove {
+        /// The player's name.
+        player: String,
+        /// The text sent.
+        text: String,
+        /// Why it is not a move.
         reason: String,
     },
     /// The player could not be started or prepared for a game.
@@ -148,11 +201,16 @@ pub trait Player: Send {
     fn new_game(&mut self) -> Result<(), PlayerError>;
 
     /// Chooses a move for the side to move in `game` (its start position, moves so far and key history are
-    /// all there: book moves included) within `limit`.
+    /// all there: book moves included) within `request`.
     ///
     /// # Errors
     /// A [`PlayerError`] when no move comes back; the runner counts that as a loss.
-    fn go(&mut self, game: &Game, limit: &MoveLimit) -> Result<PlayerMove, PlayerError>;
+    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError>;
+
+    /// Warnings gathered while starting the player (options the engine does not list), for the log.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The built-in engine as a [`Player`], searching in the worker's thread.
@@ -199,16 +257,15 @@ impl Player for BuiltinPlayer {
         Ok(())
     }
 
-    fn go(&mut self, game: &Game, limit: &MoveLimit) -> Result<PlayerMove, PlayerError> {
+    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
         let Some(engine) = self.engine.as_mut() else {
             return Err(PlayerError::Start {
                 player: self.config.name.clone(),
                 reason: "the engine was not rebuilt after a crash".to_string(),
             });
         };
-        let limits =
-            Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..Limits::default() };
-        let searched = catch_unwind(AssertUnwindSafe(|| engine.search(game.position(), game.keys(), &limits)));
+        let limits = &request.limits;
+        let searched = catch_unwind(AssertUnwindSafe(|| engine.search(game.position(), game.keys(), limits)));
         let result = match searched {
             Ok(result) => result,
             Err(payload) => {
@@ -225,31 +282,43 @@ impl Player for BuiltinPlayer {
         } else {
             EngineScore::Cp(score)
         };
-        Ok(PlayerMove { mv: result.best_move, score: Some(score), depth: result.depth, nodes: result.nodes })
+        Ok(PlayerMove {
+            mv: result.best_move,
+            score: Some(score),
+            depth: result.depth,
+            nodes: result.nodes,
+            time_ms: 0,
+        })
     }
 }
 
 /// What kind of program an entrant is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
-    /// The built-in engine with this configuration.
-    Builtin(EngineConfig),
+    /// The built-in engine with this configuration (boxed: a config holds every weight).
+    Builtin(Box<EngineConfig>),
+    /// An external engine process spoken to over UCI.
+    Uci(UciEngine),
 }
 
-/// One entrant of a match: its display name, its kind and where it came from (for the summary).
+/// One entrant of a match: its display name, its kind, its move limits and where it came from (for the summary).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The unique name used in PGN tags, the CSV and the summary.
     pub name: String,
     /// What to run.
     pub kind: EngineKind,
-    /// Where the build came from, in words: a config file path or `built-in`.
+    /// Where the build came from, in words: a config file path, `built-in`, or the command of an external
+    /// engine.
     pub source: String,
+    /// How long this engine may think per move (its own `tc=`/`nodes=`/... over `--each` and the global flags).
+    pub limit: MoveLimit,
 }
 
 impl EngineSpec {
     /// The built-in engine builds known by name: `seed` ([`EngineConfig::seed`]) and `nomob` (the seed with
-    /// every mobility weight zero, a variant that differs in one weight group); `None` for other names.
+    /// every mobility weight zero, a variant that differs in one weight group); `None` for other names. The
+    /// move limit is left unset.
     pub fn builtin(name: &str) -> Option<EngineSpec> {
         let mut config = EngineConfig::seed();
         match name {
@@ -260,34 +329,55 @@ impl EngineSpec {
             }
             _ => return None,
         }
-        Some(EngineSpec { name: name.to_string(), kind: EngineKind::Builtin(config), source: "built-in".into() })
+        Some(EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::Builtin(Box::new(config)),
+            source: "built-in".into(),
+            limit: MoveLimit::default(),
+        })
     }
 
-    /// An entrant running the built-in engine with `config`, named `name`, read from `source`.
+    /// An entrant running the built-in engine with `config`, named `name`, read from `source`; the move limit
+    /// is left unset.
     pub fn from_config(name: &str, mut config: EngineConfig, source: &str) -> EngineSpec {
         config.name = name.to_string();
-        EngineSpec { name: name.to_string(), kind: EngineKind::Builtin(config), source: source.to_string() }
-    }
-
-    /// The memory one player of this entrant holds for its transposition table, in MiB.
-    pub fn hash_mb(&self) -> usize {
-        match &self.kind {
-            EngineKind::Builtin(config) => config.hash_mb,
+        EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::Builtin(Box::new(config)),
+            source: source.to_string(),
+            limit: MoveLimit::default(),
         }
     }
 
-    /// Creates a fresh player for one worker thread.
+    /// An entrant running the external UCI engine `engine`, named `name`; the move limit is left unset.
+    pub fn uci(name: &str, engine: UciEngine) -> EngineSpec {
+        let source = engine.command_line();
+        EngineSpec { name: name.to_string(), kind: EngineKind::Uci(engine), source, limit: MoveLimit::default() }
+    }
+
+    /// The memory one player of this entrant holds for its transposition table, in MiB (for an external
+    /// engine: its `Hash` option when given, else 16, the usual UCI default).
+    pub fn hash_mb(&self) -> usize {
+        match &self.kind {
+            EngineKind::Builtin(config) => config.hash_mb,
+            EngineKind::Uci(engine) => engine.hash_mb(),
+        }
+    }
+
+    /// Creates a fresh player for one worker thread: for an external engine, starts its process and performs
+    /// the UCI handshake.
     ///
     /// # Errors
     /// [`PlayerError::Start`] when the player cannot be created: its transposition table cannot be allocated
-    /// (checked before the engine is built, so that the failure is an error and never an abort), or the
-    /// built-in engine panics while it is built.
+    /// (checked before the engine is built, so that the failure is an error and never an abort), the
+    /// built-in engine panics while it is built, or an external engine cannot be started or does not answer
+    /// `uciok`/`readyok` in time.
     pub fn create(&self) -> Result<Box<dyn Player>, PlayerError> {
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         match &self.kind {
             EngineKind::Builtin(config) => {
                 TranspositionTable::check_allocation(config.hash_mb).map_err(|e| start_error(e.to_string()))?;
-                let config = config.clone();
+                let config = EngineConfig::clone(config);
                 catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>).map_err(|payload| {
                     let reason = payload
                         .downcast_ref::<&str>()
@@ -296,6 +386,9 @@ impl EngineSpec {
                         .unwrap_or_else(|| "panic".to_string());
                     start_error(format!("the engine panicked: {reason}"))
                 })
+            }
+            EngineKind::Uci(engine) => {
+                Ok(Box::new(super::uci_player::UciPlayer::start(&self.name, engine.clone())?) as Box<dyn Player>)
             }
         }
     }
@@ -351,8 +444,10 @@ mod tests {
     fn builtin_builds() {
         let seed = EngineSpec::builtin("seed").unwrap();
         let nomob = EngineSpec::builtin("nomob").unwrap();
-        let (EngineKind::Builtin(a), EngineKind::Builtin(b)) = (&seed.kind, &nomob.kind);
-        assert_eq!(a, &EngineConfig::seed());
+        let (EngineKind::Builtin(a), EngineKind::Builtin(b)) = (&seed.kind, &nomob.kind) else {
+            panic!("built-in builds are built in")
+        };
+        assert_eq!(**a, EngineConfig::seed());
         assert_eq!(b.weights.mobility, [0; 4]);
         assert_eq!(b.weights.material, a.weights.material);
         assert!(EngineSpec::builtin("stockfish").is_none());
@@ -362,7 +457,7 @@ mod tests {
     fn an_impossible_hash_is_a_start_error() {
         let mut spec = EngineSpec::builtin("seed").unwrap();
         assert_eq!(spec.hash_mb(), 16);
-        let EngineKind::Builtin(config) = &mut spec.kind;
+        let EngineKind::Builtin(config) = &mut spec.kind else { panic!("seed is built in") };
         config.hash_mb = usize::MAX >> 20;
         let err = spec.create().err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
@@ -375,8 +470,8 @@ mod tests {
         let mut player = spec.create().unwrap();
         player.new_game().unwrap();
         let game = Game::new(crate::chess::Position::startpos());
-        let limit = MoveLimit { nodes: Some(300), ..MoveLimit::default() };
-        let answer = player.go(&game, &limit).unwrap();
+        let request = GoRequest { limits: Limits { nodes: Some(300), ..Limits::default() }, allowed_ms: None };
+        let answer = player.go(&game, &request).unwrap();
         assert!(game.position().legal_moves().contains(answer.mv));
         assert!(answer.score.is_some());
     }

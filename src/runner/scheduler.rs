@@ -140,8 +140,12 @@ pub struct MatchSpec {
     /// Games played at once, at least 1: the match runs `min(concurrency, pairs)` worker threads
     /// ([`MatchSpec::workers`]).
     pub concurrency: usize,
-    /// Move limits and adjudication.
+    /// Adjudication (its `limits` are not used: each game takes its players' limits from
+    /// [`EngineSpec::limit`], see [`MatchSpec::game_settings`]).
     pub settings: GameSettings,
+    /// Restart a player whose process failed (crashed, stalled, could not start) and go on (`--recover`); without
+    /// it such a failure, recorded as a lost game, stops the match.
+    pub recover: bool,
     /// The SPRT that may stop the match early (two engines only), counted over game pairs from the first
     /// engine's view.
     pub sprt: Option<SprtSpec>,
@@ -153,6 +157,12 @@ impl MatchSpec {
         let pairings = round_robin(self.engines.len());
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
         Schedule { pairings, order: opening_order(self.openings.len(), self.order, self.seed), total_pairs }
+    }
+
+    /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
+    /// limits and the match's adjudication.
+    pub fn game_settings(&self, white: usize, black: usize) -> GameSettings {
+        GameSettings { limits: [self.engines[white].limit, self.engines[black].limit], ..self.settings }
     }
 
     /// The number of worker threads: `concurrency`, but no more than the pairs to play (and at least 1).
@@ -188,6 +198,9 @@ pub struct MatchState {
     /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
     /// be created).
     pub failure: Option<String>,
+    /// Why an engine failure stopped the match (without `--recover`): the pairs in play were still played and
+    /// recorded.
+    pub halted: Option<String>,
     /// Whether an interrupt (Ctrl-C, SIGTERM) stopped the match before its schedule ended.
     pub interrupted: bool,
     /// Games abandoned unrecorded because they were still in play [`ABANDON_AFTER`] an interrupt.
@@ -255,6 +268,7 @@ pub fn run_match(
         sprt: None,
         verdict: None,
         failure: None,
+        halted: None,
         interrupted: false,
         abandoned: 0,
         elapsed: Duration::ZERO,
@@ -360,6 +374,21 @@ fn record_game(
     if let Some(note) = &record.note {
         observer.message(&format!("game {}: {}: {note}", pair.game_number(game) + 1, record.end.text()));
     }
+    if record.end.is_engine_failure() {
+        if spec.recover {
+            observer.message("--recover: the failed engine is restarted before its next game");
+        } else if state.halted.is_none() {
+            stop.store(true, Ordering::Relaxed);
+            let text = format!(
+                "game {} ended by an engine failure ({}); no new pair starts (pass --recover to restart failed \
+                 engines and go on)",
+                pair.game_number(game) + 1,
+                record.end.text()
+            );
+            observer.message(&text);
+            state.halted = Some(text);
+        }
+    }
     let pair_done = state.tally.add_game(pair.pairing, pair.index, game, record.result, record.end);
     if pair_done && let Some(sprt) = &spec.sprt {
         state.sprt = sprt.evaluate(&state.tally.pairings[0].penta).ok();
@@ -420,8 +449,8 @@ fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc
             }
             let (white_player, black_player) = two_mut(&mut players, white, black);
             let opening = &spec.openings[pair.opening];
-            let Some(record) = play_game_unless(white_player, black_player, opening, &spec.settings, flags.abandon)
-            else {
+            let settings = spec.game_settings(white, black);
+            let Some(record) = play_game_unless(white_player, black_player, opening, &settings, flags.abandon) else {
                 let _ = sender.send(Event::Abandoned);
                 return;
             };
@@ -477,10 +506,10 @@ mod tests {
         let seed = EngineSpec::builtin("seed").unwrap();
         let nomob = EngineSpec::builtin("nomob").unwrap();
         let mut settings = GameSettings::default();
-        settings.limit.nodes = Some(200);
         settings.adjudication.maxmoves = Some(20);
+        let limit = crate::runner::MoveLimit { nodes: Some(200), ..Default::default() };
         MatchSpec {
-            engines: vec![seed, nomob],
+            engines: vec![EngineSpec { limit, ..seed }, EngineSpec { limit, ..nomob }],
             openings: vec![Opening { start: crate::chess::Position::startpos(), moves: Vec::new(), line: 1 }],
             openings_source: "startpos".into(),
             order: OpeningOrder::Sequential,
@@ -488,6 +517,7 @@ mod tests {
             length: MatchLength::Games(games),
             concurrency,
             settings,
+            recover: false,
             sprt: None,
         }
     }

@@ -50,6 +50,7 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
     for engine in &spec.engines {
         let kind = match &engine.kind {
             EngineKind::Builtin(_) => "built-in engine",
+            EngineKind::Uci(_) => "UCI engine",
         };
         let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
     }
@@ -64,7 +65,9 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         },
         spec.seed
     );
-    let _ = writeln!(out, "  limits     {} per move", spec.settings.limit);
+    for engine in &spec.engines {
+        let _ = writeln!(out, "  limits     {}: {}", engine.name, engine.limit);
+    }
     let adj = &spec.settings.adjudication;
     let mut rules = Vec::new();
     if let Some(d) = adj.draw {
@@ -107,6 +110,9 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
     }
     if let Some(failure) = &state.failure {
         let _ = writeln!(out, "\nStopped by an error: {failure}");
+    }
+    if let Some(halted) = &state.halted {
+        let _ = writeln!(out, "\nStopped by an engine failure: {halted}");
     }
     if state.interrupted {
         let abandoned = match state.abandoned {
@@ -182,6 +188,7 @@ fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
             v.pairs
         ),
         None if state.failure.is_some() => "none (the match stopped on an error)".to_string(),
+        None if state.halted.is_some() => "none (the match stopped on an engine failure)".to_string(),
         None if state.interrupted => "none (the match was interrupted)".to_string(),
         None => "none: the LLR stayed within the bounds".to_string(),
     };

@@ -1,0 +1,408 @@
+//! External UCI engines as [`Player`]s: the process is started once per worker (and again after a failure, or
+//! before every game with `restart=on`), set up with `setoption`, told `ucinewgame` and pinged with `isready`
+//! before each game, then sent `position ... moves ...` and `go ...` for each move.
+//!
+//! Everything the engine does wrong becomes a [`PlayerError`] (and so a lost game), never a panic or a hung
+//! runner: no `uciok`/`readyok` in time ([`PlayerError::Start`]/[`PlayerError::Stalled`]), a closed pipe or a dead
+//! process ([`PlayerError::Crashed`]), no `bestmove` within the time allowed plus the ping timeout after `stop`
+//! ([`PlayerError::Stalled`]), move text that is not a move ([`PlayerError::BadMove`]). Each error carries the
+//! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
+
+use super::player::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
+use crate::chess::{Game, Position};
+use crate::engine::Limits;
+use crate::notation::parse_uci;
+use crate::uci::{EngineProcess, UciError};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The default time an engine has to answer `uci` with `uciok` (and the first `isready`), in ms.
+pub const DEFAULT_HANDSHAKE_TIMEOUT_MS: u64 = 10_000;
+
+/// The default time an engine has to answer `isready` before a game, or `stop`, in ms.
+pub const DEFAULT_PING_TIMEOUT_MS: u64 = 5_000;
+
+/// The default longest search without a time limit (nodes or depth only) before the engine counts as stalled,
+/// in ms.
+pub const DEFAULT_STALL_TIMEOUT_MS: u64 = 60_000;
+
+/// How to run one external UCI engine.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UciEngine {
+    /// The program: a path, or a name looked up on `PATH`.
+    pub cmd: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Its working directory (the runner's when `None`).
+    pub dir: Option<PathBuf>,
+    /// UCI options set after the handshake, in order: `(name, value)`, as `setoption name NAME value VALUE`.
+    pub options: Vec<(String, String)>,
+    /// Start a fresh process before every game (`restart=on`); by default the process lives on and is restarted
+    /// only after it failed.
+    pub restart: bool,
+    /// Time for `uciok` and the first `readyok`, in ms.
+    pub handshake_timeout_ms: u64,
+    /// Time for `readyok` before a game and for `bestmove` after `stop`, in ms.
+    pub ping_timeout_ms: u64,
+    /// Longest untimed search (nodes or depth limits only) before the engine counts as stalled, in ms.
+    pub stall_timeout_ms: u64,
+}
+
+impl UciEngine {
+    /// An engine run as `cmd` with no arguments or options and the default timeouts.
+    pub fn new(cmd: &str) -> UciEngine {
+        UciEngine {
+            cmd: cmd.to_string(),
+            args: Vec::new(),
+            dir: None,
+            options: Vec::new(),
+            restart: false,
+            handshake_timeout_ms: DEFAULT_HANDSHAKE_TIMEOUT_MS,
+            ping_timeout_ms: DEFAULT_PING_TIMEOUT_MS,
+            stall_timeout_ms: DEFAULT_STALL_TIMEOUT_MS,
+        }
+    }
+
+    /// The command line in words, for the summary: `cmd arg1 arg2`.
+    pub fn command_line(&self) -> String {
+        std::iter::once(self.cmd.as_str()).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The `Hash` option in MiB when given as a number, else 16 (the usual UCI default).
+    pub fn hash_mb(&self) -> usize {
+        self.options
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("hash"))
+            .and_then(|(_, value)| value.trim().parse().ok())
+            .unwrap_or(16)
+    }
+}
+
+/// The `go` command for `limits`: `go wtime .. btime .. winc .. binc .. movestogo .. movetime .. nodes ..
+/// depth ..` with the limits that are set (`go infinite` when none is).
+pub fn go_command(limits: &Limits) -> String {
+    let mut words = vec!["go".to_string()];
+    let mut push = |key: &str, value: Option<u64>| {
+        if let Some(v) = value {
+            words.push(format!("{key} {v}"));
+        }
+    };
+    push("wtime", limits.wtime_ms);
+    push("btime", limits.btime_ms);
+    push("winc", limits.winc_ms);
+    push("binc", limits.binc_ms);
+    push("movestogo", limits.movestogo.map(u64::from));
+    push("movetime", limits.movetime_ms);
+    push("nodes", limits.nodes);
+    push("depth", limits.depth.map(u64::from));
+    if words.len() == 1 || limits.infinite {
+        words.push("infinite".to_string());
+    }
+    words.join(" ")
+}
+
+/// The `position` command for `game`: `position startpos` when it began from the standard start position,
+/// else `position fen FEN`, then `moves` and every move in UCI text (king-takes-rook castling in Chess960).
+pub fn position_command(game: &Game) -> String {
+    let start = game.start();
+    let chess960 = start.is_chess960();
+    let mut text = if !chess960 && *start == Position::startpos() {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", start.to_fen())
+    };
+    if !game.moves().is_empty() {
+        text.push_str(" moves");
+        for m in game.moves() {
+            text.push(' ');
+            text.push_str(&m.to_uci(chess960));
+        }
+    }
+    text
+}
+
+/// What the `info` lines of one search said last: score (mover's view), depth and nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoSummary {
+    /// The last score given.
+    pub score: Option<EngineScore>,
+    /// The last depth given.
+    pub depth: u32,
+    /// The last node count given.
+    pub nodes: u64,
+}
+
+impl InfoSummary {
+    /// Reads one `info` line into the summary; other lines and fields it cannot read are ignored (engine output
+    /// is untrusted, and an engine may add fields of its own).
+    pub fn read(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") {
+            return;
+        }
+        let mut i = 1;
+        while i < words.len() {
+            let next = words.get(i + 1).copied();
+            match words[i] {
+                "depth" => {
+                    if let Some(d) = next.and_then(|w| w.parse().ok()) {
+                        self.depth = d;
+                    }
+                }
+                "nodes" => {
+                    if let Some(n) = next.and_then(|w| w.parse().ok()) {
+                        self.nodes = n;
+                    }
+                }
+                "score" => {
+                    let value = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
+                    match (next, value) {
+                        (Some("cp"), Some(cp)) => self.score = Some(EngineScore::Cp(cp)),
+                        (Some("mate"), Some(n)) => self.score = Some(EngineScore::Mate(n)),
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                // The rest of the line is the pv or free text.
+                "pv" | "string" => break,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// The error's text with the engine's last lines (which a timeout's text already holds).
+fn describe(error: &UciError, process: &EngineProcess) -> String {
+    match error {
+        UciError::Timeout { .. } => error.to_string(),
+        _ => format!("{error}; last lines: {:?}", process.last_lines()),
+    }
+}
+
+/// An external UCI engine process playing for one worker.
+pub struct UciPlayer {
+    name: String,
+    engine: UciEngine,
+    process: Option<EngineProcess>,
+    /// Whether `UCI_Chess960` is on in the running process.
+    chess960: bool,
+    warnings: Vec<String>,
+}
+
+impl UciPlayer {
+    /// Starts the engine: process, `uci`/`uciok`, the options, `isready`/`readyok`.
+    ///
+    /// # Errors
+    /// [`PlayerError::Start`] naming the command and what failed, with the engine's last lines.
+    pub fn start(name: &str, engine: UciEngine) -> Result<UciPlayer, PlayerError> {
+        let mut player = UciPlayer { name: name.to_string(), engine, process: None, chess960: false, warnings: vec![] };
+        player.launch()?;
+        Ok(player)
+    }
+
+    /// Starts a fresh process (dropping any old one) and sets it up.
+    fn launch(&mut self) -> Result<(), PlayerError> {
+        self.process = None;
+        self.chess960 = false;
+        let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
+        let engine = &self.engine;
+        let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())
+            .map_err(|e| start_error(e.to_string()))?;
+        let handshake = Duration::from_millis(engine.handshake_timeout_ms);
+        let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
+        process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;
+        let lines = process
+            .wait_for(|l| l.trim() == "uciok", "uciok", handshake)
+            .map_err(|e| start_error(with_lines(e, &process)))?;
+        let listed: Vec<String> = lines
+            .iter()
+            .filter_map(|l| l.trim().strip_prefix("option name "))
+            .map(|rest| rest.split(" type ").next().unwrap_or(rest).trim().to_ascii_lowercase())
+            .collect();
+        self.warnings.clear();
+        for (name, value) in &engine.options {
+            if !listed.contains(&name.to_ascii_lowercase()) {
+                self.warnings
+                    .push(format!("{}: the engine does not list the option {name:?}; it is sent anyway", self.name));
+            }
+            process.set_option(name, value).map_err(|e| start_error(with_lines(e, &process)))?;
+        }
+        process.sync(handshake).map_err(|e| start_error(with_lines(e, &process)))?;
+        self.process = Some(process);
+        Ok(())
+    }
+
+    /// The error for a failure of the running process: a closed pipe or a dead process is a crash, a timeout
+    /// a stall; the process is dropped (killed) either way, to be restarted before the next game.
+    fn failed(&mut self, error: UciError, doing: &str) -> PlayerError {
+        let mut process = self.process.take();
+        if let Some(p) = process.as_mut()
+            && matches!(error, UciError::Disconnected { .. } | UciError::Write { .. })
+        {
+            p.settle(Duration::from_millis(500));
+        }
+        let running = process.as_mut().is_some_and(EngineProcess::is_running);
+        let reason = match &process {
+            Some(p) => format!("{doing}: {}", describe(&error, p)),
+            None => format!("{doing}: {error}"),
+        };
+        match error {
+            UciError::Timeout { .. } if running => PlayerError::Stalled { player: self.name.clone(), reason },
+            _ => PlayerError::Crashed { player: self.name.clone(), reason },
+        }
+    }
+}
+
+impl Player for UciPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        let alive = self.process.as_mut().is_some_and(EngineProcess::is_running);
+        if self.engine.restart || !alive {
+            self.launch()?;
+        }
+        let ping = Duration::from_millis(self.engine.ping_timeout_ms);
+        let process = self.process.as_mut().expect("launched above");
+        let sent = process.send("ucinewgame").and_then(|()| process.sync(ping));
+        sent.map_err(|e| self.failed(e, "ucinewgame/isready"))
+    }
+
+    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        if self.process.is_none() {
+            self.launch()?;
+        }
+        let chess960 = game.position().is_chess960();
+        let process = self.process.as_mut().expect("launched above");
+        if chess960 != self.chess960 {
+            if let Err(e) = process.set_option("UCI_Chess960", if chess960 { "true" } else { "false" }) {
+                return Err(self.failed(e, "setoption UCI_Chess960"));
+            }
+            self.chess960 = chess960;
+        }
+        let sent = process.send(&position_command(game)).and_then(|()| process.send(&go_command(&request.limits)));
+        if let Err(e) = sent {
+            return Err(self.failed(e, "position/go"));
+        }
+        let timed = request.allowed_ms.is_some();
+        let allowed = Duration::from_millis(request.allowed_ms.unwrap_or(self.engine.stall_timeout_ms));
+        let ping = Duration::from_millis(self.engine.ping_timeout_ms);
+        let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
+        let mut info = InfoSummary::default();
+        let lines = match process.wait_for(is_bestmove, "bestmove", allowed) {
+            Ok(lines) => lines,
+            Err(UciError::Timeout { .. }) => {
+                // Out of time: ask for the move at once. One that comes is still judged by the runner's
+                // clock (a time forfeit); one that does not is a stall.
+                let stopped = process.send("stop").and_then(|()| process.wait_for(is_bestmove, "bestmove", ping));
+                match stopped {
+                    Ok(lines) if timed => lines,
+                    Ok(_) => {
+                        return Err(PlayerError::Stalled {
+                            player: self.name.clone(),
+                            reason: format!(
+                                "no bestmove within the stall timeout of {} ms for an untimed search (it came \
+                                 after stop); last lines: {:?}",
+                                self.engine.stall_timeout_ms,
+                                process.last_lines()
+                            ),
+                        });
+                    }
+                    Err(e) => return Err(self.failed(e, "bestmove after stop")),
+                }
+            }
+            Err(e) => return Err(self.failed(e, "bestmove")),
+        };
+        for line in &lines {
+            info.read(line);
+        }
+        let last = lines.last().expect("wait_for returns the matching line last");
+        let text = last.split_whitespace().nth(1).unwrap_or("").to_string();
+        let mv = parse_uci(game.position(), &text).map_err(|e| PlayerError::BadMove {
+            player: self.name.clone(),
+            text: text.clone(),
+            reason: format!("{e}; last lines: {:?}", process.last_lines()),
+        })?;
+        Ok(PlayerMove { mv, score: info.score, depth: info.depth, nodes: info.nodes, time_ms: 0 })
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_commands() {
+        let clock = Limits {
+            wtime_ms: Some(9_000),
+            btime_ms: Some(8_500),
+            winc_ms: Some(100),
+            binc_ms: Some(100),
+            movestogo: Some(12),
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&clock), "go wtime 9000 btime 8500 winc 100 binc 100 movestogo 12");
+        assert_eq!(go_command(&Limits { nodes: Some(5000), ..Limits::default() }), "go nodes 5000");
+        let both = Limits { movetime_ms: Some(100), depth: Some(8), ..Limits::default() };
+        assert_eq!(go_command(&both), "go movetime 100 depth 8");
+        assert_eq!(go_command(&Limits::default()), "go infinite");
+    }
+
+    #[test]
+    fn position_commands() {
+        let mut game = Game::new(Position::startpos());
+        assert_eq!(position_command(&game), "position startpos");
+        for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"] {
+            let m = parse_uci(game.position(), text).unwrap();
+            assert!(game.play(m));
+        }
+        let castle = parse_uci(game.position(), "e1g1").unwrap();
+        assert!(game.play(castle));
+        assert_eq!(position_command(&game), "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let mut game = Game::new(Position::from_fen_variant(fen, true).unwrap());
+        let castle = parse_uci(game.position(), "e1h1").unwrap();
+        assert!(game.play(castle));
+        let text = position_command(&game);
+        assert!(text.starts_with("position fen r3k2r/8/8/8/8/8/8/R3K2R w "), "{text}");
+        assert!(text.ends_with(" moves e1h1"), "{text}");
+    }
+
+    #[test]
+    fn info_lines() {
+        let mut info = InfoSummary::default();
+        info.read("info depth 12 seldepth 18 multipv 1 score cp -35 nodes 123456 nps 1000 pv e2e4 e7e5");
+        assert_eq!(info, InfoSummary { score: Some(EngineScore::Cp(-35)), depth: 12, nodes: 123_456 });
+        info.read("info depth 13 score mate 3 lowerbound nodes 200000 pv e2e4");
+        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        info.read("info string depth 99 nodes 1");
+        info.read("info depth x score cp nodes");
+        info.read("bestmove e2e4");
+        info.read("info currmove e2e4 currmovenumber 1");
+        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+    }
+
+    #[test]
+    fn hash_and_command_line() {
+        let mut engine = UciEngine::new("/usr/games/stockfish");
+        assert_eq!(engine.hash_mb(), 16);
+        engine.options.push(("Hash".into(), "64".into()));
+        engine.args = vec!["--x".into(), "y".into()];
+        assert_eq!(engine.hash_mb(), 64);
+        assert_eq!(engine.command_line(), "/usr/games/stockfish --x y");
+    }
+
+    #[test]
+    fn a_missing_program_is_a_start_error() {
+        let err = UciPlayer::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
+        assert!(matches!(&err, PlayerError::Start { player, .. } if player == "ghost"), "{err}");
+        assert!(err.to_string().contains("/no/such/engine"), "{err}");
+    }
+}

@@ -1,0 +1,190 @@
+//! Engine failures become results: the real `arbiter match` binary plays the built-in `seed` against
+//! `faulty-engine` (tests/engines/faulty_engine.rs, a real UCI process) told to crash, hang, send an illegal or
+//! unparsable move, overrun its clock, or never finish its handshake. Each failure must be a loss for the
+//! faulty side with the right termination in games.csv and the PGN `Termination` tag, logged with the
+//! engine's last lines; with `--recover` the match goes on, without it the match stops after the games in
+//! play (exit 1), and nothing already played is lost.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
+fn faulty_engine() -> PathBuf {
+    let arbiter = Path::new(env!("CARGO_BIN_EXE_arbiter"));
+    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
+    let path = profile_dir.join("examples").join("faulty-engine");
+    if !path.exists() {
+        let release = profile_dir.file_name().is_some_and(|n| n == "release");
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if release {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("run cargo to build the faulty engine");
+        assert!(status.success(), "cargo build --example faulty-engine failed");
+    }
+    path
+}
+
+/// A fresh folder for one test's results (not created: the match creates it).
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("failure-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().expect("a parent")).expect("create the parent folder");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Plays `seed` against the faulty engine run with `faulty_args`, with the extra match flags `flags`.
+fn play(name: &str, faulty_args: &str, flags: &[&str]) -> (Output, PathBuf) {
+    let dir = out_dir(name);
+    let engine = format!("name=faulty,cmd={},args={faulty_args}", faulty_engine().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--concurrency", "1", "--out"])
+        .arg(&dir)
+        .args(flags)
+        .output()
+        .expect("run arbiter");
+    (out, dir)
+}
+
+/// The rows of games.csv: (white, black, result, termination).
+fn rows(dir: &Path) -> Vec<(String, String, String, String)> {
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv");
+    let headers = reader.headers().expect("a header").clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (w, b, r, t) = (col("white"), col("black"), col("result"), col("termination"));
+    reader
+        .records()
+        .map(|rec| {
+            let rec = rec.expect("a complete CSV row");
+            (rec[w].to_string(), rec[b].to_string(), rec[r].to_string(), rec[t].to_string())
+        })
+        .collect()
+}
+
+/// Checks that every game was lost by `faulty` with `termination`, in the CSV and the PGN alike, and that
+/// there were `games` of them.
+fn all_lost_by_faulty(dir: &Path, termination: &str, games: usize) {
+    let rows = rows(dir);
+    assert_eq!(rows.len(), games, "{rows:?}");
+    for (white, black, result, end) in &rows {
+        assert_eq!(end, termination, "{rows:?}");
+        let expected = if white == "faulty" { "0-1" } else { "1-0" };
+        assert!(white == "faulty" || black == "faulty");
+        assert_eq!(result, expected, "{rows:?}");
+    }
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("games.pgn");
+    assert_eq!(pgn.matches(&format!("[Termination \"{termination}\"]")).count(), games, "{pgn}");
+    let faulty_lost = pgn
+        .split("[Event ")
+        .skip(1)
+        .filter(|game| {
+            let white_faulty = game.contains("[White \"faulty\"]");
+            game.contains(if white_faulty { "[Result \"0-1\"]" } else { "[Result \"1-0\"]" })
+        })
+        .count();
+    assert_eq!(faulty_lost, games, "{pgn}");
+}
+
+fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "exit code\nstdout:\n{}\nstderr:\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_crash_with_recover_loses_and_the_match_goes_on() {
+    let (out, dir) = play("crash-recover", "--mode crash --after 2", &["--games", "4", "--nodes", "300", "--recover"]);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "disconnect", 4);
+    // The engine's last lines, its stderr included, are in the log and on stderr.
+    let log = std::fs::read_to_string(dir.join("match.log")).expect("match.log");
+    assert_eq!(log.matches("crashing as told after 2 moves").count(), 4, "{log}");
+    assert!(text(&out.stderr).contains("stderr: faulty-engine: crashing as told"));
+}
+
+#[test]
+fn a_crash_without_recover_stops_the_match_and_keeps_its_games() {
+    let (out, dir) = play("crash-stop", "--mode crash --after 2", &["--games", "20", "--nodes", "300"]);
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("pass --recover"), "{}", text(&out.stderr));
+    // The pair in play when the engine crashed is finished, and no other starts.
+    all_lost_by_faulty(&dir, "disconnect", 2);
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("summary.txt");
+    assert!(summary.contains("Stopped by an engine failure"), "{summary}");
+}
+
+#[test]
+fn a_hang_is_a_stall() {
+    let flags = ["--games", "2", "--tc", "1+0.1", "--ping-timeout-ms", "500", "--recover"];
+    let (out, dir) = play("hang", "--mode hang --after 2", &flags);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "stall", 2);
+}
+
+#[test]
+fn no_readyok_is_a_stall() {
+    let flags = ["--games", "2", "--nodes", "300", "--ping-timeout-ms", "500", "--recover"];
+    let (out, dir) = play("no-readyok", "--mode no-readyok", &flags);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "stall", 2);
+}
+
+#[test]
+fn illegal_and_unparsable_moves_lose() {
+    for mode in ["illegal", "garbage"] {
+        let (out, dir) = play(mode, &format!("--mode {mode} --after 3"), &["--games", "2", "--nodes", "300"]);
+        assert_exit(&out, 0);
+        all_lost_by_faulty(&dir, "illegal move", 2);
+        let log = std::fs::read_to_string(dir.join("match.log")).expect("match.log");
+        let sent = if mode == "illegal" { "\"a1a1\"" } else { "\"xyzzy\"" };
+        assert!(log.matches(sent).count() >= 2, "{log}");
+    }
+}
+
+#[test]
+fn overrunning_the_clock_is_a_time_forfeit() {
+    // 1 s + 0.1 s: the third move takes 1.5 s. The runner sends `stop` when the clock runs out; the move that
+    // comes (within the ping timeout) is late.
+    let flags = ["--games", "2", "--tc", "1+0.1", "--ping-timeout-ms", "3000"];
+    let (out, dir) = play("slow", "--mode slow --sleep-ms 1500 --after 2", &flags);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "time forfeit", 2);
+    let log = std::fs::read_to_string(dir.join("match.log")).expect("match.log");
+    assert!(log.contains("faulty lost on time: the move took "), "{log}");
+    // Per-move time (st=) is kept too.
+    let (out, dir) = play("slow-st", "--mode slow --sleep-ms 800 --after 1", &["--games", "2", "--each", "st=0.2"]);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "time forfeit", 2);
+}
+
+#[test]
+fn no_handshake_is_an_input_error_before_anything_is_written() {
+    let dir = out_dir("no-uciok");
+    let engine = format!("name=faulty,cmd={},args=--mode no-uciok", faulty_engine().display());
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--handshake-timeout-ms", "500", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&out, 2);
+    let err = text(&out.stderr);
+    assert!(err.contains("faulty: cannot start") && err.contains("uciok"), "{err}");
+    assert!(!dir.exists(), "no run folder for a match that never started");
+    // A program that does not exist names itself.
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", "name=ghost,cmd=/no/such/engine", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("/no/such/engine"));
+}
