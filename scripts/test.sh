@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Arbiter's tests need and runs all of them.
 #
-# Needs: Rust (cargo). Installs, when missing: python3 with pip and stockfish (Debian packages, via apt-get) and
-# python-chess (PyPI package `chess`), used by the tests to replay games.pgn independently of Arbiter.
+# Needs: Rust (cargo). Installs, when missing: python3 with pip and the UCI engines stockfish, fairy-stockfish,
+# ethereal-chess, toga2 and glaurung (Debian packages, via apt-get), and python-chess (PyPI package `chess`), used
+# by the tests to replay games.pgn independently of Arbiter.
 # The shared suites are read from ../shared (beside the checkout), as CI lays them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,10 +19,16 @@ if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null
   echo "== installing python3 and pip (apt-get)"
   apt_install python3 python3-pip python3-venv
 fi
-# Real UCI engines from Debian: Stockfish is the perft oracle of `arbiter perft --compare-with`.
-if [ ! -x /usr/games/stockfish ]; then
-  echo "== installing stockfish (apt-get)"
-  apt_install stockfish
+# Real UCI engines from Debian: Stockfish is the perft oracle of `arbiter perft --compare-with`; all of them are
+# opponents in the runner's tests (tests/opponents.rs).
+missing=()
+for pair in stockfish:stockfish fairy-stockfish:fairy-stockfish ethereal-chess:ethereal-chess toga2:toga2 \
+            glaurung:glaurung; do
+  [ -x "/usr/games/${pair%%:*}" ] || missing+=("${pair##*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (apt-get)"
+  apt_install "${missing[@]}"
 fi
 if ! python3 -c 'import chess' >/dev/null 2>&1; then
   echo "== installing python-chess (pip install chess)"
