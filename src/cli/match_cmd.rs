@@ -104,8 +104,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SPEC")]
     pub draw: Option<String>,
 
-    /// Resign adjudication `movecount=N,score=CP`: a side loses when its score was <= -CP for N consecutive
-    /// own moves and its opponent's >= CP for its last N moves.
+    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]`: a side loses when its own score
+    /// (mate scores included, from its own view) was <= -CP for N consecutive own moves; with twosided=true
+    /// (default false) its opponent's own score must also have been >= CP for its last N moves.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
 

@@ -319,7 +319,7 @@ mod tests {
         assert_eq!(record.moves.len(), 3);
 
         let mut settings = GameSettings::default();
-        settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300 });
+        settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300, twosided: true });
         let record =
             play_game(&mut Scripted::new("w", shuffle(400)), &mut Scripted::new("b", back(-400)), &start(), &settings);
         assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::ResignAdjudication));

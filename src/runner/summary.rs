@@ -71,7 +71,7 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         rules.push(format!("draw movenumber={},movecount={},score={}", d.movenumber, d.movecount, d.score));
     }
     if let Some(r) = adj.resign {
-        rules.push(format!("resign movecount={},score={}", r.movecount, r.score));
+        rules.push(format!("resign movecount={},score={},twosided={}", r.movecount, r.score, r.twosided));
     }
     if let Some(m) = adj.maxmoves {
         rules.push(format!("maxmoves {m}"));
