@@ -202,7 +202,9 @@ fn play_out(
             let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
             return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
-        comments.push(answer.comment());
+        // Follow-up: pass `Some(answer.time_ms)` once `PlayerMove` carries the thinking time measured by the
+        // runner (another change adds that field); until then the comment is score/depth only.
+        comments.push(answer.comment(None));
         adjudicated = adjudicator.record(mover, answer.score, game.moves().len());
     }
 }
