@@ -25,7 +25,10 @@ pub mod tally;
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
-pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
+pub use openings::{
+    Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_openings, load_openings_as,
+    opening_order, opening_order_from,
+};
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
 pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
 pub use scheduler::{
