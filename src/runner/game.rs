@@ -372,4 +372,88 @@ mod tests {
     fn shuffle_script() -> Vec<Option<(&'static str, i32)>> {
         vec![Some(("g1f3", 0)), Some(("f3g1", 0))]
     }
+
+    #[test]
+    fn every_end_reason_gives_a_pgn_whose_result_agrees_with_its_termination() {
+        use crate::runner::output::pgn_text;
+        use crate::runner::scheduler::GamePair;
+        type Script = Vec<Option<(&'static str, i32)>>;
+        let from = |fen: &str| Opening { start: Position::from_fen(fen).unwrap(), moves: Vec::new(), line: 1 };
+        let knights = |cp: i32| -> (Script, Script) {
+            (
+                vec![Some(("g1f3", cp)), Some(("f3g1", cp)), Some(("g1f3", cp)), Some(("f3g1", cp))],
+                vec![Some(("g8f6", -cp)), Some(("f6g8", -cp)), Some(("g8f6", -cp)), Some(("f6g8", -cp))],
+            )
+        };
+        let mut draw = GameSettings::default();
+        draw.adjudication.draw = Some(DrawAdjudication { movenumber: 1, movecount: 3, score: 5 });
+        let mut resign = GameSettings::default();
+        resign.adjudication.resign = ResignAdjudication::parse("movecount=2,score=300").ok();
+        let mut cap = GameSettings::default();
+        cap.adjudication.maxmoves = Some(1);
+        let plain = GameSettings::default();
+        let cases: Vec<(EndReason, &str, Opening, Script, Script, &GameSettings)> = vec![
+            (
+                EndReason::Rules(Termination::Checkmate),
+                "0-1",
+                start(),
+                vec![Some(("f2f3", 0)), Some(("g2g4", 0))],
+                vec![Some(("e7e5", 0)), Some(("d8h4", 0))],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::Stalemate),
+                "1/2-1/2",
+                from("7k/4Q3/8/8/8/8/8/K7 w - - 0 1"),
+                vec![Some(("e7f7", 0))],
+                vec![],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::ThreefoldRepetition),
+                "1/2-1/2",
+                start(),
+                knights(0).0,
+                knights(0).1,
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::FiftyMoveRule),
+                "1/2-1/2",
+                from("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"),
+                vec![Some(("a1a2", 0))],
+                vec![],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::InsufficientMaterial),
+                "1/2-1/2",
+                from("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"),
+                vec![Some(("e1d2", 0))],
+                vec![],
+                &plain,
+            ),
+            (EndReason::DrawAdjudication, "1/2-1/2", start(), knights(0).0, knights(0).1, &draw),
+            (EndReason::ResignAdjudication, "1-0", start(), knights(400).0, knights(400).1, &resign),
+            (EndReason::MaxMoves, "1/2-1/2", start(), knights(0).0, knights(0).1, &cap),
+            (EndReason::IllegalMove, "0-1", start(), vec![Some(("e2e5", 0))], vec![], &plain),
+            (EndReason::PlayerFailure, "1-0", start(), vec![Some(("e2e4", 0))], vec![None], &plain),
+        ];
+        let covered: Vec<EndReason> = cases.iter().map(|c| c.0).collect();
+        assert_eq!(covered, EndReason::ALL, "every end reason is played once");
+        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
+        for (reason, result, opening, white, black, settings) in cases {
+            let record = play_game(&mut Scripted::new("w", white), &mut Scripted::new("b", black), &opening, settings);
+            assert_eq!((record.end, record.result.pgn()), (reason, result), "{reason:?}");
+            let pgn = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);
+            let tag = |name: &str| {
+                let start = format!("[{name} \"");
+                let line = pgn.lines().find(|l| l.starts_with(&start)).unwrap_or_else(|| panic!("{name}: {pgn}"));
+                line[start.len()..line.len() - 2].to_string()
+            };
+            assert_eq!(tag("Result"), result, "{pgn}");
+            assert_eq!(tag("Termination"), reason.text(), "{pgn}");
+            assert_eq!(pgn.split_whitespace().last(), Some(result), "movetext ends with the result: {pgn}");
+        }
+    }
 }

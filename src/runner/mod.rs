@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! EngineSpec x N + openings + GameSettings + SprtSpec
-//!   -> Schedule: game pairs (same opening, colours swapped), round robin over the pairings
+//!   -> Schedule: game pairs (same opening, colours swapped unless --noswap), round robin or gauntlet pairings
 //!   -> workers (`concurrency` threads) play pairs with their own players -> GameRecord per game
 //!   -> ResultSink: games.csv + games.pgn, appended and flushed per game
 //!   -> MatchTally: W/D/L and pentanomial per pairing -> Elo, LLR -> stop early when the SPRT decides
@@ -32,8 +32,8 @@ pub use openings::{
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
 pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, round_robin,
-    run_match,
+    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, Tournament,
+    gauntlet, round_robin, run_match,
 };
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};

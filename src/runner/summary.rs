@@ -2,9 +2,10 @@
 //! pairing).
 
 use super::game::EndReason;
+use super::openings::Variant;
 use super::output::{OutputError, create_new_file};
 use super::player::EngineKind;
-use super::scheduler::{MatchLength, MatchSpec, MatchState, decision_text};
+use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
 use crate::stats::SprtDecision;
 use std::fmt::Write as _;
@@ -53,17 +54,22 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         };
         let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
     }
+    let from = if spec.start > 1 { format!(", from opening {}", spec.start) } else { String::new() };
     let _ = writeln!(
         out,
-        "  openings   {} ({} openings, {} order, seed {})",
+        "  openings   {} ({} openings, {} order, seed {}{from})",
         spec.openings_source,
         spec.openings.len(),
-        match spec.order {
-            super::openings::OpeningOrder::Sequential => "sequential",
-            super::openings::OpeningOrder::Random => "random",
-        },
+        spec.order.name(),
         spec.seed
     );
+    if spec.variant != Variant::Standard {
+        let _ = writeln!(out, "  variant    {}", spec.variant.name());
+    }
+    if spec.tournament != Tournament::RoundRobin || !spec.swap {
+        let colours = if spec.swap { "colours swapped in each pair" } else { "no colour swap (--noswap)" };
+        let _ = writeln!(out, "  tournament {}, {colours}", spec.tournament.name());
+    }
     let _ = writeln!(out, "  limits     {} per move", spec.settings.limit);
     let adj = &spec.settings.adjudication;
     let mut rules = Vec::new();
