@@ -14,11 +14,12 @@ use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::{
     AdjudicationRules, DrawAdjudication, EngineSpec, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
     MatchLength, MatchObserver, MatchSpec, MatchState, MoveLimit, OpeningOrder, OpeningsOption, ResignAdjudication,
-    ResultSink, Tournament, Variant, create_out_dir, create_run_dir, load_openings_as, run_match, summary_text,
-    write_summary,
+    ResultSink, Tournament, Variant, create_out_dir, create_run_dir, load_openings_as, match_report, run_match,
+    summary_text, write_summary,
 };
 use crate::stats::{EloModel, SprtSpec};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
@@ -44,6 +45,9 @@ pub const MAX_NAME_CHARS: usize = 100;
 
 /// The largest `|elo0|` and `|elo1|` that `--sprt` accepts (normalized or logistic Elo).
 pub const MAX_SPRT_ELO: f64 = 1000.0;
+
+/// The default `--ratinginterval`: the reports are printed every 10 games (cutechess-cli's habit).
+pub const DEFAULT_RATING_INTERVAL: u64 = 10;
 
 /// Whether `games.pgn` holds a comment after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -118,6 +122,11 @@ pub struct MatchArgs {
     /// pairing (at most 100000 games).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
+
+    /// Print the reports (cutechess-cli and fastchess lines for every pairing) to stdout every N games; 0 for
+    /// only at the end. They are printed at the end and written to summary.txt in any case.
+    #[arg(long = "ratinginterval", value_name = "N", default_value_t = DEFAULT_RATING_INTERVAL)]
+    pub rating_interval: u64,
 
     /// Comments after each move in games.pgn: on (`{book}`, and `{+0.35/12}` score/depth for engine moves, the
     /// cutechess-cli habit) or off (minimal PGN).
@@ -292,7 +301,7 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
         spec.concurrency,
         dir.display()
     );
-    let mut progress = Progress::new(&spec);
+    let mut progress = Progress::new(&spec, args.rating_interval);
     let state = run_match(&spec, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
@@ -605,14 +614,17 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
 }
 
 /// The progress bar on stderr: games done / total, W/D/L, Elo with its interval and the LLR of the first
-/// pairing.
-struct Progress {
+/// pairing; and every `interval` games (0: never) the reports on stdout ([`match_report`]), printed with the
+/// bar hidden.
+struct Progress<'a> {
     bar: ProgressBar,
     two_engines: bool,
+    spec: &'a MatchSpec,
+    interval: u64,
 }
 
-impl Progress {
-    fn new(spec: &MatchSpec) -> Progress {
+impl<'a> Progress<'a> {
+    fn new(spec: &'a MatchSpec, interval: u64) -> Progress<'a> {
         let total = 2 * spec.schedule().total_pairs;
         let template = if spec.length == MatchLength::UntilDecided {
             "{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}"
@@ -620,13 +632,25 @@ impl Progress {
             "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}"
         };
         let style = ProgressStyle::with_template(template).expect("the template is valid").progress_chars("=> ");
-        Progress { bar: ProgressBar::new(total).with_style(style), two_engines: spec.engines.len() == 2 }
+        Progress {
+            bar: ProgressBar::new(total).with_style(style),
+            two_engines: spec.engines.len() == 2,
+            spec,
+            interval,
+        }
     }
 }
 
-impl MatchObserver for Progress {
+impl MatchObserver for Progress<'_> {
     fn game_finished(&mut self, _record: &GameRecord, _pair: &GamePair, state: &MatchState) {
         self.bar.set_position(state.tally.games);
+        if self.interval > 0 && state.tally.games.is_multiple_of(self.interval) {
+            let report = match_report(self.spec, state);
+            self.bar.suspend(|| {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush());
+            });
+        }
         if !self.two_engines {
             return;
         }

@@ -7,7 +7,8 @@
 //!   -> workers (`concurrency` threads) play pairs with their own players -> GameRecord per game
 //!   -> ResultSink: games.csv + games.pgn, appended and flushed per game
 //!   -> MatchTally: W/D/L and pentanomial per pairing -> Elo, LLR -> stop early when the SPRT decides
-//!   -> summary.txt + summary.csv
+//!   -> reports in cutechess-cli and fastchess lines (every --ratinginterval games and at the end)
+//!   -> summary.txt (with the final reports) + summary.csv
 //! ```
 //!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation.
@@ -18,6 +19,7 @@ pub mod kv;
 pub mod openings;
 pub mod output;
 pub mod player;
+pub mod report;
 pub mod scheduler;
 pub mod summary;
 pub mod tally;
@@ -31,6 +33,7 @@ pub use openings::{
 };
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
 pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
+pub use report::{cutechess_report, fastchess_report, match_report};
 pub use scheduler::{
     GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, Tournament,
     gauntlet, round_robin, run_match,

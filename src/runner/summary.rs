@@ -5,6 +5,7 @@ use super::game::EndReason;
 use super::openings::Variant;
 use super::output::{OutputError, create_new_file};
 use super::player::EngineKind;
+use super::report::match_report;
 use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
 use crate::stats::SprtDecision;
@@ -43,7 +44,8 @@ pub const SUMMARY_CSV_HEADER: [&str; 25] = [
 
 /// The report of a match as text: the setup, the games played, the ways games ended, and per pairing the W/D/L
 /// and pentanomial counts (from the first engine's view), the Elo with its 95% interval, the LOS and, under
-/// an SPRT, the LLR with its bounds and the decision.
+/// an SPRT, the LLR with its bounds and the decision; then the same counts in the cutechess-cli and fastchess
+/// line formats ([`match_report`]).
 pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
     let mut out = String::new();
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
@@ -111,6 +113,7 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
             sprt_text(&mut out, spec, state);
         }
     }
+    let _ = write!(out, "\n{}", match_report(spec, state));
     if let Some(failure) = &state.failure {
         let _ = writeln!(out, "\nStopped by an error: {failure}");
     }
