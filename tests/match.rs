@@ -596,3 +596,131 @@ fn config_and_opening_errors_print_once() {
     assert!(!err.contains(":0:"), "{err}");
     assert!(!Path::new(out).exists(), "bad input creates no run folder");
 }
+
+/// The number after `label` in `text` (the first occurrence), such as the Elo of `Elo: 12.34 +/- ...`.
+fn number_after(text: &str, label: &str) -> f64 {
+    let at = text.find(label).unwrap_or_else(|| panic!("no {label:?} in:\n{text}")) + label.len();
+    let number: String =
+        text[at..].trim_start().chars().take_while(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.')).collect();
+    number.parse().unwrap_or_else(|_| panic!("no number after {label:?} in:\n{text}"))
+}
+
+#[test]
+fn gauntlet_of_three_without_colour_swap_prints_reports() {
+    let dir = scratch("gauntlet");
+    let config = dir.join("bishops.toml");
+    let mut build = EngineConfig::seed();
+    build.name = "bishops".into();
+    build.weights.bishop_pair = 150;
+    std::fs::write(&config, build.to_toml()).unwrap();
+    let engine = format!("config={}", config.display());
+    let out = dir.join("run");
+    let stdout = arbiter_ok(&[
+        "--openings",
+        UHO,
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--engine",
+        &engine,
+        "--tournament",
+        "gauntlet",
+        "--noswap",
+        "--rounds",
+        "1",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--ratinginterval",
+        "2",
+        "--out",
+        path_str(&out),
+    ]);
+    let rows = read_csv(&out);
+    assert_eq!(rows.len(), 4, "{rows:#?}");
+    let games: Vec<(u64, &str, &str)> = rows.iter().map(|r| (r.pair, r.white.as_str(), r.black.as_str())).collect();
+    // The first engine plays each other once (one pair each), with White in both games of its pairs.
+    assert_eq!(games, [(0, "seed", "nomob"), (0, "seed", "nomob"), (1, "seed", "bishops"), (1, "seed", "bishops")]);
+    check_pgn(&out, 4);
+
+    // Reports after games 2 and 4 (both pairings each time), then once more in the summary.
+    assert_eq!(stdout.matches("Score of seed vs nomob: ").count(), 3, "{stdout}");
+    assert_eq!(stdout.matches("Score of seed vs bishops: ").count(), 3, "{stdout}");
+    assert!(!stdout.contains("nomob vs bishops"), "{stdout}");
+    assert_eq!(
+        stdout.matches("Results of seed vs nomob (300 nodes, 1t, 16MB, UHO_4060_v4.part1of5.epd):\n").count(),
+        3
+    );
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(summary.contains("  tournament gauntlet, no colour swap (--noswap)\n"), "{summary}");
+    // The final report is the summary's: its counts are the CSV's and its Elo the summary's own.
+    let block = &summary[summary.find("Score of seed vs nomob: ").unwrap()..];
+    let first_pair = &rows[..2];
+    let wins = first_pair.iter().filter(|r| r.result == "1-0").count();
+    let losses = first_pair.iter().filter(|r| r.result == "0-1").count();
+    let draws = 2 - wins - losses;
+    let score = (wins as f64 + draws as f64 / 2.0) / 2.0;
+    assert!(
+        block.starts_with(&format!("Score of seed vs nomob: {wins} - {losses} - {draws}  [{score:.3}] 2\n")),
+        "{block}"
+    );
+    assert!(block.contains(&format!("...      seed playing White: {wins} - {losses} - {draws}  [{score:.3}] 2\n")));
+    assert!(!block[..block.find("Elo difference").unwrap()].contains("playing Black"), "{block}");
+    let fast = &block[block.find("Results of seed vs nomob").unwrap()..];
+    assert!(fast.contains(&format!("Games: 2, Wins: {wins}, Losses: {losses}, Draws: {draws}, ")), "{fast}");
+    let pairing = &summary[summary.find("\nseed vs nomob\n").unwrap()..];
+    let (ours, theirs) = (number_after(pairing, "Elo"), number_after(fast, "Elo:"));
+    assert!((ours - theirs).abs() <= 0.05 + 1e-9, "summary Elo {ours} vs report Elo {theirs}");
+    assert!(stdout.ends_with(&format!("\nResults: {}\n", out.display())), "{stdout}");
+}
+
+#[test]
+fn chess960_games_from_a_pgn_book() {
+    let dir = scratch("chess960");
+    // A Chess960 start (knight, rook, bishop, king, queen, bishop, rook, knight) with X-FEN castling letters
+    // and no Variant tag: --variant chess960 reads it as Chess960. The books castle on both wings.
+    let book = dir.join("960.pgn");
+    let fen = "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1";
+    std::fs::write(
+        &book,
+        format!(
+            "[FEN \"{fen}\"]\n\n1. e4 e5 2. g3 g6 3. Bg2 Bg7 4. Qe2 Qe7 5. O-O O-O *\n\n\
+             [FEN \"{fen}\"]\n\n1. d4 d5 2. b3 b6 3. Bb2 Bb7 4. O-O-O O-O-O *\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let stdout = arbiter_ok(&[
+        "--openings",
+        &format!("file={},format=pgn,order=sequential", book.display()),
+        "--variant",
+        "chess960",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--concurrency",
+        "2",
+        "--maxmoves",
+        "40",
+        "--out",
+        path_str(&out),
+    ]);
+    let rows = read_csv(&out);
+    check_rows(&rows, 4);
+    assert!(
+        rows.iter().all(|r| r.start_fen == "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1"),
+        "{rows:#?}"
+    );
+    assert_eq!(rows.iter().map(|r| r.opening).collect::<Vec<_>>(), [0, 0, 1, 1]);
+    // python-chess replays every game as Chess960 from the Variant tag, castling included.
+    check_pgn(&out, 4);
+    let pgn = std::fs::read_to_string(out.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Variant \"chess960\"]\n").count(), 4, "{pgn}");
+    let words = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(words.matches("5. O-O {book} O-O {book} 6.").count(), 2, "{pgn}");
+    assert_eq!(words.matches("4. O-O-O {book} O-O-O {book} 5.").count(), 2, "{pgn}");
+    assert!(stdout.contains("  variant    chess960\n"), "{stdout}");
+}

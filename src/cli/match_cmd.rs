@@ -14,11 +14,12 @@ use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::{
     AdjudicationRules, DrawAdjudication, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues, MatchLength,
-    MatchObserver, MatchSpec, MatchState, OpeningOrder, ResignAdjudication, ResultSink, create_out_dir, create_run_dir,
-    load_openings, run_match, summary_text, write_summary,
+    MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, ResignAdjudication, ResultSink, Tournament,
+    Variant, create_out_dir, create_run_dir, load_openings_as, match_report, run_match, summary_text, write_summary,
 };
 use crate::stats::{EloModel, SprtSpec};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
@@ -44,6 +45,19 @@ pub const MAX_NAME_CHARS: usize = 100;
 
 /// The largest `|elo0|` and `|elo1|` that `--sprt` accepts (normalized or logistic Elo).
 pub const MAX_SPRT_ELO: f64 = 1000.0;
+
+/// The default `--ratinginterval`: the reports are printed every 10 games (cutechess-cli's habit).
+pub const DEFAULT_RATING_INTERVAL: u64 = 10;
+
+/// Whether `games.pgn` holds a comment after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PgnComments {
+    /// `{book}` after book moves, `{score/depth}` (cutechess style, `+0.35/12`) after engine moves.
+    #[default]
+    On,
+    /// No comments (cutechess-cli's minimal PGN, `-pgnout FILE min`).
+    Off,
+}
 
 /// Flags of `arbiter match`.
 ///
@@ -89,31 +103,66 @@ pub struct MatchArgs {
     #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
-    /// Opening file: EPD (one position per line) or PGN (see --plies). Each opening is played as a game pair
-    /// with colours swapped. Default: suites/openings/arbiter-book.epd.
-    #[arg(long, value_name = "FILE")]
+    /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
+    /// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]` (`start`: the 1-based number
+    /// of the first opening played in the playing order; the openings before it are played last when the
+    /// openings are cycled, so with order=random, `start=N` skips the first N-1 openings of the shuffled
+    /// order). Each opening is played as a game pair. Default: suites/openings/arbiter-book.epd.
+    #[arg(long, value_name = "FILE|SPEC")]
     pub openings: Option<PathBuf>,
 
-    /// For PGN openings: play the first N plies of each game as the book (default: the whole game).
+    /// For PGN openings: play the first N plies of each game as the book (default: the whole game). Same as
+    /// `plies=` of --openings.
     #[arg(long, value_name = "N")]
     pub plies: Option<u32>,
 
-    /// Opening order: file order, or shuffled by --seed.
-    #[arg(long, value_enum, default_value_t = OpeningOrder::Random)]
-    pub order: OpeningOrder,
+    /// Opening order: file order, or shuffled by --seed (default: random). Same as `order=` of --openings.
+    #[arg(long, value_enum)]
+    pub order: Option<OpeningOrder>,
 
     /// Seed of the random opening order (the same seed gives the same order).
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
 
-    /// Total games, rounded up to whole pairs.
+    /// The variant: standard chess, or Chess960 (also double Fischer random books): opening FENs are read with
+    /// X-FEN or Shredder-FEN castling, games are written with `[Variant "chess960"]`.
+    #[arg(long, value_enum, default_value_t = Variant::Standard)]
+    pub variant: Variant,
+
+    /// How the engines are paired: every engine against every other (round-robin), or the first engine against
+    /// each of the others (gauntlet: pairings first-second, first-third, ...).
+    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    pub tournament: Tournament,
+
+    /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
+    #[arg(long)]
+    pub repeat: bool,
+
+    /// Keep the colours in both games of a pair: the pairing's first engine has White in both (the
+    /// pentanomial still counts the two games as a pair).
+    #[arg(long)]
+    pub noswap: bool,
+
+    /// Total games over all pairings, rounded up to whole pairs (pairs are handed out pairing by pairing, in
+    /// rounds).
     #[arg(long, value_name = "N", conflicts_with = "rounds")]
     pub games: Option<u64>,
 
-    /// Game pairs per pairing. Without --games or --rounds: until the SPRT decides (at most 100000 games),
-    /// or, without an SPRT, every opening once per pairing (at most 100000 games).
+    /// Game pairs per pairing (round robin of N engines: N(N-1)/2 pairings; gauntlet: N-1). Without --games or
+    /// --rounds: until the SPRT decides (at most 100000 games), or, without an SPRT, every opening once per
+    /// pairing (at most 100000 games).
     #[arg(long, value_name = "N")]
     pub rounds: Option<u64>,
+
+    /// Print the reports (cutechess-cli and fastchess lines for every pairing) to stdout every N games; 0 for
+    /// only at the end. They are printed at the end and written to summary.txt in any case.
+    #[arg(long = "ratinginterval", value_name = "N", default_value_t = DEFAULT_RATING_INTERVAL)]
+    pub rating_interval: u64,
+
+    /// Comments after each move in games.pgn: on (`{book}`, and `{+0.35/12}` score/depth for engine moves, the
+    /// cutechess-cli habit) or off (minimal PGN).
+    #[arg(long = "pgn-comments", value_enum, default_value_t = PgnComments::On)]
+    pub pgn_comments: PgnComments,
 
     /// Games played at once, 1 to 1024 (default: the number of cores); never more than the pairs to play.
     #[arg(long, value_name = "N")]
@@ -136,8 +185,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "SPEC")]
     pub draw: Option<String>,
 
-    /// Resign adjudication `movecount=N,score=CP`: a side loses when its score was <= -CP for N consecutive
-    /// own moves and its opponent's >= CP for its last N moves.
+    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]`: a side loses when its own score
+    /// (mate scores included, from its own view) was <= -CP for N consecutive own moves; with twosided=true
+    /// (default false) its opponent's own score must also have been >= CP for its last N moves.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
 
@@ -274,6 +324,7 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
     };
     let event = args.name.clone().unwrap_or_else(|| "arbiter match".to_string());
     let mut sink = ResultSink::create(&dir, &event)?;
+    sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
 
     eprintln!(
         "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
@@ -283,7 +334,7 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
         spec.concurrency,
         dir.display()
     );
-    let mut progress = Progress::new(&spec, &dir);
+    let mut progress = Progress::new(&spec, args.rating_interval, &dir);
     let state = run_match(&spec, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
@@ -410,14 +461,29 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         (None, None) => MatchLength::EachOpening,
     };
 
-    let path = match &args.openings {
-        Some(path) => path.clone(),
-        None => default_book()?,
+    let book = match &args.openings {
+        Some(path) => match path.to_str() {
+            Some(text) => OpeningsOption::parse(text)?,
+            None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
+        },
+        None => OpeningsOption { file: default_book()?, format: None, order: None, plies: None, start: None },
     };
     if args.plies == Some(0) {
         return Err(anyhow::anyhow!("--plies must be at least 1").into());
     }
-    let openings = load_openings(&path, args.plies.map(|p| p as usize))?;
+    let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", book.plies)?;
+    let order = one_of("--order", args.order, "order", book.order)?.unwrap_or_default();
+    let path = book.file;
+    let openings = load_openings_as(&path, book.format, plies, args.variant)?;
+    let start = book.start.unwrap_or(1);
+    if start > openings.len() {
+        return Err(anyhow::anyhow!(
+            "--openings start={start}: {} holds only {} openings",
+            path.display(),
+            openings.len()
+        )
+        .into());
+    }
 
     let concurrency = match args.concurrency {
         Some(0) => return Err(anyhow::anyhow!("--concurrency must be at least 1").into()),
@@ -439,8 +505,12 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         engines,
         openings,
         openings_source: path.display().to_string(),
-        order: args.order,
+        order,
         seed: args.seed,
+        start,
+        variant: args.variant,
+        tournament: args.tournament,
+        swap: !args.noswap,
         length,
         concurrency,
         settings: GameSettings { limits: Default::default(), adjudication },
@@ -449,6 +519,29 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
     };
     spec.concurrency = spec.workers();
     Ok(spec)
+}
+
+/// The value given by a flag or by the matching key of `--openings` (they must agree when both are given).
+fn one_of<T: PartialEq + std::fmt::Debug + Copy>(
+    flag: &str,
+    from_flag: Option<T>,
+    key: &str,
+    from_openings: Option<T>,
+) -> Result<Option<T>, Failure> {
+    match (from_flag, from_openings) {
+        (Some(a), Some(b)) if a != b => Err(anyhow::anyhow!(
+            "{flag} {} conflicts with --openings {key}={}; give one of them",
+            value_text(a),
+            value_text(b)
+        )
+        .into()),
+        (a, b) => Ok(a.or(b)),
+    }
+}
+
+/// A flag value as the user typed it: `Random` becomes `random`.
+fn value_text<T: std::fmt::Debug>(value: T) -> String {
+    format!("{value:?}").to_ascii_lowercase()
 }
 
 /// The default book: [`DEFAULT_BOOK`] under the working directory, else under the source tree the binary was
@@ -509,10 +602,13 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
 }
 
 /// The progress bar on stderr: games done / total, W/D/L, Elo with its interval and the LLR of the first
-/// pairing.
-struct Progress {
+/// pairing; and every `interval` games (0: never) the reports on stdout ([`match_report`]), printed with the
+/// bar hidden.
+struct Progress<'a> {
     bar: ProgressBar,
     two_engines: bool,
+    spec: &'a MatchSpec,
+    interval: u64,
     /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
     /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to stderr).
     log: Option<std::fs::File>,
@@ -521,8 +617,8 @@ struct Progress {
 /// The log file of a run folder.
 pub const LOG_FILE: &str = "match.log";
 
-impl Progress {
-    fn new(spec: &MatchSpec, dir: &Path) -> Progress {
+impl<'a> Progress<'a> {
+    fn new(spec: &'a MatchSpec, interval: u64, dir: &Path) -> Progress<'a> {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
         let log = match log {
             Ok(file) => Some(file),
@@ -538,13 +634,26 @@ impl Progress {
             "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}"
         };
         let style = ProgressStyle::with_template(template).expect("the template is valid").progress_chars("=> ");
-        Progress { bar: ProgressBar::new(total).with_style(style), two_engines: spec.engines.len() == 2, log }
+        Progress {
+            bar: ProgressBar::new(total).with_style(style),
+            two_engines: spec.engines.len() == 2,
+            spec,
+            interval,
+            log,
+        }
     }
 }
 
-impl MatchObserver for Progress {
+impl MatchObserver for Progress<'_> {
     fn game_finished(&mut self, _record: &GameRecord, _pair: &GamePair, state: &MatchState) {
         self.bar.set_position(state.tally.games);
+        if self.interval > 0 && state.tally.games.is_multiple_of(self.interval) {
+            let report = match_report(self.spec, state);
+            self.bar.suspend(|| {
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush());
+            });
+        }
         if !self.two_engines {
             return;
         }
@@ -573,6 +682,7 @@ impl MatchObserver for Progress {
 mod tests {
     use super::*;
     use crate::engine::EngineConfig;
+    use crate::runner::load_openings;
 
     fn config_dir() -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arbiter-match-cmd-{}", std::process::id()));
@@ -757,6 +867,87 @@ mod tests {
         let err = parse_sprt("elo0=0,elo1=5,model=bayes").unwrap_err().to_string();
         assert!(err.contains("model=\"bayes\""), "{err}");
         assert!(parse_sprt("elo0=nan,elo1=5").is_err());
+    }
+
+    #[test]
+    fn openings_key_values_and_flags() {
+        let pgn = config_dir().join("kv-book.pgn");
+        std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").unwrap();
+        let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
+        let build = |args: MatchArgs| match build_spec(&args) {
+            Ok(spec) => Ok(spec),
+            Err(Failure::Input(e) | Failure::Internal(e)) => Err(e.to_string()),
+        };
+        let args =
+            MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };
+        let spec = build(args).unwrap();
+        assert_eq!((spec.order, spec.start, spec.openings[0].moves.len()), (OpeningOrder::Sequential, 2, 2));
+        assert_eq!(spec.schedule().pair(0).opening, 1);
+        assert_eq!(spec.openings_source, pgn.display().to_string());
+        // The separate flags give the same values, and may repeat them.
+        let args = MatchArgs {
+            openings: kv(",order=sequential"),
+            order: Some(OpeningOrder::Sequential),
+            plies: Some(3),
+            games: Some(2),
+            ..MatchArgs::default()
+        };
+        let spec = build(args).unwrap();
+        assert_eq!((spec.order, spec.openings[0].moves.len()), (OpeningOrder::Sequential, 3));
+        let args = MatchArgs { openings: Some(pgn.clone()), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap().order, OpeningOrder::Random);
+
+        let args = MatchArgs { openings: kv(",plies=2"), plies: Some(4), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap_err(), "--plies 4 conflicts with --openings plies=2; give one of them");
+        let args = MatchArgs {
+            openings: kv(",order=random"),
+            order: Some(OpeningOrder::Sequential),
+            games: Some(2),
+            ..MatchArgs::default()
+        };
+        assert_eq!(
+            build(args).unwrap_err(),
+            "--order sequential conflicts with --openings order=random; give one of them"
+        );
+        let args = MatchArgs { openings: kv(",start=3"), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap_err(), format!("--openings start=3: {} holds only 2 openings", pgn.display()));
+        let args = MatchArgs { openings: kv(",format=epd"), games: Some(2), ..MatchArgs::default() };
+        let err = build(args).unwrap_err();
+        assert!(err.starts_with(&format!("opening file {}:1", pgn.display())), "{err}");
+        let args = MatchArgs { openings: kv(",start=x"), games: Some(2), ..MatchArgs::default() };
+        assert!(build(args).unwrap_err().starts_with("--openings: start=\"x\" is not valid"));
+    }
+
+    #[test]
+    fn tournament_colours_and_variant() {
+        let book = config_dir().join("960-book.epd");
+        std::fs::write(&book, "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\n").unwrap();
+        let three = vec![
+            "name=seed".to_string(),
+            "name=nomob".into(),
+            format!("name=s3,config={}", {
+                let p = config_dir().join("s3.toml");
+                std::fs::write(&p, EngineConfig::seed().to_toml()).unwrap();
+                p.display().to_string()
+            }),
+        ];
+        let args = MatchArgs {
+            openings: Some(book.clone()),
+            engines: three,
+            tournament: Tournament::Gauntlet,
+            noswap: true,
+            repeat: true,
+            variant: Variant::Chess960,
+            rounds: Some(1),
+            ..MatchArgs::default()
+        };
+        let spec = build_spec(&args).ok().unwrap();
+        assert_eq!((spec.tournament, spec.swap, spec.variant), (Tournament::Gauntlet, false, Variant::Chess960));
+        assert_eq!(spec.schedule().pairings, [(0, 1), (0, 2)]);
+        assert!(spec.openings[0].start.is_chess960());
+        let args = MatchArgs { variant: Variant::Standard, ..args };
+        let Err(Failure::Input(err)) = build_spec(&args) else { panic!("a Chess960 book read as standard chess") };
+        assert!(error_text(&err).contains("need Chess960 mode"), "{err}");
     }
 
     #[test]

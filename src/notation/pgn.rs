@@ -77,11 +77,22 @@ impl PgnGame {
 }
 
 /// Reads every game of PGN text. Comments (`{}` and `;`), variations (`()`), NAGs (`$n`), move numbers and
-/// escape lines (`%`) are skipped; only the main line is kept.
+/// escape lines (`%`) are skipped; only the main line is kept. A game is Chess960 when its `Variant` tag names
+/// it (any value holding `960`).
 ///
 /// # Errors
 /// [`PgnError`] naming `file`, the line and what is wrong, for the first bad game.
 pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
+    read_games_variant(text, file, false)
+}
+
+/// [`read_games`] where `chess960` makes every game Chess960, whatever its tags say: `FEN` castling fields are
+/// read as X-FEN or Shredder-FEN, a game without `FEN` starts from the standard array as a Chess960 position,
+/// and `O-O`/`O-O-O` castle with the rook on that side of the king.
+///
+/// # Errors
+/// As [`read_games`].
+pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut tokens: Vec<(usize, String)> = Vec::new();
@@ -97,7 +108,7 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
         if tags.is_empty() && tokens.is_empty() {
             return Ok(());
         }
-        let g = build_game(std::mem::take(tags), std::mem::take(tokens), line, file)?;
+        let g = build_game(std::mem::take(tags), std::mem::take(tokens), line, file, chess960)?;
         games.push(g);
         Ok(())
     };
@@ -194,16 +205,21 @@ fn build_game(
     tokens: Vec<(usize, String)>,
     line: usize,
     file: &str,
+    force_chess960: bool,
 ) -> Result<PgnGame, PgnError> {
     let fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
-    let chess960 = tags.iter().any(|(k, v)| k == "Variant" && v.to_ascii_lowercase().contains("960"));
+    let chess960 = force_chess960 || tags.iter().any(|(k, v)| k == "Variant" && v.to_ascii_lowercase().contains("960"));
     let start = match fen {
         Some(f) => Position::from_fen_variant(&f, chess960).map_err(|e| PgnError::BadFen {
             file: file.to_string(),
             line,
             reason: e.to_string(),
         })?,
-        None => Position::startpos(),
+        None => {
+            let mut start = Position::startpos();
+            start.set_chess960(chess960);
+            start
+        }
     };
     let mut pos = start.clone();
     let mut moves = Vec::new();
@@ -234,8 +250,10 @@ fn build_game(
 }
 
 /// Writes one game as PGN: the given tags (the caller supplies the seven-tag roster in order and any extra
-/// tags), `SetUp "1"` and `FEN` when `start` is not the standard start position, and SAN movetext wrapped
-/// below 80 columns, with an optional comment after each move (`{...}`), ending with `result`.
+/// tags), `SetUp "1"` and `FEN` when `start` is not the standard start position, `Variant "chess960"` (the
+/// spelling python-chess and cutechess read) for a Chess960 game, and SAN movetext wrapped below 80 columns
+/// (castling as `O-O`/`O-O-O` in both variants), with an optional comment after each move (`{...}`), ending with
+/// `result`.
 pub fn write_game(
     tags: &[(String, String)],
     start: &Position,
@@ -251,7 +269,7 @@ pub fn write_game(
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", start.to_fen()));
         if start.is_chess960() {
-            out.push_str("[Variant \"Chess960\"]\n");
+            out.push_str("[Variant \"chess960\"]\n");
         }
     }
     out.push('\n');
@@ -310,6 +328,36 @@ mod tests {
         assert_eq!(games[0].moves, moves);
         let bad = read_games("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", "b.pgn").unwrap_err();
         assert!(bad.to_string().starts_with("b.pgn:3: move 3"), "{bad}");
+    }
+
+    #[test]
+    fn chess960_castling_is_written_and_read_back() {
+        let start =
+            Position::from_fen_variant("nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1", true).unwrap();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for s in ["d4", "d5", "b3", "b6", "Bb2", "Bb7", "O-O-O", "e5", "e4", "O-O-O"] {
+            let m = parse_san(&pos, s).unwrap();
+            pos.make_move(m);
+            moves.push(m);
+        }
+        // The king takes the rook's square in the move encoding, but SAN is O-O-O.
+        assert_eq!((moves[6].to_uci(true).as_str(), moves[6].to_uci(false).as_str()), ("d1b1", "d1c1"));
+        let tags = vec![("Event".to_string(), "t".to_string())];
+        let text = write_game(&tags, &start, &moves, None, "*");
+        assert!(text.contains("[SetUp \"1\"]\n[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\"]\n"));
+        assert!(text.contains("[Variant \"chess960\"]\n"), "{text}");
+        assert!(text.contains("4. O-O-O e5 5. e4 O-O-O *"), "{text}");
+        let games = read_games(&text, "960.pgn").unwrap();
+        assert_eq!(games[0].moves, moves);
+        assert!(games[0].start.is_chess960());
+        // Without the tags' help the reader still plays it as Chess960 when told to.
+        let bare = "[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1\"]\n\n1. d4 d5 2. b3 b6 3. Bb2 Bb7 4. O-O-O *\n";
+        let games = read_games_variant(bare, "bare.pgn", true).unwrap();
+        assert_eq!(games[0].moves[..7], moves[..7]);
+        let standard = read_games_variant("1. e4 *\n", "s.pgn", true).unwrap();
+        assert!(standard[0].start.is_chess960());
+        assert!(!read_games("1. e4 *\n", "s.pgn").unwrap()[0].start.is_chess960());
     }
 
     #[test]

@@ -53,22 +53,28 @@ impl DrawAdjudication {
     }
 }
 
-/// Resign adjudication: a side loses when its own score has been at or below `-score` for `movecount`
-/// consecutive own moves while its opponent's own score has been at or above `score` for its last `movecount`
-/// moves (both engines agree).
+/// Resign adjudication: a side loses when its own score (from its own view, as it reported it with its move)
+/// has been at or below `-score` for `movecount` consecutive own moves. With `twosided`, its opponent must agree:
+/// the opponent's own score must also have been at or above `score` for its last `movecount` moves. A mate
+/// score counts as beyond every threshold ([`EngineScore::as_cp`]): being mated is at or below `-score`.
+///
+/// This is cutechess-cli's `-resign movecount=N score=CP [twosided=true]`, where `twosided` is off unless asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ResignAdjudication {
     /// Consecutive own moves each side must have reported (at least 1).
     pub movecount: u32,
     /// The threshold in centipawns (at least 1).
     pub score: i32,
+    /// Whether the winner's own scores must agree (at or above `score` for its last `movecount` moves).
+    pub twosided: bool,
 }
 
 impl ResignAdjudication {
     /// The keys of `--resign`.
-    pub const KEYS: &[&str] = &["movecount", "score"];
+    pub const KEYS: &[&str] = &["movecount", "score", "twosided"];
 
-    /// Parses `movecount=N,score=CP` (both required and at least 1).
+    /// Parses `movecount=N,score=CP[,twosided=true|false]` (movecount and score required and at least 1;
+    /// twosided false when absent).
     ///
     /// # Errors
     /// A [`KeyValueError`] naming `--resign` and the key.
@@ -77,7 +83,8 @@ impl ResignAdjudication {
     /// ```
     /// use arbiter::runner::ResignAdjudication;
     /// let resign = ResignAdjudication::parse("movecount=3,score=600").unwrap();
-    /// assert_eq!((resign.movecount, resign.score), (3, 600));
+    /// assert_eq!((resign.movecount, resign.score, resign.twosided), (3, 600, false));
+    /// assert!(ResignAdjudication::parse("movecount=3,score=600,twosided=true").unwrap().twosided);
     /// ```
     pub fn parse(text: &str) -> Result<ResignAdjudication, KeyValueError> {
         let mut kv = KeyValues::parse("--resign", text, Self::KEYS)?;
@@ -89,7 +96,8 @@ impl ResignAdjudication {
         if score < 1 {
             return Err(kv.bad_value("score", "centipawns, at least 1"));
         }
-        Ok(ResignAdjudication { movecount, score })
+        let twosided = kv.take("twosided", "true or false")?.unwrap_or(false);
+        Ok(ResignAdjudication { movecount, score, twosided })
     }
 }
 
@@ -143,7 +151,7 @@ impl Adjudicator {
             self.winning[side] = bump(self.winning[side], cp.is_some_and(|cp| cp >= resign.score));
             for loser in [mover, mover.flip()] {
                 if self.losing[loser.index()] >= resign.movecount
-                    && self.winning[loser.flip().index()] >= resign.movecount
+                    && (!resign.twosided || self.winning[loser.flip().index()] >= resign.movecount)
                 {
                     return Some(Adjudicated::Resign { loser });
                 }
@@ -222,24 +230,48 @@ mod tests {
     }
 
     #[test]
-    fn resign_needs_both_sides_to_agree() {
-        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500"));
+    fn resign_twosided_needs_both_sides_to_agree() {
+        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500,twosided=true"));
         // Black thinks it is lost, White does not agree yet.
         assert_eq!(feed(&mut adj, 0, &[cp(100), cp(-600), cp(499), cp(-700), cp(500), cp(-800)]), None);
         // White's next score completes its run of two: Black resigns after White's move.
         assert_eq!(adj.record(White, cp(900), 7), Some(Adjudicated::Resign { loser: Black }));
 
-        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500"));
+        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500,twosided=true"));
         assert_eq!(feed(&mut adj, 0, &[cp(-500), cp(500)]), Some((2, Adjudicated::Resign { loser: White })));
-        // A mate score is beyond every threshold.
-        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500"));
+        // A mate score is beyond every threshold, read from the mover's view: +M3 for White, -M2 for Black.
+        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500,twosided=true"));
         assert_eq!(
             feed(&mut adj, 0, &[Some(EngineScore::Mate(3)), Some(EngineScore::Mate(-2))]),
             Some((2, Adjudicated::Resign { loser: Black }))
         );
         // An interrupted run starts again.
-        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500"));
+        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500,twosided=true"));
         assert_eq!(feed(&mut adj, 0, &[cp(-600), cp(600), cp(-100), cp(600), cp(-600), cp(600)]), None);
+        // White's own mate score (mated in 1, its view) with Black's agreement.
+        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500,twosided=true"));
+        assert_eq!(
+            feed(&mut adj, 0, &[cp(0), Some(EngineScore::Mate(1)), Some(EngineScore::Mate(-1))]),
+            Some((3, Adjudicated::Resign { loser: White }))
+        );
+    }
+
+    #[test]
+    fn resign_onesided_reads_only_the_losers_own_scores() {
+        // The default: Black resigns after its second score at or below -500, whatever White thinks.
+        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500"));
+        assert_eq!(
+            feed(&mut adj, 0, &[cp(100), cp(-600), cp(0), cp(-500)]),
+            Some((4, Adjudicated::Resign { loser: Black }))
+        );
+        let mut adj = Adjudicator::new(rules("", "movecount=2,score=500,twosided=false"));
+        assert_eq!(feed(&mut adj, 0, &[cp(100), cp(-600), cp(0), cp(-499), cp(0), cp(-900)]), None);
+        // A winning score of the opponent is not needed, a mate against the mover is enough.
+        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500"));
+        assert_eq!(feed(&mut adj, 0, &[Some(EngineScore::Mate(0))]), Some((1, Adjudicated::Resign { loser: White })));
+        // A winning score is not a losing one: +M2 for White never makes White resign.
+        let mut adj = Adjudicator::new(rules("", "movecount=1,score=500"));
+        assert_eq!(feed(&mut adj, 0, &[Some(EngineScore::Mate(2)), cp(0), cp(10_000)]), None);
     }
 
     #[test]
@@ -266,8 +298,14 @@ mod tests {
         assert_eq!(err.to_string(), "--draw: missing key `score`");
         let err = DrawAdjudication::parse("movenumber=40,movecount=0,score=3").unwrap_err();
         assert!(err.to_string().contains("movecount=\"0\""), "{err}");
-        let err = ResignAdjudication::parse("movecount=3,score=600,twosided=true").unwrap_err();
-        assert_eq!(err.to_string(), "--resign: unknown key `twosided`, expected one of: movecount, score");
+        let err = ResignAdjudication::parse("movecount=3,score=600,both=true").unwrap_err();
+        assert_eq!(err.to_string(), "--resign: unknown key `both`, expected one of: movecount, score, twosided");
+        assert_eq!(
+            ResignAdjudication::parse("movecount=3,score=600,twosided=true"),
+            Ok(ResignAdjudication { movecount: 3, score: 600, twosided: true })
+        );
+        let err = ResignAdjudication::parse("movecount=3,score=600,twosided=yes").unwrap_err();
+        assert_eq!(err.to_string(), "--resign: twosided=\"yes\" is not valid, expected true or false");
         assert!(ResignAdjudication::parse("movecount=3,score=-600").is_err());
         assert!(ResignAdjudication::parse("movecount=3,score=6x").is_err());
     }

@@ -305,7 +305,9 @@ fn play_out(
             let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
             return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
-        comments.push(answer.comment());
+        // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth
+        // replay to the same PGN.
+        comments.push(answer.comment(limit.is_timed().then_some(answer.time_ms)));
         adjudicated = adjudicator.record(mover, answer.score, game.moves().len());
     }
 }
@@ -443,7 +445,7 @@ mod tests {
         assert_eq!(record.moves.len(), 3);
 
         let mut settings = GameSettings::default();
-        settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300 });
+        settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300, twosided: true });
         let record =
             play_game(&mut Scripted::new("w", shuffle(400)), &mut Scripted::new("b", back(-400)), &start(), &settings);
         assert_eq!((record.result, record.end), (GameResult::WhiteWins, EndReason::ResignAdjudication));
@@ -568,5 +570,129 @@ mod tests {
         );
         assert_eq!(EndReason::of_error(&PlayerError::Start { player, reason }), EndReason::PlayerFailure);
         assert!(EndReason::Stall.is_engine_failure() && !EndReason::TimeForfeit.is_engine_failure());
+    }
+
+    /// A player that fails with `error`, at `new_game` when `at_start`, else at its first move.
+    struct Failing(PlayerError, bool);
+
+    impl Player for Failing {
+        fn name(&self) -> &str {
+            "w"
+        }
+        fn new_game(&mut self) -> Result<(), PlayerError> {
+            if self.1 { Err(self.0.clone()) } else { Ok(()) }
+        }
+        fn go(&mut self, _game: &Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+            Err(self.0.clone())
+        }
+    }
+
+    #[test]
+    fn every_end_reason_gives_a_pgn_whose_result_agrees_with_its_termination() {
+        use crate::runner::output::pgn_text;
+        use crate::runner::scheduler::GamePair;
+        type Script = Vec<Option<(&'static str, i32)>>;
+        let from = |fen: &str| Opening { start: Position::from_fen(fen).unwrap(), moves: Vec::new(), line: 1 };
+        let knights = |cp: i32| -> (Script, Script) {
+            (
+                vec![Some(("g1f3", cp)), Some(("f3g1", cp)), Some(("g1f3", cp)), Some(("f3g1", cp))],
+                vec![Some(("g8f6", -cp)), Some(("f6g8", -cp)), Some(("g8f6", -cp)), Some(("f6g8", -cp))],
+            )
+        };
+        let mut draw = GameSettings::default();
+        draw.adjudication.draw = Some(DrawAdjudication { movenumber: 1, movecount: 3, score: 5 });
+        let mut resign = GameSettings::default();
+        resign.adjudication.resign = ResignAdjudication::parse("movecount=2,score=300").ok();
+        let mut cap = GameSettings::default();
+        cap.adjudication.maxmoves = Some(1);
+        let plain = GameSettings::default();
+        let cases: Vec<(EndReason, &str, Opening, Script, Script, &GameSettings)> = vec![
+            (
+                EndReason::Rules(Termination::Checkmate),
+                "0-1",
+                start(),
+                vec![Some(("f2f3", 0)), Some(("g2g4", 0))],
+                vec![Some(("e7e5", 0)), Some(("d8h4", 0))],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::Stalemate),
+                "1/2-1/2",
+                from("7k/4Q3/8/8/8/8/8/K7 w - - 0 1"),
+                vec![Some(("e7f7", 0))],
+                vec![],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::ThreefoldRepetition),
+                "1/2-1/2",
+                start(),
+                knights(0).0,
+                knights(0).1,
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::FiftyMoveRule),
+                "1/2-1/2",
+                from("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"),
+                vec![Some(("a1a2", 0))],
+                vec![],
+                &plain,
+            ),
+            (
+                EndReason::Rules(Termination::InsufficientMaterial),
+                "1/2-1/2",
+                from("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"),
+                vec![Some(("e1d2", 0))],
+                vec![],
+                &plain,
+            ),
+            (EndReason::DrawAdjudication, "1/2-1/2", start(), knights(0).0, knights(0).1, &draw),
+            (EndReason::ResignAdjudication, "1-0", start(), knights(400).0, knights(400).1, &resign),
+            (EndReason::MaxMoves, "1/2-1/2", start(), knights(0).0, knights(0).1, &cap),
+            (EndReason::IllegalMove, "0-1", start(), vec![Some(("e2e5", 0))], vec![], &plain),
+            (EndReason::Disconnect, "1-0", start(), vec![Some(("e2e4", 0))], vec![None], &plain),
+        ];
+        let mut records: Vec<(EndReason, &str, GameRecord)> = cases
+            .into_iter()
+            .map(|(reason, result, opening, white, black, settings)| {
+                let record =
+                    play_game(&mut Scripted::new("w", white), &mut Scripted::new("b", black), &opening, settings);
+                (reason, result, record)
+            })
+            .collect();
+        // The failures the scripted players cannot show: a start failure, a stall, a time forfeit.
+        let (player, reason) = ("w".to_string(), "test".to_string());
+        let start_error = PlayerError::Start { player: player.clone(), reason: reason.clone() };
+        let stalled = PlayerError::Stalled { player, reason };
+        let mut black = Scripted::new("b", vec![Some(("e7e5", 0))]);
+        for (end, error, at_start) in
+            [(EndReason::PlayerFailure, start_error, true), (EndReason::Stall, stalled, false)]
+        {
+            records.push((end, "0-1", play_game(&mut Failing(error, at_start), &mut black, &start(), &plain)));
+        }
+        let limit = MoveLimit { movetime_ms: Some(1), ..MoveLimit::default() };
+        let mut slow = Slow(Scripted::new("w", vec![Some(("e2e4", 0))]), 20);
+        records.push((
+            EndReason::TimeForfeit,
+            "0-1",
+            play_game(&mut slow, &mut black, &start(), &GameSettings::with_limit(limit)),
+        ));
+        let mut covered: Vec<EndReason> = records.iter().map(|c| c.0).collect();
+        covered.sort_by_key(|r| EndReason::ALL.iter().position(|a| a == r));
+        assert_eq!(covered, EndReason::ALL, "every end reason is played once");
+        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
+        for (reason, result, record) in records {
+            assert_eq!((record.end, record.result.pgn()), (reason, result), "{reason:?}");
+            let pgn = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);
+            let tag = |name: &str| {
+                let start = format!("[{name} \"");
+                let line = pgn.lines().find(|l| l.starts_with(&start)).unwrap_or_else(|| panic!("{name}: {pgn}"));
+                line[start.len()..line.len() - 2].to_string()
+            };
+            assert_eq!(tag("Result"), result, "{pgn}");
+            assert_eq!(tag("Termination"), reason.text(), "{pgn}");
+            assert_eq!(pgn.split_whitespace().last(), Some(result), "movetext ends with the result: {pgn}");
+        }
     }
 }

@@ -3,11 +3,12 @@
 //!
 //! ```text
 //! EngineSpec x N + openings + GameSettings + SprtSpec
-//!   -> Schedule: game pairs (same opening, colours swapped), round robin over the pairings
+//!   -> Schedule: game pairs (same opening, colours swapped unless --noswap), round robin or gauntlet pairings
 //!   -> workers (`concurrency` threads) play pairs with their own players -> GameRecord per game
 //!   -> ResultSink: games.csv + games.pgn, appended and flushed per game
 //!   -> MatchTally: W/D/L and pentanomial per pairing -> Elo, LLR -> stop early when the SPRT decides
-//!   -> summary.txt + summary.csv
+//!   -> reports in cutechess-cli and fastchess lines (every --ratinginterval games and at the end)
+//!   -> summary.txt (with the final reports) + summary.csv
 //! ```
 //!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,
@@ -19,6 +20,7 @@ pub mod kv;
 pub mod openings;
 pub mod output;
 pub mod player;
+pub mod report;
 pub mod scheduler;
 pub mod summary;
 pub mod tally;
@@ -28,14 +30,18 @@ pub mod uci_player;
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
-pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
+pub use openings::{
+    Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_openings, load_openings_as,
+    opening_order, opening_order_from,
+};
 pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
 pub use player::{
     BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError, PlayerMove,
 };
+pub use report::{cutechess_report, fastchess_report, match_report};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, round_robin,
-    run_match,
+    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, Tournament,
+    gauntlet, round_robin, run_match,
 };
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};

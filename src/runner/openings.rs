@@ -1,14 +1,44 @@
-//! Openings: start positions from EPD files, or start positions plus book moves from PGN files, and the order in
-//! which a match plays them.
+//! Openings: start positions from EPD files, or start positions plus book moves from PGN files, the order in
+//! which a match plays them, and the `--openings` option text (a path, or cutechess's
+//! `file=PATH,format=epd,order=random,plies=N,start=N`).
 
+use super::kv::{KeyValueError, KeyValues};
 use crate::chess::{Game, Move, Position};
 use crate::notation::epd::{EpdError, read_epd_file};
-use crate::notation::pgn::{PgnError, read_games};
+use crate::notation::pgn::{PgnError, read_games_variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use thiserror::Error;
+
+/// The chess variant a match plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Variant {
+    /// Standard chess: castling fields `KQkq` name the outermost rooks.
+    #[default]
+    Standard,
+    /// Chess960 (Fischer random), and so also double Fischer random (DFRC), whose books only differ in the back
+    /// ranks: opening FENs are read with X-FEN or Shredder-FEN castling fields, engines get `UCI_Chess960`,
+    /// and games are written with `[Variant "chess960"]`.
+    Chess960,
+}
+
+impl Variant {
+    /// Whether this is Chess960.
+    pub fn is_chess960(self) -> bool {
+        self == Variant::Chess960
+    }
+
+    /// The name on the command line and in the summary: `standard` or `chess960`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
+}
 
 /// One opening: a start position and the book moves played from it before the engines take over.
 #[derive(Clone, Debug)]
@@ -88,7 +118,7 @@ fn place(file: &str, line: usize, index: usize) -> String {
 }
 
 /// The format of an opening file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OpeningFormat {
     /// One position per line.
     Epd,
@@ -111,28 +141,58 @@ impl OpeningFormat {
     }
 }
 
-/// Reads every opening of an EPD or PGN file (see [`OpeningFormat::detect`]). For PGN, `plies` keeps the
-/// first `plies` half-moves of each game's main line (all of them when `None`; a shorter game keeps what it
-/// has).
+impl FromStr for OpeningFormat {
+    type Err = String;
+
+    /// Parses `epd` or `pgn` (any case).
+    fn from_str(text: &str) -> Result<OpeningFormat, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "epd" => Ok(OpeningFormat::Epd),
+            "pgn" => Ok(OpeningFormat::Pgn),
+            _ => Err(format!("unknown opening format {text:?}, expected epd or pgn")),
+        }
+    }
+}
+
+/// Reads every opening of an EPD or PGN file (see [`OpeningFormat::detect`]) as standard chess. For PGN,
+/// `plies` keeps the first `plies` half-moves of each game's main line (all of them when `None`; a shorter game
+/// keeps what it has).
+///
+/// # Errors
+/// As [`load_openings_as`].
+pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+    load_openings_as(path, None, plies, Variant::Standard)
+}
+
+/// Reads every opening of a file in `format` (detected by [`OpeningFormat::detect`] when `None`) for
+/// `variant`: with [`Variant::Chess960`] every start position is a Chess960 position (X-FEN or Shredder-FEN
+/// castling fields; PGN games without a `FEN` tag start from the standard array). `plies` as in
+/// [`load_openings`].
 ///
 /// # Errors
 /// [`OpeningError::Io`], [`OpeningError::Epd`] and [`OpeningError::Pgn`] naming the file and line,
 /// [`OpeningError::Empty`], [`OpeningError::PliesForEpd`], and [`OpeningError::Finished`] when an opening
 /// leaves no move to play.
-pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+pub fn load_openings_as(
+    path: &Path,
+    format: Option<OpeningFormat>,
+    plies: Option<usize>,
+    variant: Variant,
+) -> Result<Vec<Opening>, OpeningError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
-    let openings = match OpeningFormat::detect(path, &text) {
+    let chess960 = variant.is_chess960();
+    let openings = match format.unwrap_or_else(|| OpeningFormat::detect(path, &text)) {
         OpeningFormat::Epd => {
             if plies.is_some() {
                 return Err(OpeningError::PliesForEpd { file });
             }
-            read_epd_file(path, false)?
+            read_epd_file(path, chess960)?
                 .into_iter()
-                .map(|epd| Opening { start: epd.position(false), moves: Vec::new(), line: epd.line })
+                .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
                 .collect::<Vec<_>>()
         }
-        OpeningFormat::Pgn => read_games(&text, &file)?
+        OpeningFormat::Pgn => read_games_variant(&text, &file, chess960)?
             .into_iter()
             .map(|mut game| {
                 game.moves.truncate(plies.unwrap_or(usize::MAX));
@@ -181,6 +241,93 @@ pub enum OpeningOrder {
     Random,
 }
 
+impl OpeningOrder {
+    /// The name on the command line: `sequential` or `random`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningOrder::Sequential => "sequential",
+            OpeningOrder::Random => "random",
+        }
+    }
+}
+
+impl FromStr for OpeningOrder {
+    type Err = String;
+
+    /// Parses `sequential` or `random` (any case).
+    fn from_str(text: &str) -> Result<OpeningOrder, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "sequential" => Ok(OpeningOrder::Sequential),
+            "random" => Ok(OpeningOrder::Random),
+            _ => Err(format!("unknown opening order {text:?}, expected sequential or random")),
+        }
+    }
+}
+
+/// The `--openings` value: a plain path, or cutechess-cli's key=value form
+/// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]`.
+///
+/// The text is a plain path when a file of that name exists or when it holds no `=`; otherwise it is the
+/// key=value form (see [`KeyValues`]: a path in `file=` cannot hold a `,`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningsOption {
+    /// The opening file.
+    pub file: PathBuf,
+    /// `format=`: the file format; `None` to detect it ([`OpeningFormat::detect`]).
+    pub format: Option<OpeningFormat>,
+    /// `order=`: the opening order, if given.
+    pub order: Option<OpeningOrder>,
+    /// `plies=`: book plies of PGN openings (at least 1), if given.
+    pub plies: Option<usize>,
+    /// `start=`: the 1-based number of the first opening played in the playing order (at least 1), if given.
+    pub start: Option<usize>,
+}
+
+impl OpeningsOption {
+    /// The keys of the key=value form.
+    pub const KEYS: &[&str] = &["file", "format", "order", "plies", "start"];
+
+    /// Parses an `--openings` value (see the type's docs).
+    ///
+    /// # Errors
+    /// A [`KeyValueError`] naming `--openings` and the key: an unknown or repeated key, a missing `file=`, a
+    /// format other than `epd`/`pgn`, an order other than `random`/`sequential`, `plies` or `start` not a
+    /// whole number of at least 1.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::runner::{OpeningFormat, OpeningOrder, OpeningsOption};
+    /// let plain = OpeningsOption::parse("books/uho.epd").unwrap();
+    /// assert_eq!((plain.file.to_str(), plain.format, plain.start), (Some("books/uho.epd"), None, None));
+    /// let kv = OpeningsOption::parse("file=book.pgn,format=pgn,order=sequential,plies=8,start=3").unwrap();
+    /// assert_eq!(kv.format, Some(OpeningFormat::Pgn));
+    /// assert_eq!((kv.order, kv.plies, kv.start), (Some(OpeningOrder::Sequential), Some(8), Some(3)));
+    /// ```
+    pub fn parse(text: &str) -> Result<OpeningsOption, KeyValueError> {
+        let plain = OpeningsOption { file: PathBuf::from(text), format: None, order: None, plies: None, start: None };
+        if !text.contains('=') || Path::new(text).is_file() {
+            return Ok(plain);
+        }
+        const AT_LEAST_ONE: &str = "a whole number, at least 1";
+        let mut kv = KeyValues::parse("--openings", text, Self::KEYS)?;
+        let file = match kv.text("file") {
+            Some("") => return Err(kv.bad_value("file", "a path")),
+            Some(path) => PathBuf::from(path),
+            None => return Err(KeyValueError::Missing { option: "--openings".into(), key: "file".into() }),
+        };
+        let format = kv.take("format", "epd or pgn")?;
+        let order = kv.take("order", "random or sequential")?;
+        let plies: Option<usize> = kv.take("plies", AT_LEAST_ONE)?;
+        let start: Option<usize> = kv.take("start", AT_LEAST_ONE)?;
+        for (key, value) in [("plies", plies), ("start", start)] {
+            if value == Some(0) {
+                return Err(kv.bad_value(key, AT_LEAST_ONE));
+            }
+        }
+        Ok(OpeningsOption { file, format, order, plies, start })
+    }
+}
+
 /// The opening indices in playing order: `0..count` for [`OpeningOrder::Sequential`], a Fisher-Yates shuffle
 /// by rand's `StdRng` (ChaCha12) seeded with `seed` for [`OpeningOrder::Random`]: the same on every platform and
 /// run with the locked rand version.
@@ -196,6 +343,27 @@ pub fn opening_order(count: usize, order: OpeningOrder, seed: u64) -> Vec<usize>
     if order == OpeningOrder::Random {
         let mut rng = StdRng::seed_from_u64(seed);
         indices.shuffle(&mut rng);
+    }
+    indices
+}
+
+/// The opening indices in playing order from the `start`-th on (1-based): [`opening_order`] rotated left by
+/// `start - 1`, so that the openings skipped at the start are played last when a match cycles through the
+/// openings. With [`OpeningOrder::Random`] the skipped openings are the first `start - 1` of the shuffled
+/// order: a run with the same seed and `start` one past the openings a previous run used goes on where it
+/// stopped. `start` 0 counts as 1; a `start` beyond `count` wraps around.
+///
+/// # Examples
+/// ```
+/// use arbiter::runner::{OpeningOrder, opening_order, opening_order_from};
+/// assert_eq!(opening_order_from(5, OpeningOrder::Sequential, 1, 3), vec![2, 3, 4, 0, 1]);
+/// let shuffled = opening_order(5, OpeningOrder::Random, 9);
+/// assert_eq!(opening_order_from(5, OpeningOrder::Random, 9, 2)[..4], shuffled[1..]);
+/// ```
+pub fn opening_order_from(count: usize, order: OpeningOrder, seed: u64, start: usize) -> Vec<usize> {
+    let mut indices = opening_order(count, order, seed);
+    if count > 0 {
+        indices.rotate_left(start.saturating_sub(1) % count);
     }
     indices
 }
@@ -284,6 +452,113 @@ mod tests {
         assert_eq!(OpeningFormat::detect(Path::new("x.epd"), "[Event"), OpeningFormat::Epd);
         assert_eq!(OpeningFormat::detect(Path::new("x.txt"), "\n[Event \"a\"]"), OpeningFormat::Pgn);
         assert_eq!(OpeningFormat::detect(Path::new("x"), "8/8/8/8/8/8/8/8 w - -"), OpeningFormat::Epd);
+    }
+
+    #[test]
+    fn chess960_openings_read_xfen_and_shredder_castling() {
+        // King on e1 between rooks on b1 and g1: `KQkq` (X-FEN, the outermost rooks) and `GBgb` (Shredder-FEN)
+        // are the same rights; a DFRC start has different back ranks.
+        let path = temp_file(
+            "960.epd",
+            "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1
+             1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1
+             rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/NNQBBRKR w HFca - 0 1
+",
+        );
+        let openings = load_openings_as(&path, None, None, Variant::Chess960).unwrap();
+        let fens: Vec<String> = openings.iter().map(|o| o.start.to_fen()).collect();
+        assert_eq!(
+            fens,
+            [
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+                "rkrbbqnn/pppppppp/8/8/8/8/PPPPPPPP/NNQBBRKR w HFca - 0 1",
+            ]
+        );
+        assert!(openings.iter().all(|o| o.start.is_chess960() && o.game().position().is_chess960()));
+        // Read as standard chess, the inner rooks are refused with a hint.
+        let err = load_openings(&path, None).unwrap_err().to_string();
+        assert!(err.contains("960.epd:1") && err.contains("need Chess960 mode"), "{err}");
+
+        // A PGN book without a Variant tag becomes Chess960 too, and its O-O castles with the g1 rook.
+        let path = temp_file(
+            "960.pgn",
+            "[FEN \"nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w KQkq - 0 1\"]\n\n             1. e4 e5 2. g3 g6 3. Bg2 Bg7 4. Qe2 Qe7 5. O-O O-O *\n\n             [Event \"b\"]\n\n1. e4 e5 *\n",
+        );
+        let openings = load_openings_as(&path, None, None, Variant::Chess960).unwrap();
+        assert!(openings.iter().all(|o| o.start.is_chess960()));
+        let game = openings[0].game();
+        // The same position as python-chess reaches (chess.Board(fen, chess960=True), push_san).
+        assert_eq!(game.position().to_fen(), "nrb2rkn/ppppqpbp/6p1/4p3/4P3/6P1/PPPPQPBP/NRB2RKN w - - 6 6");
+        assert_eq!(openings[1].start.to_fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    }
+
+    #[test]
+    fn a_given_format_overrides_the_extension() {
+        let path = temp_file("book.txt", "[Event \"a\"]\n\n1. e4 e5 2. Nf3 *\n");
+        let openings = load_openings_as(&path, Some(OpeningFormat::Pgn), Some(2), Variant::Standard).unwrap();
+        assert_eq!(openings[0].moves.len(), 2);
+        let path = temp_file("book.pgn", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n");
+        assert_eq!(load_openings_as(&path, Some(OpeningFormat::Epd), None, Variant::Standard).unwrap().len(), 1);
+        assert!(matches!(load_openings(&path, None), Err(OpeningError::Pgn(_))));
+    }
+
+    #[test]
+    fn openings_option_plain_and_key_value() {
+        let plain = OpeningsOption::parse("books/uho.epd").unwrap();
+        assert_eq!(
+            plain,
+            OpeningsOption { file: "books/uho.epd".into(), format: None, order: None, plies: None, start: None }
+        );
+        let kv = OpeningsOption::parse("file=a.pgn,format=PGN,order=sequential,plies=8,start=3").unwrap();
+        assert_eq!(
+            kv,
+            OpeningsOption {
+                file: "a.pgn".into(),
+                format: Some(OpeningFormat::Pgn),
+                order: Some(OpeningOrder::Sequential),
+                plies: Some(8),
+                start: Some(3),
+            }
+        );
+        assert_eq!(OpeningsOption::parse("order=random,file=b.epd").unwrap().order, Some(OpeningOrder::Random));
+        // An existing file whose name holds '=' is a plain path.
+        let odd = temp_file("a=b.epd", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\n");
+        assert_eq!(OpeningsOption::parse(odd.to_str().unwrap()).unwrap().file, odd);
+
+        let err = |text: &str| OpeningsOption::parse(text).unwrap_err().to_string();
+        assert_eq!(err("format=epd"), "--openings: missing key `file`");
+        assert_eq!(
+            err("file=a.epd,depth=3"),
+            "--openings: unknown key `depth`, expected one of: file, format, order, plies, start"
+        );
+        assert_eq!(err("file=a.epd,format=bin"), "--openings: format=\"bin\" is not valid, expected epd or pgn");
+        assert_eq!(
+            err("file=a.epd,order=shuffled"),
+            "--openings: order=\"shuffled\" is not valid, expected random or sequential"
+        );
+        assert_eq!(
+            err("file=a.epd,start=0"),
+            "--openings: start=\"0\" is not valid, expected a whole number, at least 1"
+        );
+        assert_eq!(
+            err("file=a.pgn,plies=-2"),
+            "--openings: plies=\"-2\" is not valid, expected a whole number, at least 1"
+        );
+        assert_eq!(err("file=,order=random"), "--openings: file=\"\" is not valid, expected a path");
+        assert_eq!(err("file=a.epd,file=b.epd"), "--openings: key `file` given twice");
+    }
+
+    #[test]
+    fn start_rotates_the_playing_order() {
+        assert_eq!(opening_order_from(4, OpeningOrder::Sequential, 5, 1), vec![0, 1, 2, 3]);
+        assert_eq!(opening_order_from(4, OpeningOrder::Sequential, 5, 4), vec![3, 0, 1, 2]);
+        assert_eq!(opening_order_from(4, OpeningOrder::Sequential, 5, 0), vec![0, 1, 2, 3]);
+        let shuffled = opening_order(30, OpeningOrder::Random, 3);
+        let from = opening_order_from(30, OpeningOrder::Random, 3, 11);
+        assert_eq!(from[..20], shuffled[10..]);
+        assert_eq!(from[20..], shuffled[..10]);
+        assert!(opening_order_from(0, OpeningOrder::Random, 3, 2).is_empty());
     }
 
     #[test]

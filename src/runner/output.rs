@@ -176,6 +176,7 @@ pub struct ResultSink {
     pgn_path: PathBuf,
     pgn: BufWriter<File>,
     event: String,
+    comments: bool,
 }
 
 impl ResultSink {
@@ -193,12 +194,26 @@ impl ResultSink {
         let csv_error = |reason| OutputError::Csv { path: csv_path.display().to_string(), reason };
         csv.write_record(CSV_HEADER).map_err(csv_error)?;
         csv.flush().map_err(|e| io_error(&csv_path, e))?;
-        Ok(ResultSink { dir: dir.to_path_buf(), csv_path, csv, pgn_path, pgn, event: event.to_string() })
+        Ok(ResultSink {
+            dir: dir.to_path_buf(),
+            csv_path,
+            csv,
+            pgn_path,
+            pgn,
+            event: event.to_string(),
+            comments: true,
+        })
     }
 
     /// The run folder.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Whether `games.pgn` gets a comment after each move (`book`, or score/depth and time); on unless
+    /// switched off here (`--pgn-comments off`, cutechess's minimal PGN).
+    pub fn set_pgn_comments(&mut self, on: bool) {
+        self.comments = on;
     }
 
     /// Appends game `game` of `pair` to `games.pgn`, flushes it, then appends its row to `games.csv` and
@@ -207,7 +222,7 @@ impl ResultSink {
     /// # Errors
     /// [`OutputError`] naming the file that cannot be written.
     pub fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord) -> Result<(), OutputError> {
-        let text = pgn_text(&self.event, pair, game, record, SystemTime::now());
+        let text = pgn_game_text(&self.event, pair, game, record, SystemTime::now(), self.comments);
         self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
         self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))?;
 
@@ -230,9 +245,27 @@ impl ResultSink {
 }
 
 /// One game as PGN: the seven-tag roster (`Round` is `pair.game`, both 1-based), `Termination` and
-/// `PlyCount`, then `SetUp`/`FEN` for a start other than the standard one, and SAN movetext with a comment per
-/// move (`book` or `score/depth`).
+/// `PlyCount`, then `SetUp`/`FEN` for a start other than the standard one (and `Variant "chess960"` for a
+/// Chess960 game), and SAN movetext with a comment per move (`book` or `score/depth`).
+///
+/// The `Result` tag and the movetext's result are both `record.result`, which [`play_game`] sets from the
+/// [`EndReason`] in `Termination`: they always agree.
+///
+/// [`play_game`]: super::game::play_game
+/// [`EndReason`]: super::game::EndReason
 pub fn pgn_text(event: &str, pair: &GamePair, game: u8, record: &GameRecord, date: SystemTime) -> String {
+    pgn_game_text(event, pair, game, record, date, true)
+}
+
+/// [`pgn_text`] with the move comments written only when `comments` is true.
+pub fn pgn_game_text(
+    event: &str,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord,
+    date: SystemTime,
+    comments: bool,
+) -> String {
     let (y, m, d, ..) = utc(date);
     let tags: Vec<(String, String)> = [
         ("Event", event.to_string()),
@@ -248,7 +281,8 @@ pub fn pgn_text(event: &str, pair: &GamePair, game: u8, record: &GameRecord, dat
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    write_game(&tags, &record.start, &record.moves, Some(&record.comments), record.result.pgn())
+    let comments = comments.then_some(record.comments.as_slice());
+    write_game(&tags, &record.start, &record.moves, comments, record.result.pgn())
 }
 
 #[cfg(test)]

@@ -136,11 +136,25 @@ pub struct PlayerMove {
 }
 
 impl PlayerMove {
-    /// The PGN comment for this move, in the cutechess style `+0.35/12` (score/depth), or empty without a score.
-    pub fn comment(&self) -> String {
-        match self.score {
-            Some(score) => format!("{score}/{}", self.depth),
-            None => String::new(),
+    /// The PGN comment for this move in the cutechess style: `+0.35/12` (score/depth) and, when the thinking time
+    /// `time_ms` (milliseconds) is given, ` 0.123s` after it: `+0.35/12 0.123s`. Without a score the comment is
+    /// the time alone (`0.123s`), or empty.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::chess::Move;
+    /// use arbiter::runner::{EngineScore, PlayerMove};
+    /// let answer = PlayerMove { mv: Move::NULL, score: Some(EngineScore::Cp(35)), depth: 12, nodes: 0, time_ms: 0 };
+    /// assert_eq!(answer.comment(None), "+0.35/12");
+    /// assert_eq!(answer.comment(Some(123)), "+0.35/12 0.123s");
+    /// ```
+    pub fn comment(&self, time_ms: Option<u64>) -> String {
+        let time = time_ms.map(|ms| format!("{}.{:03}s", ms / 1000, ms % 1000));
+        match (self.score, time) {
+            (Some(score), Some(time)) => format!("{score}/{} {time}", self.depth),
+            (Some(score), None) => format!("{score}/{}", self.depth),
+            (None, Some(time)) => time,
+            (None, None) => String::new(),
         }
     }
 }
@@ -361,6 +375,20 @@ impl EngineSpec {
         match &self.kind {
             EngineKind::Builtin(config) => config.hash_mb,
             EngineKind::Uci(engine) => engine.hash_mb(),
+        }
+    }
+
+    /// The search threads one player of this entrant uses: 1 for the built-in engine; an external engine's
+    /// `Threads` option when given as a number, else 1.
+    pub fn threads(&self) -> usize {
+        match &self.kind {
+            EngineKind::Builtin(_) => 1,
+            EngineKind::Uci(engine) => engine
+                .options
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("threads"))
+                .and_then(|(_, value)| value.trim().parse().ok())
+                .unwrap_or(1),
         }
     }
 

@@ -1,18 +1,21 @@
 //! The match scheduler: game pairs handed to `concurrency` worker threads, results recorded as they come, and
 //! the SPRT that stops launching pairs once it decides.
 //!
-//! Pair `k` belongs to round `k / P` (P pairings) and plays pairing `k % P` on opening `order[round % n]`: every
-//! pairing of a round plays the same opening, and the openings are cycled when the rounds outnumber them. In
-//! game 0 of a pair the pairing's first engine has White; in game 1 the colours are swapped. Every game starts
-//! with [`Player::new_game`], so a game depends only on its engines, opening
-//! and limits: with node or depth limits a match replays exactly, whatever the concurrency (only the order of
-//! the rows in the output files differs).
+//! The pairings come from the [`Tournament`]: a round robin (every engine against every other) or a gauntlet
+//! (the first engine against each of the others). Pair `k` belongs to round `k / P` (P pairings) and plays
+//! pairing `k % P` on opening `order[round % n]`: every pairing of a round plays the same opening, and the
+//! openings are cycled when the rounds outnumber them. In game 0 of a pair the pairing's first engine has
+//! White; in game 1 the colours are swapped, unless the match is played without swapping ([`MatchSpec::swap`]
+//! false, `--noswap`), where the first engine has White in both. Every game starts with [`Player::new_game`],
+//! so a game depends only on its engines, opening and limits: with node or depth limits a match replays
+//! exactly, whatever the concurrency (only the order of the rows in the output files differs).
 
 use super::game::{GameRecord, GameSettings, play_game_unless};
-use super::openings::{Opening, OpeningOrder, opening_order};
+use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
 use super::output::ResultSink;
 use super::player::{EngineSpec, Player};
 use super::tally::MatchTally;
+use crate::chess::Color;
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -69,6 +72,46 @@ pub fn round_robin(engines: usize) -> Vec<(usize, usize)> {
     (0..engines).flat_map(|a| (a + 1..engines).map(move |b| (a, b))).collect()
 }
 
+/// The pairings of a gauntlet of `engines` entrants: the first engine against every other, `(0, 1), (0, 2),
+/// ..., (0, engines - 1)`.
+///
+/// # Examples
+/// ```
+/// use arbiter::runner::gauntlet;
+/// assert_eq!(gauntlet(4), vec![(0, 1), (0, 2), (0, 3)]);
+/// ```
+pub fn gauntlet(engines: usize) -> Vec<(usize, usize)> {
+    (1..engines).map(|b| (0, b)).collect()
+}
+
+/// How the entrants of a match are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Tournament {
+    /// Every engine plays every other ([`round_robin`]).
+    #[default]
+    RoundRobin,
+    /// The first engine plays every other; the others do not meet ([`gauntlet`]).
+    Gauntlet,
+}
+
+impl Tournament {
+    /// The pairings of `engines` entrants, first engine first.
+    pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
+        match self {
+            Tournament::RoundRobin => round_robin(engines),
+            Tournament::Gauntlet => gauntlet(engines),
+        }
+    }
+
+    /// The name on the command line and in the summary: `round-robin` or `gauntlet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tournament::RoundRobin => "round-robin",
+            Tournament::Gauntlet => "gauntlet",
+        }
+    }
+}
+
 /// One game pair of the schedule: which pairing, which opening.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GamePair {
@@ -82,12 +125,19 @@ pub struct GamePair {
     pub second: usize,
     /// Index into the opening file's openings (0-based, file order).
     pub opening: usize,
+    /// Whether the colours are swapped in game 1 (false under `--noswap`: `first` has White in both games).
+    pub swap: bool,
 }
 
 impl GamePair {
     /// The engines (White, Black) of game `game` (0 or 1) of this pair.
     pub fn colours(&self, game: u8) -> (usize, usize) {
-        if game == 0 { (self.first, self.second) } else { (self.second, self.first) }
+        if game == 0 || !self.swap { (self.first, self.second) } else { (self.second, self.first) }
+    }
+
+    /// The colour of the pairing's first engine in game `game` (0 or 1) of this pair.
+    pub fn first_color(&self, game: u8) -> Color {
+        if self.colours(game).0 == self.first { Color::White } else { Color::Black }
     }
 
     /// The match-wide 0-based number of game `game` of this pair.
@@ -101,10 +151,12 @@ impl GamePair {
 pub struct Schedule {
     /// The pairings, first engine first.
     pub pairings: Vec<(usize, usize)>,
-    /// Opening indices in playing order (see [`opening_order`]).
+    /// Opening indices in playing order (see [`opening_order_from`]).
     pub order: Vec<usize>,
     /// How many pairs the match plays at most.
     pub total_pairs: u64,
+    /// Whether game 1 of every pair swaps the colours of game 0 ([`GamePair::swap`]).
+    pub swap: bool,
 }
 
 impl Schedule {
@@ -118,7 +170,7 @@ impl Schedule {
         let pairing = (index % per_round) as usize;
         let (first, second) = self.pairings[pairing];
         let opening = self.order[(round % self.order.len() as u64) as usize];
-        GamePair { index, pairing, first, second, opening }
+        GamePair { index, pairing, first, second, opening, swap: self.swap }
     }
 }
 
@@ -135,7 +187,18 @@ pub struct MatchSpec {
     pub order: OpeningOrder,
     /// The seed of the random opening order.
     pub seed: u64,
-    /// How many games.
+    /// The 1-based number, in playing order, of the first opening played (`start=` of `--openings`; 1 for the
+    /// first): see [`opening_order_from`].
+    pub start: usize,
+    /// The variant: Chess960 openings, `UCI_Chess960` for external engines, `[Variant "chess960"]` in the PGN.
+    pub variant: Variant,
+    /// How the entrants are paired.
+    pub tournament: Tournament,
+    /// Whether game 1 of each pair swaps colours (the default, `--repeat`); false under `--noswap`, where the
+    /// pairing's first engine has White in both games and the pentanomial still counts the two games as a pair.
+    pub swap: bool,
+    /// How many games: [`MatchLength::Games`] counts games over all pairings together, [`MatchLength::Rounds`]
+    /// pairs per pairing, whatever the tournament.
     pub length: MatchLength,
     /// Games played at once, at least 1: the match runs `min(concurrency, pairs)` worker threads
     /// ([`MatchSpec::workers`]).
@@ -152,11 +215,13 @@ pub struct MatchSpec {
 }
 
 impl MatchSpec {
-    /// The schedule of this spec: round-robin pairings, the opening order and the number of pairs.
+    /// The schedule of this spec: the tournament's pairings, the opening order from `start` and the number of
+    /// pairs.
     pub fn schedule(&self) -> Schedule {
-        let pairings = round_robin(self.engines.len());
+        let pairings = self.tournament.pairings(self.engines.len());
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
-        Schedule { pairings, order: opening_order(self.openings.len(), self.order, self.seed), total_pairs }
+        let order = opening_order_from(self.openings.len(), self.order, self.seed, self.start);
+        Schedule { pairings, order, total_pairs, swap: self.swap }
     }
 
     /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
@@ -389,7 +454,8 @@ fn record_game(
             state.halted = Some(text);
         }
     }
-    let pair_done = state.tally.add_game(pair.pairing, pair.index, game, record.result, record.end);
+    let pair_done =
+        state.tally.add_game_as(pair.pairing, pair.index, pair.first_color(game), record.result, record.end);
     if pair_done && let Some(sprt) = &spec.sprt {
         state.sprt = sprt.evaluate(&state.tally.pairings[0].penta).ok();
         if let Some(outcome) = state.sprt
@@ -484,7 +550,7 @@ mod tests {
 
     #[test]
     fn pairs_share_openings_per_round_and_cycle() {
-        let schedule = Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12 };
+        let schedule = Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12, swap: true };
         let openings: Vec<usize> = (0..12).map(|k| schedule.pair(k).opening).collect();
         assert_eq!(openings, vec![2, 2, 2, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
         let pair = schedule.pair(4);
@@ -492,6 +558,71 @@ mod tests {
         assert_eq!(pair.colours(0), (0, 2));
         assert_eq!(pair.colours(1), (2, 0));
         assert_eq!((pair.game_number(0), pair.game_number(1)), (8, 9));
+    }
+
+    #[test]
+    fn gauntlet_pairs_the_first_engine_with_each_other() {
+        assert_eq!(gauntlet(2), vec![(0, 1)]);
+        assert_eq!(gauntlet(4), vec![(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(Tournament::Gauntlet.pairings(3), gauntlet(3));
+        assert_eq!(Tournament::RoundRobin.pairings(3), round_robin(3));
+        let mut spec = spec(6, 1);
+        spec.engines.push(EngineSpec::builtin("seed").unwrap());
+        spec.engines[2].name = "third".into();
+        spec.tournament = Tournament::Gauntlet;
+        spec.length = MatchLength::Rounds(2);
+        let schedule = spec.schedule();
+        assert_eq!(schedule.total_pairs, 4, "two pairs for each of the two pairings");
+        let pairs: Vec<(usize, usize, usize)> =
+            (0..4).map(|k| schedule.pair(k)).map(|p| (p.pairing, p.first, p.second)).collect();
+        assert_eq!(pairs, [(0, 0, 1), (1, 0, 2), (0, 0, 1), (1, 0, 2)]);
+        // --games counts games over all pairings: 6 games are 3 pairs, handed out pairing by pairing.
+        spec.length = MatchLength::Games(6);
+        assert_eq!(spec.schedule().total_pairs, 3);
+        spec.tournament = Tournament::RoundRobin;
+        spec.length = MatchLength::Rounds(2);
+        assert_eq!(spec.schedule().total_pairs, 6);
+    }
+
+    #[test]
+    fn noswap_keeps_the_first_engine_white() {
+        let schedule = Schedule { pairings: round_robin(3), order: vec![0], total_pairs: 6, swap: false };
+        let pair = schedule.pair(4);
+        assert!(!pair.swap);
+        assert_eq!((pair.colours(0), pair.colours(1)), ((0, 2), (0, 2)));
+        assert_eq!((pair.first_color(0), pair.first_color(1)), (Color::White, Color::White));
+        let swapped = GamePair { swap: true, ..pair };
+        assert_eq!((swapped.colours(0), swapped.colours(1)), ((0, 2), (2, 0)));
+        assert_eq!((swapped.first_color(0), swapped.first_color(1)), (Color::White, Color::Black));
+    }
+
+    #[test]
+    fn start_and_order_make_the_schedule() {
+        let mut spec = spec(8, 1);
+        let start = spec.openings[0].clone();
+        spec.openings = vec![start; 5];
+        spec.start = 4;
+        let openings: Vec<usize> = (0..4).map(|k| spec.schedule().pair(k).opening).collect();
+        assert_eq!(openings, [3, 4, 0, 1]);
+        spec.order = OpeningOrder::Random;
+        spec.seed = 11;
+        assert_eq!(spec.schedule().order, opening_order_from(5, OpeningOrder::Random, 11, 4));
+    }
+
+    #[test]
+    fn noswap_matches_count_pairs_with_the_first_engine_white() {
+        let dir = std::env::temp_dir().join(format!("arbiter-scheduler-noswap-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut sink = ResultSink::create(&dir, "test").unwrap();
+        let mut spec = spec(4, 1);
+        spec.swap = false;
+        let state = run_match(&spec, &mut sink, &mut Silent, &AtomicBool::new(false));
+        let tally = &state.tally.pairings[0];
+        assert_eq!((tally.wdl.games(), tally.white.games(), tally.penta.pairs()), (4, 4, 2));
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(csv.lines().skip(1).filter(|row| row.contains(",seed,nomob,")).count(), 4, "{csv}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -514,6 +645,10 @@ mod tests {
             openings_source: "startpos".into(),
             order: OpeningOrder::Sequential,
             seed: 1,
+            start: 1,
+            variant: Variant::Standard,
+            tournament: Tournament::RoundRobin,
+            swap: true,
             length: MatchLength::Games(games),
             concurrency,
             settings,

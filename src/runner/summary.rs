@@ -2,9 +2,11 @@
 //! pairing).
 
 use super::game::EndReason;
+use super::openings::Variant;
 use super::output::{OutputError, create_new_file};
 use super::player::EngineKind;
-use super::scheduler::{MatchLength, MatchSpec, MatchState, decision_text};
+use super::report::match_report;
+use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
 use crate::stats::SprtDecision;
 use std::fmt::Write as _;
@@ -42,7 +44,8 @@ pub const SUMMARY_CSV_HEADER: [&str; 25] = [
 
 /// The report of a match as text: the setup, the games played, the ways games ended, and per pairing the W/D/L
 /// and pentanomial counts (from the first engine's view), the Elo with its 95% interval, the LOS and, under
-/// an SPRT, the LLR with its bounds and the decision.
+/// an SPRT, the LLR with its bounds and the decision; then the same counts in the cutechess-cli and fastchess
+/// line formats ([`match_report`]).
 pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
     let mut out = String::new();
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
@@ -54,17 +57,22 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         };
         let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
     }
+    let from = if spec.start > 1 { format!(", from opening {}", spec.start) } else { String::new() };
     let _ = writeln!(
         out,
-        "  openings   {} ({} openings, {} order, seed {})",
+        "  openings   {} ({} openings, {} order, seed {}{from})",
         spec.openings_source,
         spec.openings.len(),
-        match spec.order {
-            super::openings::OpeningOrder::Sequential => "sequential",
-            super::openings::OpeningOrder::Random => "random",
-        },
+        spec.order.name(),
         spec.seed
     );
+    if spec.variant != Variant::Standard {
+        let _ = writeln!(out, "  variant    {}", spec.variant.name());
+    }
+    if spec.tournament != Tournament::RoundRobin || !spec.swap {
+        let colours = if spec.swap { "colours swapped in each pair" } else { "no colour swap (--noswap)" };
+        let _ = writeln!(out, "  tournament {}, {colours}", spec.tournament.name());
+    }
     for engine in &spec.engines {
         let _ = writeln!(out, "  limits     {}: {}", engine.name, engine.limit);
     }
@@ -74,7 +82,7 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         rules.push(format!("draw movenumber={},movecount={},score={}", d.movenumber, d.movecount, d.score));
     }
     if let Some(r) = adj.resign {
-        rules.push(format!("resign movecount={},score={}", r.movecount, r.score));
+        rules.push(format!("resign movecount={},score={},twosided={}", r.movecount, r.score, r.twosided));
     }
     if let Some(m) = adj.maxmoves {
         rules.push(format!("maxmoves {m}"));
@@ -108,6 +116,7 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
             sprt_text(&mut out, spec, state);
         }
     }
+    let _ = write!(out, "\n{}", match_report(spec, state));
     if let Some(failure) = &state.failure {
         let _ = writeln!(out, "\nStopped by an error: {failure}");
     }

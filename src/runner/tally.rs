@@ -35,6 +35,8 @@ pub struct PairingTally {
     pub second: usize,
     /// Single-game counts of every finished game.
     pub wdl: Wdl,
+    /// The part of `wdl` from games where the first engine had White.
+    pub white: Wdl,
     /// Game-pair counts of every finished pair.
     pub penta: Pentanomial,
 }
@@ -42,7 +44,16 @@ pub struct PairingTally {
 impl PairingTally {
     /// Empty counts for `first` against `second`.
     pub fn new(first: usize, second: usize) -> PairingTally {
-        PairingTally { first, second, wdl: Wdl::default(), penta: Pentanomial::default() }
+        PairingTally { first, second, wdl: Wdl::default(), white: Wdl::default(), penta: Pentanomial::default() }
+    }
+
+    /// The part of `wdl` from games where the first engine had Black.
+    pub fn black(&self) -> Wdl {
+        Wdl::new(
+            self.wdl.wins - self.white.wins,
+            self.wdl.draws - self.white.draws,
+            self.wdl.losses - self.white.losses,
+        )
     }
 
     /// The Elo estimate of `first` against `second`: from the pentanomial counts once 2 pairs are complete,
@@ -78,17 +89,36 @@ impl MatchTally {
     }
 
     /// Counts game `game` (0: the first engine has White, 1: it has Black) of pair `pair` of pairing
-    /// `pairing`. Returns true when this completes the pair, whose pentanomial count is then added. The two
-    /// games may arrive in either order.
+    /// `pairing`: [`MatchTally::add_game_as`] for a pair with colours swapped.
     ///
     /// # Panics
     /// If `pairing` is out of range or `game` is not 0 or 1 (internal invariants of the scheduler).
     pub fn add_game(&mut self, pairing: usize, pair: u64, game: u8, result: GameResult, end: EndReason) -> bool {
         assert!(game < 2, "a game pair has games 0 and 1");
         let first_color = if game == 0 { Color::White } else { Color::Black };
+        self.add_game_as(pairing, pair, first_color, result, end)
+    }
+
+    /// Counts one game of pair `pair` of pairing `pairing` in which the first engine played `first_color`.
+    /// Returns true when this completes the pair (its second game counted), whose pentanomial count is then
+    /// added. The two games may arrive in either order, and may have the same colours (`--noswap`).
+    ///
+    /// # Panics
+    /// If `pairing` is out of range (an internal invariant of the scheduler).
+    pub fn add_game_as(
+        &mut self,
+        pairing: usize,
+        pair: u64,
+        first_color: Color,
+        result: GameResult,
+        end: EndReason,
+    ) -> bool {
         let score = score_of(result, first_color);
         let tally = &mut self.pairings[pairing];
         tally.wdl.add(score);
+        if first_color == Color::White {
+            tally.white.add(score);
+        }
         self.games += 1;
         if let Some(i) = EndReason::ALL.iter().position(|&r| r == end) {
             self.terminations[i] += 1;
@@ -145,6 +175,22 @@ mod tests {
         assert_eq!(tally.count(EndReason::DrawAdjudication), 1);
         assert_eq!(tally.count(EndReason::MaxMoves), 1);
         assert_eq!(tally.count(EndReason::IllegalMove), 0);
+    }
+
+    #[test]
+    fn colours_are_counted_apart_and_noswap_pairs_still_count() {
+        let mut tally = MatchTally::new(&[(0, 1)]);
+        // A --noswap pair: the first engine has White in both games, wins one and loses the other: WL.
+        assert!(!tally.add_game_as(0, 0, Color::White, WhiteWins, MATE));
+        assert!(tally.add_game_as(0, 0, Color::White, BlackWins, MATE));
+        // A swapped pair: a draw with White, a win with Black: WD.
+        tally.add_game_as(0, 1, Color::White, Draw, MATE);
+        tally.add_game_as(0, 1, Color::Black, BlackWins, MATE);
+        let p = &tally.pairings[0];
+        assert_eq!(p.penta, Pentanomial { wl: 1, wd: 1, ..Pentanomial::default() });
+        assert_eq!(p.wdl, Wdl::new(2, 1, 1));
+        assert_eq!(p.white, Wdl::new(1, 1, 1));
+        assert_eq!(p.black(), Wdl::new(1, 0, 0));
     }
 
     #[test]
