@@ -222,8 +222,8 @@ impl MatchObserver for Silent {
 
 /// What a worker tells the recording thread.
 enum Event {
-    /// A game ended.
-    Game { pair: GamePair, game: u8, record: Box<GameRecord> },
+    /// A game ended. The recording thread answers on `recorded` once it is written and counted.
+    Game { pair: GamePair, game: u8, record: Box<GameRecord>, recorded: mpsc::Sender<()> },
     /// A game was abandoned after an interrupt.
     Abandoned,
     /// The worker cannot go on.
@@ -233,9 +233,10 @@ enum Event {
 /// Plays the match of `spec` with [`MatchSpec::workers`] worker threads, writing every game to `sink` as it
 /// ends and reporting to `observer`; returns the final state.
 ///
-/// Workers take pairs in schedule order and play both games of a pair. With an SPRT, each complete pair updates
-/// the LLR of the first pairing; when it crosses a bound, no new pair starts, and pairs already running finish
-/// and are recorded. A failure to write the output or to create a player also stops new pairs and is reported
+/// Workers take pairs in schedule order and play both games of a pair; a worker takes its next pair only once
+/// its last game is recorded. With an SPRT, each complete pair updates the LLR of the first pairing; when it
+/// crosses a bound, no new pair starts, and pairs other workers are playing finish and are recorded (with one
+/// worker, the match ends exactly at the deciding pair). A failure to write the output or to create a player also stops new pairs and is reported
 /// in [`MatchState::failure`]; every game already finished stays written.
 ///
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
@@ -305,8 +306,9 @@ pub fn run_match(
                 observer.message("interrupted: abandoning the games still in play");
             }
             match receiver.recv_timeout(Duration::from_millis(100)) {
-                Ok(Event::Game { pair, game, record }) => {
+                Ok(Event::Game { pair, game, record, recorded }) => {
                     record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
+                    let _ = recorded.send(());
                 }
                 Ok(Event::Abandoned) => state.abandoned += 1,
                 Ok(Event::Fatal(reason)) => {
@@ -396,6 +398,7 @@ pub fn decision_text(decision: SprtDecision) -> &'static str {
 /// players (created once per engine, on first use).
 fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc::Sender<Event>) {
     let mut players: Vec<Option<Box<dyn Player>>> = spec.engines.iter().map(|_| None).collect();
+    let (recorded_sender, recorded) = mpsc::channel::<()>();
     while !flags.stop.load(Ordering::Relaxed) {
         let index = flags.next.fetch_add(1, Ordering::Relaxed);
         if index >= schedule.total_pairs {
@@ -425,7 +428,11 @@ fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc
                 let _ = sender.send(Event::Abandoned);
                 return;
             };
-            if sender.send(Event::Game { pair, game, record: Box::new(record) }).is_err() {
+            let event = Event::Game { pair, game, record: Box::new(record), recorded: recorded_sender.clone() };
+            // Wait until the game is counted: a pair that completes the SPRT (or an output failure) then stops
+            // this worker before it takes another pair, so one worker plays exactly the pairs up to the
+            // decision, however the threads are scheduled.
+            if sender.send(event).is_err() || recorded.recv().is_err() {
                 return;
             }
         }
