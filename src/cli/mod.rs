@@ -7,5 +7,6 @@ pub mod config_cmd;
 pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;
+pub mod merge;
 pub mod perft;
 pub mod uci_cmd;

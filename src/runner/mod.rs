@@ -10,6 +10,10 @@
 //!   -> summary.txt + summary.csv
 //! ```
 //!
+//! A run folder also holds `run.toml` ([`runfile`]): the match's arguments and schedule fingerprint, so that
+//! an interrupted run can be resumed and shards of one schedule merged; [`records`] reads a run's games back
+//! and repairs the tail a killed process leaves.
+//!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation.
 
 pub mod adjudication;
@@ -18,6 +22,8 @@ pub mod kv;
 pub mod openings;
 pub mod output;
 pub mod player;
+pub mod records;
+pub mod runfile;
 pub mod scheduler;
 pub mod summary;
 pub mod tally;
@@ -26,11 +32,13 @@ pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudica
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
 pub use openings::{Opening, OpeningError, OpeningFormat, OpeningOrder, load_openings, opening_order};
-pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
+pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
 pub use player::{BuiltinPlayer, EngineKind, EngineScore, EngineSpec, MoveLimit, Player, PlayerError, PlayerMove};
+pub use records::{GameRow, RecordError, Repair, RunRecords, read_run, replay};
+pub use runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, round_robin,
-    run_match,
+    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
+    SprtVerdict, round_robin, run_match, run_match_from,
 };
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
