@@ -17,6 +17,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Play a match between engine builds from an opening book, optionally until an SPRT decides.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// Merge the run folders of a match's shards (arbiter match --shard I/N) into one set of results.
+    Merge(cli::merge::MergeArgs),
     /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
     Book(cli::book::BookArgs),
     /// Show an engine build's weights, or the differences between two builds.
@@ -59,6 +61,7 @@ fn main() {
     let result = match command {
         Command::Perft(args) => cli::perft::run(args),
         Command::Match(args) => cli::match_cmd::run(*args),
+        Command::Merge(args) => cli::merge::run(args),
         Command::Book(args) => cli::book::run(args),
         Command::Config(args) => cli::config_cmd::run(args),
         Command::Eval(args) => cli::eval_cmd::run(args),

@@ -7,18 +7,29 @@
 //! starts, the pairs in play finish (games still running after
 //! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded), and the summary is
 //! written from the games recorded. A second Ctrl-C quits at once, without a summary.
+//!
+//! Before the first game the run folder gets `run.toml` ([`RunFile`]): the arguments as given, the working
+//! directory and the schedule fingerprint. `--resume DIR` reads it back, repairs the tail of the result files
+//! ([`read_run`]) and plays the games of the schedule not yet recorded; `--shard I/N` plays one disjoint part
+//! of the schedule, and `arbiter merge` ([`super::merge`]) combines the parts.
 
 pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_with};
 use crate::runner::EngineKind;
+use crate::runner::output::RUN_FILES;
+use crate::runner::runfile::{args_after, hex};
 use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::{
-    AdjudicationRules, DrawAdjudication, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues, MatchLength,
-    MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, ResignAdjudication, ResultSink, Tournament,
-    Variant, create_out_dir, create_run_dir, load_openings_as, match_report, run_match, summary_text, write_summary,
+    AdjudicationRules, DrawAdjudication, Fingerprint, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
+    MatchLength, MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, RUN_TOML, RecordError, Repair,
+    ResignAdjudication, ResultSink, RunFile, Shard, Tournament, Variant, create_out_dir, create_run_dir,
+    load_openings_as, match_report, read_run, replay, run_match_from, summary_text, write_summary,
 };
 use crate::stats::{EloModel, SprtSpec};
+use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
+use std::fs::{File, TryLockError};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,6 +69,10 @@ pub enum PgnComments {
     /// No comments (cutechess-cli's minimal PGN, `-pgnout FILE min`).
     Off,
 }
+
+/// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
+/// in its `run.toml`. `--recover` (restart crashed engines) is listed ahead of the flag itself.
+pub const RESUME_FLAGS: [&str; 3] = ["resume", "concurrency", "recover"];
 
 /// Flags of `arbiter match`.
 ///
@@ -210,10 +225,59 @@ pub struct MatchArgs {
     /// no control characters, '/', '\' or leading '.').
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+
+    /// Continue the interrupted run in DIR where it stopped, with the same schedule: the games recorded are
+    /// kept, the others played. The flags are those recorded in DIR/run.toml; only --concurrency and
+    /// --recover may be given too. Refused when the engines, openings or settings changed since.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Play shard I of N (1-based: 1/8 to 8/8): the game pairs k (0-based) with k mod N = I-1. Needs a fixed
+    /// length (--games or --rounds); an SPRT does not stop a shard. Combine the shards with `arbiter merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The parser of `arbiter match` arguments on their own (without the program and subcommand names), as
+/// main's parser reads them.
+pub fn match_command() -> clap::Command {
+    <MatchArgs as clap::Args>::augment_args(clap::Command::new("match").no_binary_name(true))
+}
+
+/// Parses `arbiter match` arguments (the words after `match`), returning the flags and clap's matches (which
+/// say which flags were given).
+///
+/// # Errors
+/// clap's error for arguments `arbiter match` would refuse.
+pub fn parse_match_args(args: &[String]) -> Result<(MatchArgs, clap::ArgMatches), clap::Error> {
+    let matches = match_command().try_get_matches_from(args)?;
+    let parsed = <MatchArgs as clap::FromArgMatches>::from_arg_matches(&matches)?;
+    Ok((parsed, matches))
+}
+
+/// The first line of a clap error, without its `error: ` prefix.
+pub fn clap_error_text(error: &clap::Error) -> String {
+    let text = error.to_string();
+    let line = text.lines().next().unwrap_or("");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// The flags given on the command line in `matches` (by long name, as `--name`) that [`RESUME_FLAGS`] does not
+/// allow with `--resume`.
+pub fn flags_refused_with_resume(matches: &clap::ArgMatches) -> Vec<String> {
+    let command = match_command();
+    matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .filter_map(|id| command.get_arguments().find(|arg| arg.get_id() == id))
+        .map(|arg| arg.get_long().map_or_else(|| arg.get_id().to_string(), str::to_string))
+        .filter(|long| !RESUME_FLAGS.contains(&long.as_str()))
+        .map(|long| format!("--{long}"))
+        .collect()
 }
 
 /// A failure of the command, split by exit code.
-enum Failure {
+pub(crate) enum Failure {
     /// Bad input: exit 2.
     Input(anyhow::Error),
     /// Internal failure: exit 1.
@@ -251,15 +315,24 @@ fn install_interrupt_handler() {
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     install_interrupt_handler();
-    match run_inner(args, &INTERRUPTED) {
-        Ok(code) => Ok(code),
+    let outcome = args_after(std::env::args_os(), "match")
+        .map_err(Failure::from)
+        .and_then(|raw| run_inner(args, &raw, &INTERRUPTED));
+    Ok(exit_code(outcome))
+}
+
+/// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for an internal
+/// failure.
+pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
+    match outcome {
+        Ok(code) => code,
         Err(Failure::Input(error)) => {
             eprintln!("error: {}", error_text(&error));
-            Ok(2)
+            2
         }
         Err(Failure::Internal(error)) => {
             eprintln!("error: {}", error_text(&error));
-            Ok(1)
+            1
         }
     }
 }
@@ -294,19 +367,12 @@ fn check_run_name(name: &str) -> Result<(), Failure> {
     Err(anyhow::anyhow!("--name {shown:?}{more}: {problem}").into())
 }
 
-fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
-    if let Some(name) = &args.name {
-        check_run_name(name)?;
+/// Runs the match of `args`; `raw` are the same arguments as given (the words after `match`), for `run.toml`.
+fn run_inner(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
+    if let Some(dir) = &args.resume {
+        return resume(dir, &args, raw, interrupt);
     }
-    let spec = build_spec(&args)?;
-    check_hash_memory(&spec, physical_memory_mib())?;
-    // Every engine must start before the run folder is made, so that a failing one leaves nothing behind.
-    for engine in &spec.engines {
-        let player = engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
-        for warning in player.warnings() {
-            eprintln!("warning: {warning}");
-        }
-    }
+    let spec = prepare(&args)?;
     if interrupt.load(Ordering::SeqCst) {
         eprintln!("arbiter match: interrupted before the match started; nothing was written");
         return Ok(EXIT_INTERRUPTED);
@@ -322,10 +388,166 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
             create_run_dir(Path::new("results"), &stem)?
         }
     };
-    let event = args.name.clone().unwrap_or_else(|| "arbiter match".to_string());
-    let mut sink = ResultSink::create(&dir, &event)?;
+    // run.toml first: a run killed at any moment after this can be resumed.
+    let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("the working directory: {e}"))?;
+    RunFile::new(raw.to_vec(), cwd, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
+    let lock = lock_run(&dir)?;
+    let mut sink = ResultSink::create(&dir, &event_name(&args))?;
     sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
+    let state = MatchState::new(spec.schedule());
+    play(&spec, &args, &dir, sink, state, &HashSet::new(), interrupt, lock)
+}
 
+/// The PGN `Event` tag of a run: its `--name`, else `arbiter match`.
+fn event_name(args: &MatchArgs) -> String {
+    args.name.clone().unwrap_or_else(|| "arbiter match".to_string())
+}
+
+/// Checks the flags and builds the match: the run name, the spec, the hash budget, and every engine started
+/// once (before any file is written, so that a failing one leaves nothing behind).
+fn prepare(args: &MatchArgs) -> Result<MatchSpec, Failure> {
+    if let Some(name) = &args.name {
+        check_run_name(name)?;
+    }
+    let spec = build_spec(args)?;
+    check_hash_memory(&spec, physical_memory_mib())?;
+    for engine in &spec.engines {
+        let player = engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
+        for warning in player.warnings() {
+            eprintln!("warning: {warning}");
+        }
+    }
+    Ok(spec)
+}
+
+/// Locks the `run.toml` of `dir` for as long as the returned file is open, so that a second `arbiter match`
+/// cannot append to the same run (a resume while the run still plays). The lock dies with the process, even
+/// on SIGKILL. A file system without locks gets a warning.
+fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
+    let path = dir.join(RUN_TOML);
+    let file = File::open(&path).map_err(|e| anyhow::anyhow!("{}: cannot open: {e}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(TryLockError::WouldBlock) => Err(anyhow::anyhow!(
+            "{}: the run is in use by another arbiter process (still playing?); wait for it or stop it first",
+            dir.display()
+        )
+        .into()),
+        Err(TryLockError::Error(error)) => {
+            eprintln!("warning: {}: cannot lock ({error}); make sure no other arbiter plays this run", path.display());
+            Ok(None)
+        }
+    }
+}
+
+/// `arbiter match --resume DIR`: reads DIR/run.toml, rebuilds the match from the recorded arguments in the
+/// recorded working directory, refuses a changed schedule, repairs the result files' tails, and plays the rest.
+fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let (_, matches) = parse_match_args(raw).map_err(|e| anyhow::anyhow!("{}", clap_error_text(&e)))?;
+    let refused = flags_refused_with_resume(&matches);
+    if !refused.is_empty() {
+        return Err(anyhow::anyhow!(
+            "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml (only \
+             --concurrency and --recover may be given)",
+            refused.join(", ")
+        )
+        .into());
+    }
+    let shown = dir.display().to_string();
+    let dir = dir.canonicalize().map_err(|e| anyhow::anyhow!("--resume {shown}: {e}"))?;
+    let run_path = dir.join(RUN_TOML);
+    let run = RunFile::read(&run_path).map_err(|e| {
+        anyhow::anyhow!("--resume {shown}: {e} (a run folder holds run.toml from its first moment; is this one?)")
+    })?;
+    let lock = lock_run(&dir)?;
+    std::env::set_current_dir(&run.cwd).map_err(|e| {
+        anyhow::anyhow!("{}: the recorded working directory {}: {e}", run_path.display(), run.cwd.display())
+    })?;
+    let (mut args, _) = parse_match_args(&run.args)
+        .map_err(|e| anyhow::anyhow!("{}: args: {}", run_path.display(), clap_error_text(&e)))?;
+    if args.resume.is_some() {
+        return Err(anyhow::anyhow!("{}: args: the recorded arguments hold --resume", run_path.display()).into());
+    }
+    if given.concurrency.is_some() {
+        args.concurrency = given.concurrency;
+    }
+    args.recover |= given.recover;
+    let spec = prepare(&args)?;
+    let fingerprint = Fingerprint::of(&spec);
+    if hex(fingerprint.total()) != run.fingerprint {
+        let changed: Vec<String> = fingerprint.changed_parts(&run.parts).iter().map(|p| part_text(p)).collect();
+        return Err(anyhow::anyhow!(
+            "--resume {shown}: {} changed since the run started (fingerprint {} in run.toml, {} now); refusing to \
+             resume a different schedule: restore them, or start a new run",
+            if changed.is_empty() { "the schedule".to_string() } else { changed.join(", ") },
+            run.fingerprint,
+            hex(fingerprint.total())
+        )
+        .into());
+    }
+
+    let records = read_run(&dir, Repair::Rewrite).map_err(record_failure)?;
+    for dropped in &records.dropped {
+        eprintln!("arbiter match: repaired {shown}: dropped {dropped}");
+    }
+    let csv_path = dir.join("games.csv").display().to_string();
+    let (state, done) = replay(&spec, &records.rows, &csv_path).map_err(record_failure)?;
+    // The summary of an earlier session is rewritten from all the games at the end.
+    for name in RUN_FILES.iter().filter(|name| name.starts_with("summary")) {
+        match std::fs::remove_file(dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Failure::Internal(anyhow::anyhow!("{}: cannot remove: {e}", dir.join(name).display())));
+            }
+            _ => {}
+        }
+    }
+    let mut sink = ResultSink::append(&dir, &event_name(&args)).map_err(|e| Failure::Internal(e.into()))?;
+    sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
+    let status = match state.verdict {
+        Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
+        None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
+        None => format!("{} games to play", state.games_total() - done.len() as u64),
+    };
+    eprintln!("arbiter match: resuming {shown}: {} of {} games recorded, {status}", done.len(), state.games_total());
+    play(&spec, &args, &dir, sink, state, &done, interrupt, lock)
+}
+
+/// A fingerprint part's name in words, for the refusal of a resume or a merge.
+pub(crate) fn part_text(part: &str) -> String {
+    match part {
+        "engines" => "the engines' names or order".to_string(),
+        "openings" => "the openings".to_string(),
+        "schedule" => "the schedule (order, seed, length or shard count)".to_string(),
+        "games" => "the game settings (limits, adjudication)".to_string(),
+        "sprt" => "the SPRT".to_string(),
+        other => match other.strip_prefix("engine ") {
+            Some(name) => format!("the engine {name}"),
+            None => other.to_string(),
+        },
+    }
+}
+
+/// A failure to read a run folder's games: bad input (exit 2), except a repaired file that cannot be written.
+pub(crate) fn record_failure(error: RecordError) -> Failure {
+    match error {
+        RecordError::Write(_) => Failure::Internal(error.into()),
+        _ => Failure::Input(error.into()),
+    }
+}
+
+/// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]) with a progress bar, prints
+/// and writes the summary, and returns the exit code. `_lock` is held until the match ends.
+#[allow(clippy::too_many_arguments)]
+fn play(
+    spec: &MatchSpec,
+    args: &MatchArgs,
+    dir: &Path,
+    mut sink: ResultSink,
+    state: MatchState,
+    done: &HashSet<u64>,
+    interrupt: &AtomicBool,
+    _lock: Option<File>,
+) -> Result<i32, Failure> {
     eprintln!(
         "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
         spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
@@ -334,24 +556,40 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
         spec.concurrency,
         dir.display()
     );
-    let mut progress = Progress::new(&spec, args.rating_interval, &dir);
-    let state = run_match(&spec, &mut sink, &mut progress, interrupt);
+    if let Some(shard) = spec.shard {
+        let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
+        eprintln!(
+            "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
+            state.schedule.planned_pairs(),
+            state.schedule.total_pairs
+        );
+    }
+    let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
+    let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
-    let summary = summary_text(&spec, &state);
+    let summary = summary_text(spec, &state);
     print!("{summary}");
     println!("\nResults: {}", dir.display());
-    write_summary(&dir, &spec, &state).map_err(|e| Failure::Internal(e.into()))?;
+    write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
     if let Some(failure) = &state.failure {
-        return Err(Failure::Internal(anyhow::anyhow!("the match stopped: {failure}")));
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "the match stopped: {failure} (continue it with `arbiter match --resume {}`)",
+            dir.display()
+        )));
     }
     if let Some(halted) = &state.halted {
-        return Err(Failure::Internal(anyhow::anyhow!("the match stopped: {halted}")));
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "the match stopped: {halted} (continue it with `arbiter match --resume {} --recover`)",
+            dir.display()
+        )));
     }
     if state.interrupted {
         eprintln!(
-            "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED})",
+            "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED}); \
+             continue with `arbiter match --resume {}`",
             state.tally.games,
+            dir.display(),
             dir.display()
         );
         return Ok(EXIT_INTERRUPTED);
@@ -405,7 +643,7 @@ fn check_hash_memory(spec: &MatchSpec, memory_mib: Option<u64>) -> Result<(), Fa
 }
 
 /// Turns the flags into a match spec (engines loaded, openings read).
-fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
+pub(crate) fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
     let each = EachArgs::parse(args.each.as_deref())?;
     let defaults = ["name=seed".to_string(), "name=nomob".to_string()];
     let texts = if args.engines.is_empty() { &defaults[..] } else { &args.engines[..] };
@@ -460,6 +698,16 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         (None, None) if sprt.is_some() => MatchLength::UntilDecided,
         (None, None) => MatchLength::EachOpening,
     };
+
+    if let Some(shard) = args.shard
+        && length == MatchLength::UntilDecided
+    {
+        return Err(anyhow::anyhow!(
+            "--shard {shard}: a shard plays a fixed part of the schedule: give --games or --rounds (an SPRT cannot \
+             stop a shard early; merge the shards for its verdict)"
+        )
+        .into());
+    }
 
     let book = match &args.openings {
         Some(path) => match path.to_str() {
@@ -516,6 +764,7 @@ fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
         settings: GameSettings { limits: Default::default(), adjudication },
         recover: args.recover,
         sprt,
+        shard: args.shard,
     };
     spec.concurrency = spec.workers();
     Ok(spec)
@@ -618,7 +867,9 @@ struct Progress<'a> {
 pub const LOG_FILE: &str = "match.log";
 
 impl<'a> Progress<'a> {
-    fn new(spec: &'a MatchSpec, interval: u64, dir: &Path) -> Progress<'a> {
+    /// A bar for the games `state` plans, starting at the games it has counted already; `interval` is
+    /// `--ratinginterval`, `dir` the run folder (for `match.log`).
+    fn new(spec: &'a MatchSpec, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a> {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
         let log = match log {
             Ok(file) => Some(file),
@@ -627,20 +878,16 @@ impl<'a> Progress<'a> {
                 None
             }
         };
-        let total = 2 * spec.schedule().total_pairs;
+        let total = state.games_total();
         let template = if spec.length == MatchLength::UntilDecided {
             "{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}"
         } else {
             "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}"
         };
         let style = ProgressStyle::with_template(template).expect("the template is valid").progress_chars("=> ");
-        Progress {
-            bar: ProgressBar::new(total).with_style(style),
-            two_engines: spec.engines.len() == 2,
-            spec,
-            interval,
-            log,
-        }
+        let bar = ProgressBar::new(total).with_style(style);
+        bar.set_position(state.tally.games);
+        Progress { bar, two_engines: spec.engines.len() == 2, spec, interval, log }
     }
 }
 
@@ -999,5 +1246,45 @@ mod tests {
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
         assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1"));
+    }
+
+    #[test]
+    fn resume_takes_only_its_allowed_flags() {
+        let given = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            flags_refused_with_resume(&parse_match_args(&args).unwrap().1)
+        };
+        assert!(given(&["--resume", "results/run"]).is_empty());
+        assert!(given(&["--resume=results/run", "--concurrency", "3"]).is_empty());
+        // Flags with defaults count only when given.
+        assert_eq!(
+            given(&["--resume", "r", "--seed", "1", "--order=random"]),
+            ["--seed", "--order"],
+            "in the order given"
+        );
+        assert_eq!(given(&["--resume", "r", "--engine", "name=seed", "--shard", "1/2", "--out", "x"]).len(), 3);
+        assert!(RESUME_FLAGS.contains(&"recover"), "--recover is allowed ahead of the flag");
+        let err = parse_match_args(&["--shard".to_string(), "0/2".to_string()]).unwrap_err();
+        assert!(clap_error_text(&err).contains("expected I/N with 1 <= I <= N"), "{err}");
+    }
+
+    #[test]
+    fn a_shard_needs_a_fixed_length() {
+        let book = config_dir().join("shard-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let args = |games: Option<u64>, sprt: Option<&str>| MatchArgs {
+            openings: Some(book.clone()),
+            games,
+            sprt: sprt.map(str::to_string),
+            shard: Some(Shard::new(2, 3).unwrap()),
+            ..MatchArgs::default()
+        };
+        for (games, sprt) in [(None, None), (None, Some("elo0=0,elo1=5"))] {
+            let Err(Failure::Input(err)) = build_spec(&args(games, sprt)) else { panic!("accepted") };
+            assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
+        }
+        let spec = build_spec(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
+        assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));
+        assert_eq!(spec.schedule().planned_pairs(), 3, "pairs 1, 4 and 7 of 10");
     }
 }

@@ -8,5 +8,6 @@ pub mod engine_arg;
 pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;
+pub mod merge;
 pub mod perft;
 pub mod uci_cmd;

@@ -11,6 +11,10 @@
 //!   -> summary.txt (with the final reports) + summary.csv
 //! ```
 //!
+//! A run folder also holds `run.toml` ([`runfile`]): the match's arguments and schedule fingerprint, so that
+//! an interrupted run can be resumed and shards of one schedule merged; [`records`] reads a run's games back
+//! and repairs the tail a killed process leaves.
+//!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,
 //! external UCI engine processes ([`UciPlayer`]) another.
 
@@ -20,7 +24,9 @@ pub mod kv;
 pub mod openings;
 pub mod output;
 pub mod player;
+pub mod records;
 pub mod report;
+pub mod runfile;
 pub mod scheduler;
 pub mod summary;
 pub mod tally;
@@ -34,14 +40,16 @@ pub use openings::{
     Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_openings, load_openings_as,
     opening_order, opening_order_from,
 };
-pub use output::{OutputError, ResultSink, create_out_dir, create_run_dir};
+pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
 pub use player::{
     BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError, PlayerMove,
 };
+pub use records::{GameRow, RecordError, Repair, RunRecords, read_run, replay};
 pub use report::{cutechess_report, fastchess_report, match_report};
+pub use runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Silent, SprtVerdict, Tournament,
-    gauntlet, round_robin, run_match,
+    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
+    SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
 };
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};

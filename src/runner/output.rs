@@ -14,8 +14,13 @@ use thiserror::Error;
 pub const CSV_HEADER: [&str; 9] =
     ["pair", "game", "opening", "white", "black", "result", "termination", "plies", "start_fen"];
 
-/// The files of a run folder. A folder holding any of them holds an earlier run and is refused.
+/// The result files of a run folder. A folder holding any of them (or [`RUN_TOML`]) holds an earlier run and is
+/// refused.
 pub const RUN_FILES: [&str; 4] = ["games.csv", "games.pgn", "summary.txt", "summary.csv"];
+
+/// The run file of a run folder: the match's arguments and schedule fingerprint, written before the first game
+/// (see [`super::runfile`]).
+pub const RUN_TOML: &str = "run.toml";
 
 /// A result file or folder that cannot be created or written.
 #[derive(Debug, Error)]
@@ -99,8 +104,8 @@ pub fn create_new_file(path: &Path) -> Result<File, OutputError> {
     OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| io_error(path, e))
 }
 
-/// Checks that `dir` holds no result file of an earlier run ([`RUN_FILES`]); a folder that does not exist
-/// yet passes.
+/// Checks that `dir` holds no file of an earlier run ([`RUN_FILES`], [`RUN_TOML`]); a folder that does not
+/// exist yet passes.
 ///
 /// # Errors
 /// [`OutputError::NotAFolder`] when `dir` (or a parent) is a file, [`OutputError::Exists`] naming the first
@@ -109,10 +114,33 @@ pub fn check_out_dir(dir: &Path) -> Result<(), OutputError> {
     if let Some(file) = file_in_the_way(dir) {
         return Err(OutputError::NotAFolder { path: file.display().to_string() });
     }
-    match RUN_FILES.iter().map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
+    match RUN_FILES.iter().chain([&RUN_TOML]).map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
         Some(path) => Err(OutputError::Exists { path: path.display().to_string() }),
         None => Ok(()),
     }
+}
+
+/// Replaces the file `path` with `contents` atomically: writes `.NAME.tmp` beside it, syncs it to disk and
+/// renames it over `path`, so that a crash leaves either the old file or the new one, never a mix.
+///
+/// # Errors
+/// [`OutputError::Io`] naming the file that cannot be written or renamed (the temporary file is removed).
+pub fn replace_file(path: &Path, contents: &[u8]) -> Result<(), OutputError> {
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    let written = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(contents)?;
+        file.sync_all()
+    })();
+    if let Err(reason) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(OutputError::Io { path: tmp.display().to_string(), reason });
+    }
+    std::fs::rename(&tmp, path).map_err(|reason| {
+        let _ = std::fs::remove_file(&tmp);
+        OutputError::Io { path: path.display().to_string(), reason }
+    })
 }
 
 /// Creates a fresh run folder `<base>/<stem>-<n>` with the smallest `n` from 1 whose folder does not exist
@@ -183,10 +211,16 @@ impl ResultSink {
     /// Creates `games.csv` (with its header) and `games.pgn` in `dir`; `event` is the PGN `Event` tag.
     ///
     /// # Errors
-    /// [`OutputError::Exists`] when any of [`RUN_FILES`] exists already, [`OutputError::Io`]/[`OutputError::Csv`]
+    /// [`OutputError::Exists`] when any of [`RUN_FILES`] exists already ([`RUN_TOML`] may: it is written
+    /// first), [`OutputError::NotAFolder`] when `dir` is a file, [`OutputError::Io`]/[`OutputError::Csv`]
     /// otherwise.
     pub fn create(dir: &Path, event: &str) -> Result<ResultSink, OutputError> {
-        check_out_dir(dir)?;
+        if let Some(file) = file_in_the_way(dir) {
+            return Err(OutputError::NotAFolder { path: file.display().to_string() });
+        }
+        if let Some(path) = RUN_FILES.iter().map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
+            return Err(OutputError::Exists { path: path.display().to_string() });
+        }
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
         let pgn = BufWriter::new(create_new_file(&pgn_path)?);
@@ -194,6 +228,28 @@ impl ResultSink {
         let csv_error = |reason| OutputError::Csv { path: csv_path.display().to_string(), reason };
         csv.write_record(CSV_HEADER).map_err(csv_error)?;
         csv.flush().map_err(|e| io_error(&csv_path, e))?;
+        Ok(ResultSink {
+            dir: dir.to_path_buf(),
+            csv_path,
+            csv,
+            pgn_path,
+            pgn,
+            event: event.to_string(),
+            comments: true,
+        })
+    }
+
+    /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
+    /// PGN `Event` tag. The files must end with whole records (see [`super::records::read_run`]).
+    ///
+    /// # Errors
+    /// [`OutputError::Io`] when either file is missing or cannot be opened for writing.
+    pub fn append(dir: &Path, event: &str) -> Result<ResultSink, OutputError> {
+        let csv_path = dir.join("games.csv");
+        let pgn_path = dir.join("games.pgn");
+        let open = |path: &Path| OpenOptions::new().append(true).open(path).map_err(|e| io_error(path, e));
+        let pgn = BufWriter::new(open(&pgn_path)?);
+        let csv = csv::Writer::from_writer(open(&csv_path)?);
         Ok(ResultSink {
             dir: dir.to_path_buf(),
             csv_path,

@@ -329,6 +329,7 @@ mod tests {
             settings,
             recover: false,
             sprt,
+            shard: None,
         }
     }
 
@@ -348,6 +349,7 @@ mod tests {
             halted: None,
             interrupted: false,
             abandoned: 0,
+            resumed: 0,
             elapsed: Duration::ZERO,
         }
     }

@@ -9,15 +9,23 @@
 //! false, `--noswap`), where the first engine has White in both. Every game starts with [`Player::new_game`],
 //! so a game depends only on its engines, opening and limits: with node or depth limits a match replays
 //! exactly, whatever the concurrency (only the order of the rows in the output files differs).
+//!
+//! That is what lets a match be resumed ([`run_match_from`] skips the games already recorded) and split into
+//! [`Shard`]s, each playing a disjoint set of whole pairs on its own machine.
 
+use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
 use super::output::ResultSink;
 use super::player::{EngineSpec, Player};
 use super::tally::MatchTally;
 use crate::chess::Color;
+use crate::chess::game::GameResult;
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
+use std::collections::HashSet;
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -146,6 +154,91 @@ impl GamePair {
     }
 }
 
+/// One part of a match split over several processes or machines: shard `index` of `count` (1-based, as in
+/// `--shard 3/8`) plays the game pairs whose 0-based number `k` has `k % count == index - 1`. Shards are
+/// disjoint, together cover the schedule, and hold whole pairs only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    index: u32,
+    count: u32,
+}
+
+/// A `--shard` value that is not `I/N` with `1 <= I <= N`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected I/N with 1 <= I <= N (shard I of N, 1-based, e.g. 3/8), got {text:?}")]
+pub struct ShardError {
+    /// The text given.
+    pub text: String,
+}
+
+impl Shard {
+    /// Shard `index` of `count`.
+    ///
+    /// # Errors
+    /// [`ShardError`] unless `1 <= index <= count`.
+    pub fn new(index: u32, count: u32) -> Result<Shard, ShardError> {
+        if index == 0 || index > count {
+            return Err(ShardError { text: format!("{index}/{count}") });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The 1-based shard number `I` of `I/N`.
+    #[inline]
+    pub fn index(self) -> u32 {
+        self.index
+    }
+
+    /// The number of shards `N` of `I/N`.
+    #[inline]
+    pub fn count(self) -> u32 {
+        self.count
+    }
+
+    /// Whether pair number `pair` (0-based) belongs to this shard.
+    #[inline]
+    pub fn owns(self, pair: u64) -> bool {
+        pair % u64::from(self.count) == u64::from(self.index - 1)
+    }
+
+    /// How many of the pairs `0..total_pairs` belong to this shard.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::runner::Shard;
+    /// let shards: Vec<u64> = (1..=4).map(|i| Shard::new(i, 4).unwrap().pairs(10)).collect();
+    /// assert_eq!(shards, [3, 3, 2, 2]);
+    /// ```
+    pub fn pairs(self, total_pairs: u64) -> u64 {
+        total_pairs.saturating_sub(u64::from(self.index - 1)).div_ceil(u64::from(self.count))
+    }
+
+    /// The match-wide number of this shard's `k`-th pair (both 0-based).
+    #[inline]
+    pub fn pair_number(self, k: u64) -> u64 {
+        k * u64::from(self.count) + u64::from(self.index - 1)
+    }
+}
+
+impl FromStr for Shard {
+    type Err = ShardError;
+
+    /// Parses `I/N` (decimal, 1-based `I`).
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        let error = || ShardError { text: text.to_string() };
+        let (index, count) = text.split_once('/').ok_or_else(error)?;
+        let number = |t: &str| t.parse::<u32>().ok().filter(|_| t.bytes().all(|b| b.is_ascii_digit()));
+        Shard::new(number(index).ok_or_else(error)?, number(count).ok_or_else(error)?).map_err(|_| error())
+    }
+}
+
+impl fmt::Display for Shard {
+    /// Writes `I/N`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 /// The pairs of a match, computed on demand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
@@ -153,13 +246,28 @@ pub struct Schedule {
     pub pairings: Vec<(usize, usize)>,
     /// Opening indices in playing order (see [`opening_order_from`]).
     pub order: Vec<usize>,
-    /// How many pairs the match plays at most.
+    /// How many pairs the whole match plays at most (all shards together).
     pub total_pairs: u64,
     /// Whether game 1 of every pair swaps the colours of game 0 ([`GamePair::swap`]).
     pub swap: bool,
+    /// The part of the schedule this process plays; `None` for all of it.
+    pub shard: Option<Shard>,
 }
 
 impl Schedule {
+    /// How many pairs this process plays at most: [`Schedule::total_pairs`], or the shard's part of them.
+    pub fn planned_pairs(&self) -> u64 {
+        self.shard.map_or(self.total_pairs, |shard| shard.pairs(self.total_pairs))
+    }
+
+    /// The `k`-th pair (0-based) that this process plays: pair `k` of the match, or of the shard's part.
+    ///
+    /// # Panics
+    /// As [`Schedule::pair`].
+    pub fn planned_pair(&self, k: u64) -> GamePair {
+        self.pair(self.shard.map_or(k, |shard| shard.pair_number(k)))
+    }
+
     /// Pair number `index` (see the module docs).
     ///
     /// # Panics
@@ -210,18 +318,21 @@ pub struct MatchSpec {
     /// it such a failure, recorded as a lost game, stops the match.
     pub recover: bool,
     /// The SPRT that may stop the match early (two engines only), counted over game pairs from the first
-    /// engine's view.
+    /// engine's view. It never stops a shard: a shard plays its whole part, and the verdict comes from the
+    /// merged shards.
     pub sprt: Option<SprtSpec>,
+    /// The part of the schedule to play (`--shard I/N`); `None` for the whole match.
+    pub shard: Option<Shard>,
 }
 
 impl MatchSpec {
-    /// The schedule of this spec: the tournament's pairings, the opening order from `start` and the number of
-    /// pairs.
+    /// The schedule of this spec: the tournament's pairings, the opening order from `start`, the number of
+    /// pairs and the shard.
     pub fn schedule(&self) -> Schedule {
         let pairings = self.tournament.pairings(self.engines.len());
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
         let order = opening_order_from(self.openings.len(), self.order, self.seed, self.start);
-        Schedule { pairings, order, total_pairs, swap: self.swap }
+        Schedule { pairings, order, total_pairs, swap: self.swap, shard: self.shard }
     }
 
     /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
@@ -232,7 +343,7 @@ impl MatchSpec {
 
     /// The number of worker threads: `concurrency`, but no more than the pairs to play (and at least 1).
     pub fn workers(&self) -> usize {
-        let pairs = usize::try_from(self.schedule().total_pairs).unwrap_or(usize::MAX);
+        let pairs = usize::try_from(self.schedule().planned_pairs()).unwrap_or(usize::MAX);
         self.concurrency.min(pairs).max(1)
     }
 }
@@ -270,14 +381,63 @@ pub struct MatchState {
     pub interrupted: bool,
     /// Games abandoned unrecorded because they were still in play [`ABANDON_AFTER`] an interrupt.
     pub abandoned: u64,
-    /// Time since the match started.
+    /// Games counted from the result files of an earlier session (a resumed match, merged shards) rather than
+    /// played by this one.
+    pub resumed: u64,
+    /// Time since this session of the match started.
     pub elapsed: Duration,
 }
 
 impl MatchState {
-    /// The number of games planned (`2 * total_pairs`).
+    /// The state of a match of `schedule` before any game.
+    pub fn new(schedule: Schedule) -> MatchState {
+        MatchState {
+            tally: MatchTally::new(&schedule.pairings),
+            schedule,
+            sprt: None,
+            verdict: None,
+            failure: None,
+            halted: None,
+            interrupted: false,
+            abandoned: 0,
+            resumed: 0,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// The number of games planned for this process: `2 * planned_pairs` (the shard's part under a shard).
     pub fn games_total(&self) -> u64 {
-        2 * self.schedule.total_pairs
+        2 * self.schedule.planned_pairs()
+    }
+
+    /// Counts game `game` (0 or 1) of `pair` with its result, and once the pair is complete updates the SPRT
+    /// of `spec` (over the first pairing's pentanomial counts). Returns the verdict when this game made the
+    /// SPRT decide; it is then kept in [`MatchState::verdict`]. Under a shard no verdict is taken (the LLR is
+    /// still updated): a shard plays its whole part.
+    ///
+    /// Replaying a run's games in the order they were recorded gives the same counts, LLR and verdict as when
+    /// they were played.
+    ///
+    /// # Panics
+    /// If the pair's pairing is out of range or `game` is not 0 or 1 (internal invariants).
+    pub fn count(
+        &mut self,
+        spec: &MatchSpec,
+        pair: &GamePair,
+        game: u8,
+        result: GameResult,
+        end: EndReason,
+    ) -> Option<SprtVerdict> {
+        let pair_done = self.tally.add_game_as(pair.pairing, pair.index, pair.first_color(game), result, end);
+        let sprt = spec.sprt.as_ref().filter(|_| pair_done)?;
+        self.sprt = sprt.evaluate(&self.tally.pairings[0].penta).ok();
+        let outcome = self.sprt.filter(|o| o.decision != SprtDecision::Continue)?;
+        if self.verdict.is_some() || spec.shard.is_some() {
+            return None;
+        }
+        let pairs = self.tally.pairings[0].penta.pairs();
+        self.verdict = Some(SprtVerdict { decision: outcome.decision, outcome, pairs });
+        self.verdict
     }
 }
 
@@ -300,8 +460,8 @@ impl MatchObserver for Silent {
 
 /// What a worker tells the recording thread.
 enum Event {
-    /// A game ended.
-    Game { pair: GamePair, game: u8, record: Box<GameRecord> },
+    /// A game ended. The recording thread answers on `recorded` once it is written and counted.
+    Game { pair: GamePair, game: u8, record: Box<GameRecord>, recorded: mpsc::Sender<()> },
     /// A game was abandoned after an interrupt.
     Abandoned,
     /// The worker cannot go on.
@@ -311,9 +471,10 @@ enum Event {
 /// Plays the match of `spec` with [`MatchSpec::workers`] worker threads, writing every game to `sink` as it
 /// ends and reporting to `observer`; returns the final state.
 ///
-/// Workers take pairs in schedule order and play both games of a pair. With an SPRT, each complete pair updates
-/// the LLR of the first pairing; when it crosses a bound, no new pair starts, and pairs already running finish
-/// and are recorded. A failure to write the output or to create a player also stops new pairs and is reported
+/// Workers take pairs in schedule order and play both games of a pair; a worker takes its next pair only once
+/// its last game is recorded. With an SPRT, each complete pair updates the LLR of the first pairing; when it
+/// crosses a bound, no new pair starts, and pairs other workers are playing finish and are recorded (with one
+/// worker, the match ends exactly at the deciding pair). A failure to write the output or to create a player also stops new pairs and is reported
 /// in [`MatchState::failure`]; every game already finished stays written.
 ///
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
@@ -325,26 +486,30 @@ pub fn run_match(
     observer: &mut dyn MatchObserver,
     interrupt: &AtomicBool,
 ) -> MatchState {
+    run_match_from(spec, MatchState::new(spec.schedule()), &HashSet::new(), sink, observer, interrupt)
+}
+
+/// Plays what is left of a match, as [`run_match`]: `state` holds the counts of the games already recorded
+/// (see [`MatchState::count`]) and `done` their match-wide game numbers ([`GamePair::game_number`]). Pairs
+/// whose two games are done are skipped, a pair with one done game plays only the other, and a match whose
+/// SPRT had already decided starts nothing. [`MatchState::resumed`] is set to the games counted in `state`.
+pub fn run_match_from(
+    spec: &MatchSpec,
+    mut state: MatchState,
+    done: &HashSet<u64>,
+    sink: &mut ResultSink,
+    observer: &mut dyn MatchObserver,
+    interrupt: &AtomicBool,
+) -> MatchState {
     let started = Instant::now();
-    let schedule = spec.schedule();
-    let mut state = MatchState {
-        tally: MatchTally::new(&schedule.pairings),
-        schedule,
-        sprt: None,
-        verdict: None,
-        failure: None,
-        halted: None,
-        interrupted: false,
-        abandoned: 0,
-        elapsed: Duration::ZERO,
-    };
+    state.resumed = state.tally.games;
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let abandon = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel::<Event>();
     let schedule = state.schedule.clone();
-    if interrupt.load(Ordering::SeqCst) {
-        // Interrupted while the match was being prepared: start nothing.
+    if interrupt.load(Ordering::SeqCst) || state.verdict.is_some() {
+        // Interrupted while the match was being prepared, or decided before a resume: start nothing.
         stop.store(true, Ordering::Relaxed);
     }
     std::thread::scope(|scope| {
@@ -353,7 +518,7 @@ pub fn run_match(
             let flags = Flags { next: &next, stop: &stop, abandon: &abandon };
             let schedule = &schedule;
             scope.spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, flags, &sender)));
+                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, done, flags, &sender)));
                 if let Err(payload) = outcome {
                     let reason = payload
                         .downcast_ref::<&str>()
@@ -384,8 +549,9 @@ pub fn run_match(
                 observer.message("interrupted: abandoning the games still in play");
             }
             match receiver.recv_timeout(Duration::from_millis(100)) {
-                Ok(Event::Game { pair, game, record }) => {
+                Ok(Event::Game { pair, game, record, recorded }) => {
                     record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
+                    let _ = recorded.send(());
                 }
                 Ok(Event::Abandoned) => state.abandoned += 1,
                 Ok(Event::Fatal(reason)) => {
@@ -454,25 +620,17 @@ fn record_game(
             state.halted = Some(text);
         }
     }
-    let pair_done =
-        state.tally.add_game_as(pair.pairing, pair.index, pair.first_color(game), record.result, record.end);
-    if pair_done && let Some(sprt) = &spec.sprt {
-        state.sprt = sprt.evaluate(&state.tally.pairings[0].penta).ok();
-        if let Some(outcome) = state.sprt
-            && outcome.decision != SprtDecision::Continue
-            && state.verdict.is_none()
-        {
-            stop.store(true, Ordering::Relaxed);
-            let pairs = state.tally.pairings[0].penta.pairs();
-            state.verdict = Some(SprtVerdict { decision: outcome.decision, outcome, pairs });
-            observer.message(&format!(
-                "SPRT: {} after {pairs} pairs (LLR {:.2}, bounds [{:.2}, {:.2}]); finishing the pairs in play",
-                decision_text(outcome.decision),
-                outcome.llr,
-                outcome.lower,
-                outcome.upper
-            ));
-        }
+    if let Some(verdict) = state.count(spec, pair, game, record.result, record.end) {
+        stop.store(true, Ordering::Relaxed);
+        let outcome = verdict.outcome;
+        observer.message(&format!(
+            "SPRT: {} after {} pairs (LLR {:.2}, bounds [{:.2}, {:.2}]); finishing the pairs in play",
+            decision_text(verdict.decision),
+            verdict.pairs,
+            outcome.llr,
+            outcome.lower,
+            outcome.upper
+        ));
     }
     state.elapsed = started.elapsed();
     observer.game_finished(record, pair, state);
@@ -487,17 +645,18 @@ pub fn decision_text(decision: SprtDecision) -> &'static str {
     }
 }
 
-/// One worker: takes pairs until the schedule ends or the match stops, playing both games of each with its own
-/// players (created once per engine, on first use).
-fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc::Sender<Event>) {
+/// One worker: takes pairs until the schedule (or the shard's part of it) ends or the match stops, playing the
+/// games of each that are not `done` with its own players (created once per engine, on first use).
+fn worker(spec: &MatchSpec, schedule: &Schedule, done: &HashSet<u64>, flags: Flags<'_>, sender: &mpsc::Sender<Event>) {
     let mut players: Vec<Option<Box<dyn Player>>> = spec.engines.iter().map(|_| None).collect();
+    let (recorded_sender, recorded) = mpsc::channel::<()>();
     while !flags.stop.load(Ordering::Relaxed) {
-        let index = flags.next.fetch_add(1, Ordering::Relaxed);
-        if index >= schedule.total_pairs {
+        let k = flags.next.fetch_add(1, Ordering::Relaxed);
+        if k >= schedule.planned_pairs() {
             return;
         }
-        let pair = schedule.pair(index);
-        for game in 0..2u8 {
+        let pair = schedule.planned_pair(k);
+        for game in (0..2u8).filter(|&game| !done.contains(&pair.game_number(game))) {
             if flags.abandon.load(Ordering::Relaxed) {
                 return;
             }
@@ -520,7 +679,11 @@ fn worker(spec: &MatchSpec, schedule: &Schedule, flags: Flags<'_>, sender: &mpsc
                 let _ = sender.send(Event::Abandoned);
                 return;
             };
-            if sender.send(Event::Game { pair, game, record: Box::new(record) }).is_err() {
+            let event = Event::Game { pair, game, record: Box::new(record), recorded: recorded_sender.clone() };
+            // Wait until the game is counted: a pair that completes the SPRT (or an output failure) then stops
+            // this worker before it takes another pair, so one worker plays exactly the pairs up to the
+            // decision, however the threads are scheduled.
+            if sender.send(event).is_err() || recorded.recv().is_err() {
                 return;
             }
         }
@@ -550,7 +713,8 @@ mod tests {
 
     #[test]
     fn pairs_share_openings_per_round_and_cycle() {
-        let schedule = Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12, swap: true };
+        let schedule =
+            Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12, swap: true, shard: None };
         let openings: Vec<usize> = (0..12).map(|k| schedule.pair(k).opening).collect();
         assert_eq!(openings, vec![2, 2, 2, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
         let pair = schedule.pair(4);
@@ -586,7 +750,7 @@ mod tests {
 
     #[test]
     fn noswap_keeps_the_first_engine_white() {
-        let schedule = Schedule { pairings: round_robin(3), order: vec![0], total_pairs: 6, swap: false };
+        let schedule = Schedule { pairings: round_robin(3), order: vec![0], total_pairs: 6, swap: false, shard: None };
         let pair = schedule.pair(4);
         assert!(!pair.swap);
         assert_eq!((pair.colours(0), pair.colours(1)), ((0, 2), (0, 2)));
@@ -626,6 +790,62 @@ mod tests {
     }
 
     #[test]
+    fn shards_split_the_schedule_into_disjoint_whole_pairs() {
+        for total in [0u64, 1, 7, 8, 9, 100] {
+            for count in 1..=9u32 {
+                let mut seen = vec![0u32; total as usize];
+                for index in 1..=count {
+                    let shard = Shard::new(index, count).unwrap();
+                    let schedule = Schedule {
+                        pairings: vec![(0, 1)],
+                        order: vec![0],
+                        total_pairs: total,
+                        swap: true,
+                        shard: Some(shard),
+                    };
+                    assert_eq!(schedule.planned_pairs(), shard.pairs(total));
+                    for k in 0..schedule.planned_pairs() {
+                        let pair = schedule.planned_pair(k);
+                        assert!(shard.owns(pair.index) && pair.index < total, "{shard} {k}");
+                        seen[pair.index as usize] += 1;
+                    }
+                }
+                assert!(seen.iter().all(|&n| n == 1), "{total} pairs, {count} shards: {seen:?}");
+            }
+        }
+        let shard: Shard = "3/8".parse().unwrap();
+        assert_eq!((shard.index(), shard.count(), shard.to_string()), (3, 8, "3/8".to_string()));
+        assert_eq!((shard.pair_number(0), shard.pair_number(2)), (2, 18));
+        for bad in ["0/8", "9/8", "1/0", "3", "3/", "/8", "a/8", "+3/8", "3/8/1", " 3/8", "-1/8", ""] {
+            let err = bad.parse::<Shard>().unwrap_err();
+            assert_eq!(err.text, bad);
+            assert!(err.to_string().starts_with("expected I/N with 1 <= I <= N"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_shard_is_never_stopped_by_its_sprt() {
+        let mut whole = spec(80, 1);
+        whole.sprt = Some(SprtSpec::new(-200.0, 0.0, 0.05, 0.05, crate::stats::EloModel::Normalized).unwrap());
+        let mut sharded = whole.clone();
+        sharded.shard = Some(Shard::new(1, 1).unwrap());
+        let mut states = [MatchState::new(whole.schedule()), MatchState::new(sharded.schedule())];
+        for (state, spec) in states.iter_mut().zip([&whole, &sharded]) {
+            // The first engine scores WW, WD, WW, WD, ...: far above elo0 = -200.
+            for index in 0..40 {
+                let pair = spec.schedule().pair(index);
+                let second = if index % 2 == 0 { GameResult::BlackWins } else { GameResult::Draw };
+                state.count(spec, &pair, 0, GameResult::WhiteWins, EndReason::ResignAdjudication);
+                state.count(spec, &pair, 1, second, EndReason::ResignAdjudication);
+            }
+        }
+        let [whole_state, shard_state] = states;
+        assert_eq!(whole_state.verdict.map(|v| (v.decision, v.pairs)), Some((SprtDecision::AcceptH1, 4)));
+        assert!(shard_state.verdict.is_none());
+        assert_eq!(shard_state.sprt.map(|o| o.decision), Some(SprtDecision::AcceptH1), "the LLR is still kept");
+    }
+
+    #[test]
     fn lengths() {
         assert_eq!(MatchLength::Games(8).pairs(1, 3), 4);
         assert_eq!(MatchLength::Games(1).pairs(1, 3), 1);
@@ -654,6 +874,7 @@ mod tests {
             settings,
             recover: false,
             sprt: None,
+            shard: None,
         }
     }
 

@@ -91,15 +91,37 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         let _ = writeln!(out, "  adjudicate {}", rules.join("; "));
     }
     let _ = writeln!(out, "  concurrency {}", spec.concurrency);
+    if let Some(shard) = spec.shard {
+        let _ = writeln!(
+            out,
+            "  shard      {shard}: {} of the {} pairs (pair k when k mod {} = {}); merge the shards with `arbiter \
+             merge` for the whole match",
+            state.schedule.planned_pairs(),
+            state.schedule.total_pairs,
+            shard.count(),
+            shard.index() - 1
+        );
+    }
 
     let games = state.tally.games;
+    let played = games - state.resumed.min(games);
     let secs = state.elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { games as f64 / secs } else { 0.0 };
+    let rate = if secs > 0.0 { played as f64 / secs } else { 0.0 };
     let planned = match spec.length {
         MatchLength::UntilDecided => format!("until the SPRT decides, at most {}", state.games_total()),
         _ => format!("{} planned", state.games_total()),
     };
-    let _ = writeln!(out, "\nGames: {games} ({planned}) in {secs:.1} s, {rate:.2} games/s");
+    if state.resumed == 0 {
+        let _ = writeln!(out, "\nGames: {games} ({planned}) in {secs:.1} s, {rate:.2} games/s");
+    } else if played == 0 {
+        let _ = writeln!(out, "\nGames: {games} ({planned}), read back from the result files");
+    } else {
+        let _ = writeln!(
+            out,
+            "\nGames: {games} ({planned}; {} recorded before this session) in {secs:.1} s, {rate:.2} games/s",
+            state.resumed
+        );
+    }
     let ends: Vec<String> = EndReason::ALL
         .iter()
         .filter(|&&r| state.tally.count(r) > 0)
@@ -198,6 +220,9 @@ fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
         ),
         None if state.failure.is_some() => "none (the match stopped on an error)".to_string(),
         None if state.halted.is_some() => "none (the match stopped on an engine failure)".to_string(),
+        None if spec.shard.is_some() => {
+            "none: an SPRT does not stop a shard; merge the shards (arbiter merge) for the verdict".to_string()
+        }
         None if state.interrupted => "none (the match was interrupted)".to_string(),
         None => "none: the LLR stayed within the bounds".to_string(),
     };

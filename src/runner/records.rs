@@ -1,0 +1,599 @@
+//! Reading a run folder's games back: `games.csv` rows and `games.pgn` games, for `arbiter match --resume` and
+//! `arbiter merge`.
+//!
+//! `games.csv` is the commit record: [`super::ResultSink`] writes and flushes a game's PGN before its CSV row,
+//! so every row has its PGN game. A process killed mid-write (SIGKILL, power loss) can leave a partial last CSV
+//! line, and a PGN game (whole or partial) whose row was never written. [`read_run`] keeps the complete CSV
+//! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
+
+use super::game::EndReason;
+use super::output::{CSV_HEADER, OutputError, replace_file};
+use super::scheduler::{MatchSpec, MatchState};
+use crate::chess::game::GameResult;
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use thiserror::Error;
+
+/// Why a run folder's games cannot be read back. Every variant names the file; row errors name the line.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    /// A file cannot be read.
+    #[error("{path}: cannot read: {reason}")]
+    Read {
+        /// The path.
+        path: String,
+        /// The operating-system error (its text is in the message).
+        reason: std::io::Error,
+    },
+    /// A complete `games.csv` line that is not a row arbiter writes.
+    #[error("{path}:{line}: {reason}")]
+    BadRow {
+        /// The path.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A game listed in `games.csv` has no game in `games.pgn`.
+    #[error("{pgn}: game {number} (Round \"{round}\") is listed in games.csv but missing; the run folder is damaged")]
+    MissingPgn {
+        /// The PGN path.
+        pgn: String,
+        /// The 1-based game number.
+        number: u64,
+        /// Its PGN `Round` tag.
+        round: String,
+    },
+    /// A row that does not belong to the match's schedule (another match's files, or a shard's rows in the
+    /// wrong folder).
+    #[error("{path}:{line}: game {number}: {reason}")]
+    NotInSchedule {
+        /// The path.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// The 1-based game number.
+        number: u64,
+        /// What does not match.
+        reason: String,
+    },
+    /// A repaired file cannot be written.
+    #[error(transparent)]
+    Write(#[from] OutputError),
+}
+
+/// One `games.csv` row as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// 1-based line in `games.csv`.
+    pub line: usize,
+    /// 0-based pair number.
+    pub pair: u64,
+    /// 0-based match-wide game number: `2 * pair` or `2 * pair + 1`.
+    pub game: u64,
+    /// 0-based opening index.
+    pub opening: usize,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub end: EndReason,
+    /// The row's fields as written ([`CSV_HEADER`] order), to write it again unchanged.
+    pub fields: Vec<String>,
+}
+
+/// The games of a run folder: complete CSV rows in file order, and the PGN text of each of their games.
+#[derive(Clone, Debug, Default)]
+pub struct RunRecords {
+    /// The complete `games.csv` rows, in file order (the order the games ended).
+    pub rows: Vec<GameRow>,
+    /// Each row's game as PGN text exactly as written, by game number (0-based).
+    pub pgn: BTreeMap<u64, String>,
+    /// What the repair dropped, in words (empty when the files ended cleanly).
+    pub dropped: Vec<String>,
+}
+
+/// What [`read_run`] does with a damaged tail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repair {
+    /// Only read: the files stay as they are.
+    ReadOnly,
+    /// Rewrite `games.csv` and `games.pgn` atomically to hold exactly the header, the complete rows and their
+    /// games (creating them when missing), so that more games can be appended.
+    Rewrite,
+}
+
+/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`super::output::pgn_text`]
+/// writes it.
+pub fn round_tag(number: u64) -> String {
+    format!("{}.{}", number / 2 + 1, number % 2 + 1)
+}
+
+/// The 0-based game number of a `Round` tag `P.G` (`P` from 1, `G` 1 or 2); `None` for anything else.
+pub fn round_number(round: &str) -> Option<u64> {
+    let (pair, game) = round.split_once('.')?;
+    let pair: u64 = pair.parse().ok().filter(|&p| p >= 1)?;
+    let game: u64 = game.parse().ok().filter(|g| (1..=2).contains(g))?;
+    Some(2 * (pair - 1) + game - 1)
+}
+
+/// The PGN result text as a [`GameResult`]; `None` for `*` and anything else.
+fn parse_result(text: &str) -> Option<GameResult> {
+    [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw].into_iter().find(|r| r.pgn() == text)
+}
+
+/// The [`EndReason`] whose [`EndReason::text`] is `text`.
+fn parse_end(text: &str) -> Option<EndReason> {
+    EndReason::ALL.into_iter().find(|r| r.text() == text)
+}
+
+/// Reads the complete rows of `games.csv` text: the header line, then every line that ends with a newline. A
+/// last line without its newline is a partial write and is returned as dropped. Returns the rows and the
+/// length in bytes of the complete part.
+///
+/// # Errors
+/// [`RecordError::BadRow`] for a header other than [`CSV_HEADER`] or a complete line that is not a row of it
+/// (wrong field count, a number that does not parse, an unknown result or termination, a game number that
+/// does not belong to its pair, a game listed twice).
+pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), RecordError> {
+    let bad = |line: usize, reason: String| RecordError::BadRow { path: path.to_string(), line, reason };
+    let header = format!("{}\n", CSV_HEADER.join(","));
+    if header.starts_with(text) {
+        // Empty, or a header cut short: no game yet.
+        return Ok((Vec::new(), 0));
+    }
+    if !text.starts_with(&header) {
+        let first = text.lines().next().unwrap_or("");
+        return Err(bad(1, format!("expected the header {:?}, got {first:?}", header.trim_end())));
+    }
+    let complete = text.rfind('\n').map_or(0, |i| i + 1);
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(&text.as_bytes()[..complete]);
+    let mut rows = Vec::new();
+    let mut seen = HashSet::new();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| bad(i + 2, e.to_string()))?;
+        let line = record.position().map_or(i + 2, |p| p.line() as usize);
+        if record.len() != CSV_HEADER.len() {
+            return Err(bad(line, format!("{} fields, expected {}", record.len(), CSV_HEADER.len())));
+        }
+        let number = |k: usize| -> Result<u64, RecordError> {
+            record[k]
+                .parse()
+                .map_err(|_| bad(line, format!("{}: expected a number, got {:?}", CSV_HEADER[k], &record[k])))
+        };
+        let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
+        if game / 2 != pair {
+            return Err(bad(line, format!("game {game} is not a game of pair {pair}")));
+        }
+        if !seen.insert(game) {
+            return Err(bad(line, format!("game {game} is listed twice")));
+        }
+        let result = parse_result(&record[5])
+            .ok_or_else(|| bad(line, format!("result: expected 1-0, 0-1 or 1/2-1/2, got {:?}", &record[5])))?;
+        let end = parse_end(&record[6]).ok_or_else(|| bad(line, format!("unknown termination {:?}", &record[6])))?;
+        rows.push(GameRow {
+            line,
+            pair,
+            game,
+            opening: usize::try_from(opening).map_err(|_| bad(line, "opening: too large".into()))?,
+            white: record[3].to_string(),
+            black: record[4].to_string(),
+            result,
+            end,
+            fields: record.iter().map(str::to_string).collect(),
+        });
+    }
+    Ok((rows, complete))
+}
+
+/// One game's text in a PGN file written by arbiter.
+struct PgnChunk<'a> {
+    /// The text, from its `[Event` line to the next one.
+    text: &'a str,
+    /// Its `Round` tag, if it has one.
+    round: Option<&'a str>,
+}
+
+/// Splits PGN text written by [`super::output::pgn_text`] into games: each starts at a line beginning with
+/// `[Event `. Text before the first game (none in a file arbiter wrote) is returned as its own chunk.
+fn split_pgn(text: &str) -> Vec<PgnChunk<'_>> {
+    let mut starts: Vec<usize> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("[Event ") {
+            starts.push(offset);
+        }
+        offset += line.len();
+    }
+    if starts.first() != Some(&0) {
+        starts.insert(0, 0);
+    }
+    starts.push(text.len());
+    starts
+        .windows(2)
+        .filter(|w| w[0] < w[1])
+        .map(|w| {
+            let text = &text[w[0]..w[1]];
+            let round = text
+                .lines()
+                .take_while(|l| l.starts_with('['))
+                .find_map(|l| l.strip_prefix("[Round \"").and_then(|r| r.strip_suffix("\"]")));
+            PgnChunk { text, round }
+        })
+        .collect()
+}
+
+/// Whether a game's PGN text is whole: it ends with its result and the blank line after it.
+fn pgn_complete(text: &str, result: GameResult) -> bool {
+    text.strip_suffix("\n\n").is_some_and(|t| t.ends_with(result.pgn()))
+}
+
+/// Reads the games of the run folder `dir`: the complete rows of `games.csv` and, for each, its game in
+/// `games.pgn` (by its `Round` tag). A missing `games.csv` or `games.pgn` reads as empty. Anything more in the
+/// files (a partial last CSV line or header; PGN games, whole or partial, that the CSV does not list) is
+/// dropped and [`RunRecords::dropped`] says what went; with [`Repair::Rewrite`] the files are rewritten
+/// atomically to hold exactly the header, the complete rows and their games.
+///
+/// # Errors
+/// [`RecordError::Read`] for a file that cannot be read, [`RecordError::BadRow`] (see [`parse_csv`]),
+/// [`RecordError::MissingPgn`] when a row's game is not whole in `games.pgn`, [`RecordError::Write`] when a
+/// repaired file cannot be written.
+pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
+    let csv_path = dir.join("games.csv");
+    let pgn_path = dir.join("games.pgn");
+    let read = |path: &Path| match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(reason) => Err(RecordError::Read { path: path.display().to_string(), reason }),
+    };
+    let csv_file = read(&csv_path)?;
+    let pgn_file = read(&pgn_path)?;
+    let csv_text = csv_file.as_deref().unwrap_or("");
+    let pgn_text = pgn_file.as_deref().unwrap_or("");
+    let mut records = RunRecords::default();
+    let (rows, complete) = parse_csv(csv_text, &csv_path.display().to_string())?;
+    if complete < csv_text.len() {
+        let what = if complete == 0 { "a partial header line" } else { "a partial last line" };
+        records.dropped.push(format!("games.csv: {what} ({} bytes)", csv_text.len() - complete));
+    }
+
+    let listed: HashSet<u64> = rows.iter().map(|r| r.game).collect();
+    let mut kept = String::new();
+    let mut extra = 0;
+    for chunk in split_pgn(pgn_text) {
+        match chunk.round.and_then(round_number).filter(|n| listed.contains(n)) {
+            Some(number) if !records.pgn.contains_key(&number) => {
+                records.pgn.insert(number, chunk.text.to_string());
+                kept.push_str(chunk.text);
+            }
+            _ => extra += 1,
+        }
+    }
+    if extra > 0 {
+        records.dropped.push(format!("games.pgn: {extra} games (whole or partial) that games.csv does not list"));
+    }
+    for row in &rows {
+        let whole = records.pgn.get(&row.game).is_some_and(|text| pgn_complete(text, row.result));
+        if !whole {
+            return Err(RecordError::MissingPgn {
+                pgn: pgn_path.display().to_string(),
+                number: row.game + 1,
+                round: round_tag(row.game),
+            });
+        }
+    }
+    records.rows = rows;
+
+    if repair == Repair::Rewrite {
+        // The PGN first: should the CSV rewrite fail, the PGN still holds every game the CSV lists.
+        if pgn_file.as_deref() != Some(kept.as_str()) {
+            replace_file(&pgn_path, kept.as_bytes())?;
+        }
+        let header = format!("{}\n", CSV_HEADER.join(","));
+        let csv = if complete == 0 { header.as_str() } else { &csv_text[..complete] };
+        if csv_file.as_deref() != Some(csv) {
+            replace_file(&csv_path, csv.as_bytes())?;
+        }
+    }
+    Ok(records)
+}
+
+/// Counts `rows`, in the order given, into a fresh [`MatchState`] of `spec` (the SPRT evaluated after each
+/// complete pair, as when the games were played: see [`MatchState::count`]), and returns it with the set of
+/// game numbers counted. `path` names the CSV in errors.
+///
+/// # Errors
+/// [`RecordError::NotInSchedule`] for a row whose game is not in the schedule (beyond its end, or in another
+/// shard) or does not match it (another opening or other players than the schedule gives that game), and
+/// [`RecordError::BadRow`] for a game counted twice.
+pub fn replay(spec: &MatchSpec, rows: &[GameRow], path: &str) -> Result<(MatchState, HashSet<u64>), RecordError> {
+    let schedule = spec.schedule();
+    let mut state = MatchState::new(schedule.clone());
+    let mut done = HashSet::new();
+    for row in rows {
+        let wrong = |reason: String| RecordError::NotInSchedule {
+            path: path.to_string(),
+            line: row.line,
+            number: row.game + 1,
+            reason,
+        };
+        if row.pair >= schedule.total_pairs {
+            return Err(wrong(format!("beyond the schedule's {} games", 2 * schedule.total_pairs)));
+        }
+        if let Some(shard) = schedule.shard
+            && !shard.owns(row.pair)
+        {
+            return Err(wrong(format!("pair {} is not in shard {shard}", row.pair + 1)));
+        }
+        let pair = schedule.pair(row.pair);
+        let game = (row.game % 2) as u8;
+        let (white, black) = pair.colours(game);
+        let expected = (pair.opening, spec.engines[white].name.as_str(), spec.engines[black].name.as_str());
+        if (row.opening, row.white.as_str(), row.black.as_str()) != expected {
+            return Err(wrong(format!(
+                "the schedule plays opening {} with {} (White) against {} (Black), the row has opening {} with {} \
+                 against {}",
+                expected.0, expected.1, expected.2, row.opening, row.white, row.black
+            )));
+        }
+        if !done.insert(row.game) {
+            return Err(RecordError::BadRow {
+                path: path.to_string(),
+                line: row.line,
+                reason: format!("game {} is listed twice", row.game + 1),
+            });
+        }
+        state.count(spec, &pair, game, row.result, row.end);
+    }
+    Ok((state, done))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::runner::output::pgn_text;
+    use crate::runner::{EngineSpec, GamePair, GameRecord, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
+    use std::time::UNIX_EPOCH;
+
+    /// A fresh folder for one test.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("arbiter-records-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn spec() -> MatchSpec {
+        MatchSpec {
+            engines: vec![EngineSpec::builtin("seed").unwrap(), EngineSpec::builtin("nomob").unwrap()],
+            openings: vec![Opening { start: Position::startpos(), moves: Vec::new(), line: 1 }],
+            openings_source: "startpos".into(),
+            order: OpeningOrder::Sequential,
+            seed: 1,
+            start: 1,
+            variant: crate::runner::Variant::Standard,
+            tournament: crate::runner::Tournament::RoundRobin,
+            swap: true,
+            length: MatchLength::Games(8),
+            concurrency: 1,
+            settings: GameSettings::default(),
+            recover: false,
+            sprt: None,
+            shard: None,
+        }
+    }
+
+    /// Game `number` of the spec's schedule: 1. e4 e5 and a result by game number (white wins, draw, ...).
+    fn game(number: u64) -> (GamePair, u8, GameRecord) {
+        let pair = spec().schedule().pair(number / 2);
+        let g = (number % 2) as u8;
+        let (white, black) = pair.colours(g);
+        let mut position = Position::startpos();
+        let mut moves = Vec::new();
+        for uci in ["e2e4", "e7e5"] {
+            let m = position.legal_moves().iter().copied().find(|m| m.to_uci(false) == uci).unwrap();
+            position.make_move(m);
+            moves.push(m);
+        }
+        let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][(number % 3) as usize];
+        let end = if result == GameResult::Draw { EndReason::MaxMoves } else { EndReason::ResignAdjudication };
+        let names = ["seed", "nomob"];
+        let record = GameRecord {
+            white: names[white].into(),
+            black: names[black].into(),
+            start: Position::startpos(),
+            moves,
+            comments: vec!["book".into(), "+0.10/3".into()],
+            book_plies: 1,
+            result,
+            end,
+            note: None,
+        };
+        (pair, g, record)
+    }
+
+    /// Writes games `numbers` to `dir` as the sink does; returns the CSV row text of each.
+    fn write_games(dir: &Path, numbers: &[u64]) -> Vec<String> {
+        let mut sink = crate::runner::ResultSink::create(dir, "test").unwrap();
+        let mut rows = Vec::new();
+        for &n in numbers {
+            let (pair, g, record) = game(n);
+            sink.write_game(&pair, g, &record).unwrap();
+            let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+            rows.push(text.lines().last().unwrap().to_string() + "\n");
+        }
+        rows
+    }
+
+    fn pgn_of(number: u64) -> String {
+        let (pair, g, record) = game(number);
+        pgn_text("test", &pair, g, &record, UNIX_EPOCH)
+    }
+
+    #[test]
+    fn rounds_and_game_numbers() {
+        assert_eq!(round_tag(0), "1.1");
+        assert_eq!(round_tag(7), "4.2");
+        for n in 0..20 {
+            assert_eq!(round_number(&round_tag(n)), Some(n));
+        }
+        for bad in ["", "1", "0.1", "1.0", "1.3", "a.1", "1.1.1"] {
+            assert_eq!(round_number(bad), None, "{bad}");
+        }
+    }
+
+    /// PGN text without its `Date` tag (the sink writes today's date).
+    fn undated(text: &str) -> String {
+        text.lines().filter(|l| !l.starts_with("[Date ")).map(|l| format!("{l}\n")).collect()
+    }
+
+    #[test]
+    fn clean_files_read_back_unchanged() {
+        let dir = scratch("clean");
+        write_games(&dir, &[1, 0, 2]);
+        let before = (std::fs::read(dir.join("games.csv")).unwrap(), std::fs::read(dir.join("games.pgn")).unwrap());
+        let records = read_run(&dir, Repair::Rewrite).unwrap();
+        assert!(records.dropped.is_empty());
+        assert_eq!(records.rows.iter().map(|r| r.game).collect::<Vec<_>>(), [1, 0, 2]);
+        assert_eq!(records.rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 4]);
+        assert_eq!(records.rows[0].fields[3..6], ["nomob".to_string(), "seed".into(), "1/2-1/2".into()]);
+        assert_eq!((records.rows[0].result, records.rows[0].end), (GameResult::Draw, EndReason::MaxMoves));
+        assert_eq!(records.pgn.keys().copied().collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(undated(&records.pgn[&2]), undated(&pgn_of(2)));
+        let after = (std::fs::read(dir.join("games.csv")).unwrap(), std::fs::read(dir.join("games.pgn")).unwrap());
+        assert_eq!(before, after);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_partial_csv_line_and_extra_pgn_games_are_dropped() {
+        let dir = scratch("tail");
+        let rows = write_games(&dir, &[0, 1, 2]);
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+        // Killed while writing game 3's row (cut before its newline), after game 3's PGN and half of game 4's.
+        let other = scratch("tail-row");
+        let partial_row = &write_games(&other, &[3])[0];
+        let cut = partial_row.len() - 1;
+        std::fs::write(dir.join("games.csv"), format!("{csv}{}", &partial_row[..cut])).unwrap();
+        let half = pgn_of(4);
+        std::fs::write(dir.join("games.pgn"), format!("{pgn}{}{}", pgn_of(3), &half[..half.len() / 2])).unwrap();
+
+        let read_only = read_run(&dir, Repair::ReadOnly).unwrap();
+        assert_eq!(read_only.rows.len(), 3);
+        assert_eq!(
+            read_only.dropped,
+            [
+                format!("games.csv: a partial last line ({cut} bytes)"),
+                "games.pgn: 2 games (whole or partial) that games.csv does not list".to_string()
+            ]
+        );
+        assert!(std::fs::read_to_string(dir.join("games.csv")).unwrap().len() > csv.len(), "read-only");
+
+        let repaired = read_run(&dir, Repair::Rewrite).unwrap();
+        assert_eq!(repaired.dropped, read_only.dropped);
+        assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap(), csv);
+        assert_eq!(std::fs::read_to_string(dir.join("games.pgn")).unwrap(), pgn);
+        assert_eq!(rows.concat(), csv.split_once('\n').unwrap().1);
+        let again = read_run(&dir, Repair::Rewrite).unwrap();
+        assert!(again.dropped.is_empty());
+        assert!(!dir.join(".games.csv.tmp").exists() && !dir.join(".games.pgn.tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&other).unwrap();
+    }
+
+    #[test]
+    fn a_cut_header_or_missing_files_read_as_no_games() {
+        let dir = scratch("empty");
+        let header = format!("{}\n", CSV_HEADER.join(","));
+        let records = read_run(&dir, Repair::ReadOnly).unwrap();
+        assert!(records.rows.is_empty() && records.dropped.is_empty());
+        assert!(!dir.join("games.csv").exists(), "read-only");
+        // Rewriting creates both files, ready to append to.
+        let records = read_run(&dir, Repair::Rewrite).unwrap();
+        assert!(records.rows.is_empty() && records.dropped.is_empty());
+        assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap(), header);
+        assert_eq!(std::fs::read_to_string(dir.join("games.pgn")).unwrap(), "");
+
+        std::fs::write(dir.join("games.csv"), "pair,game,open").unwrap();
+        std::fs::write(dir.join("games.pgn"), &pgn_of(0)[..30]).unwrap();
+        let records = read_run(&dir, Repair::Rewrite).unwrap();
+        assert!(records.rows.is_empty());
+        assert_eq!(
+            records.dropped,
+            [
+                "games.csv: a partial header line (14 bytes)",
+                "games.pgn: 1 games (whole or partial) that games.csv does not list"
+            ]
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap(), header);
+        assert_eq!(std::fs::read_to_string(dir.join("games.pgn")).unwrap(), "");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn damage_before_the_tail_is_an_error() {
+        let dir = scratch("damaged");
+        let rows = write_games(&dir, &[0, 1, 2]);
+        let header = format!("{}\n", CSV_HEADER.join(","));
+        let csv = |rows: &[&str]| std::fs::write(dir.join("games.csv"), format!("{header}{}", rows.concat())).unwrap();
+        let err = |dir: &Path| read_run(dir, Repair::Rewrite).unwrap_err().to_string();
+
+        csv(&[&rows[0], "1,2,3\n", &rows[2]]);
+        assert!(err(&dir).ends_with("games.csv:3: 3 fields, expected 9"), "{}", err(&dir));
+        csv(&[&rows[0], &rows[0]]);
+        assert!(err(&dir).ends_with("games.csv:3: game 0 is listed twice"), "{}", err(&dir));
+        csv(&[&rows[0], &rows[1].replace("1/2-1/2", "2-0")]);
+        assert!(err(&dir).contains("games.csv:3: result: expected 1-0, 0-1 or 1/2-1/2, got \"2-0\""), "{}", err(&dir));
+        csv(&[&rows[0].replacen("0,0,", "1,0,", 1)]);
+        assert!(err(&dir).ends_with("games.csv:2: game 0 is not a game of pair 1"), "{}", err(&dir));
+        std::fs::write(dir.join("games.csv"), "white,black\n1,2\n").unwrap();
+        assert!(err(&dir).contains("games.csv:1: expected the header"), "{}", err(&dir));
+
+        // A listed game missing from the PGN is damage, not a tail: nothing is rewritten.
+        csv(&[&rows[0], &rows[1], &rows[2]]);
+        let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+        std::fs::write(dir.join("games.pgn"), pgn.replace("[Round \"1.2\"]", "[Round \"9.2\"]")).unwrap();
+        let text = err(&dir);
+        let expected =
+            "games.pgn: game 2 (Round \"1.2\") is listed in games.csv but missing; the run folder is damaged";
+        assert!(text.ends_with(expected), "{text}");
+        assert!(std::fs::read_to_string(dir.join("games.pgn")).unwrap().contains("[Round \"9.2\"]"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn replay_counts_and_checks_the_schedule() {
+        let dir = scratch("replay");
+        write_games(&dir, &[0, 1, 3]);
+        let records = read_run(&dir, Repair::ReadOnly).unwrap();
+        let (state, done) = replay(&spec(), &records.rows, "games.csv").unwrap();
+        assert_eq!(done, HashSet::from([0, 1, 3]));
+        assert_eq!(state.tally.games, 3);
+        // Game 0: seed has White and White wins; game 1: a draw; game 3: nomob has White and White wins.
+        let tally = &state.tally.pairings[0];
+        assert_eq!((tally.wdl.wins, tally.wdl.draws, tally.wdl.losses), (1, 1, 1));
+        assert_eq!(tally.penta.pairs(), 1);
+        assert_eq!(state.tally.count(EndReason::MaxMoves), 1);
+
+        let mut sharded = spec();
+        sharded.shard = Some(Shard::new(2, 2).unwrap());
+        let err = replay(&sharded, &records.rows, "games.csv").unwrap_err().to_string();
+        assert_eq!(err, "games.csv:2: game 1: pair 1 is not in shard 2/2");
+        let mut short = spec();
+        short.length = MatchLength::Games(2);
+        let err = replay(&short, &records.rows, "games.csv").unwrap_err().to_string();
+        assert_eq!(err, "games.csv:4: game 4: beyond the schedule's 2 games");
+        let mut swapped = spec();
+        swapped.engines.swap(0, 1);
+        let err = replay(&swapped, &records.rows, "games.csv").unwrap_err().to_string();
+        assert!(err.starts_with("games.csv:2: game 1: the schedule plays opening 0 with nomob (White)"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
