@@ -5,11 +5,14 @@
 //! Every finite reference number must match to 1e-6 (absolute, or relative when
 //! its magnitude exceeds 1). Where fishtest failed (`ERR:...`, `nan`, `inf`) our
 //! code must return an error or an explicit infinity, never NaN. The `cc_*`
-//! (cutechess BayesElo) columns are not checked.
+//! columns (cutechess-cli's BayesElo SPRT and its Elo line; cutechess commit
+//! 5e84232) are checked the same way against `bayeselo_llr` and `cutechess_elo`.
 
 use std::collections::HashMap;
 
-use arbiter::stats::{EloEstimate, EloModel, Pentanomial, StatsError, Wdl, elo_estimate, llr, sprt_bounds};
+use arbiter::stats::{
+    EloEstimate, EloModel, Pentanomial, StatsError, Wdl, bayeselo_llr, cutechess_elo, elo_estimate, llr, sprt_bounds,
+};
 
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/reference/sprt_reference.csv");
 
@@ -157,6 +160,17 @@ fn fishtest_reference_vectors() {
         for (column, field) in fields {
             check(&mut failures, row, column, estimate.as_ref().map(field));
         }
+
+        // cutechess-cli: its SPRT reads elo0/elo1 as logistic Elo whatever the row's model.
+        let wdl = wdl_of(row);
+        check(&mut failures, row, "cc_llr", Ok(bayeselo_llr(&wdl, elo0, elo1)));
+        let via_model = llr(&wdl, elo0, elo1, EloModel::BayesElo).expect("defined for every count");
+        check(&mut failures, row, "cc_llr", Ok(via_model));
+        check(&mut failures, row, "cc_lbound", Ok(lower));
+        check(&mut failures, row, "cc_ubound", Ok(upper));
+        let cc = cutechess_elo(&wdl).expect("every reference row has games");
+        check(&mut failures, row, "cc_elo", Ok(cc.elo));
+        check(&mut failures, row, "cc_elo_err", Ok(cc.margin));
     }
     assert!(failures.is_empty(), "{} mismatches against fishtest:\n{}", failures.len(), failures.join("\n"));
 }

@@ -821,7 +821,7 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
     let elo1: f64 = kv.require("elo1", "a number (Elo)")?;
     let alpha: f64 = kv.take("alpha", PROBABILITY)?.unwrap_or(0.05);
     let beta: f64 = kv.take("beta", PROBABILITY)?.unwrap_or(0.05);
-    let model: EloModel = kv.take("model", "normalized or logistic")?.unwrap_or(EloModel::Normalized);
+    let model: EloModel = kv.take("model", "normalized, logistic or bayeselo")?.unwrap_or(EloModel::Normalized);
     for (key, elo) in [("elo0", elo0), ("elo1", elo1)] {
         if !elo.is_finite() || elo.abs() > MAX_SPRT_ELO {
             return Err(kv.bad_value(key, "a number from -1000 to 1000 (Elo)"));

@@ -35,15 +35,21 @@ pub enum EloModel {
     /// per-game score (fishtest `LLR_normalized`).
     #[default]
     Normalized,
+    /// cutechess-cli's trinomial SPRT: hypotheses in logistic Elo, read through the
+    /// BayesElo model with the draw-elo estimated from the counts and a Jeffreys
+    /// prior of half a game per class ([`bayeselo_llr`](super::bayeselo_llr)).
+    /// Pentanomial counts are reduced to their games.
+    BayesElo,
 }
 
 impl EloModel {
     /// Returns the lower-case name used on the command line and in fishtest:
-    /// `logistic` or `normalized`.
+    /// `logistic`, `normalized` or `bayeselo`.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Logistic => "logistic",
             Self::Normalized => "normalized",
+            Self::BayesElo => "bayeselo",
         }
     }
 }
@@ -57,12 +63,14 @@ impl fmt::Display for EloModel {
 impl FromStr for EloModel {
     type Err = StatsError;
 
-    /// Parses `logistic` or `normalized` (ASCII case-insensitive).
+    /// Parses `logistic`, `normalized` or `bayeselo` (ASCII case-insensitive).
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         if text.eq_ignore_ascii_case("logistic") {
             Ok(Self::Logistic)
         } else if text.eq_ignore_ascii_case("normalized") {
             Ok(Self::Normalized)
+        } else if text.eq_ignore_ascii_case("bayeselo") {
+            Ok(Self::BayesElo)
         } else {
             Err(StatsError::UnknownEloModel { text: text.to_owned() })
         }
@@ -235,11 +243,12 @@ mod tests {
 
     #[test]
     fn model_names_round_trip() {
-        for model in [EloModel::Logistic, EloModel::Normalized] {
+        for model in [EloModel::Logistic, EloModel::Normalized, EloModel::BayesElo] {
             assert_eq!(model.name().parse::<EloModel>(), Ok(model));
         }
         assert_eq!("Normalized".parse::<EloModel>(), Ok(EloModel::Normalized));
-        assert!(matches!("bayeselo".parse::<EloModel>(), Err(StatsError::UnknownEloModel { .. })));
+        assert_eq!("BayesElo".parse::<EloModel>(), Ok(EloModel::BayesElo));
+        assert!(matches!("bayes".parse::<EloModel>(), Err(StatsError::UnknownEloModel { .. })));
     }
 
     #[test]

@@ -23,12 +23,14 @@
 //! assert!(outcome.llr < 0.0);
 //! ```
 
+mod bayeselo;
 mod elo;
 mod error;
 mod mle;
 mod pentanomial;
 mod sprt;
 
+pub use bayeselo::{CutechessElo, bayeselo_llr, cutechess_elo};
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};

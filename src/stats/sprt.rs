@@ -47,8 +47,9 @@ fn is_probability(p: f64) -> bool {
 /// counts ([`Wdl`](super::Wdl)) or game-pair counts
 /// ([`Pentanomial`](super::Pentanomial)), under the Elo model `model`.
 ///
-/// `elo0`/`elo1` are in logistic Elo for [`EloModel::Logistic`] and in nElo for
-/// [`EloModel::Normalized`]. The result is in natural-log units, to be compared
+/// `elo0`/`elo1` are in logistic Elo for [`EloModel::Logistic`] and
+/// [`EloModel::BayesElo`] (cutechess-cli's SPRT, defined for every count) and in nElo
+/// for [`EloModel::Normalized`]. The result is in natural-log units, to be compared
 /// with the bounds of [`sprt_bounds`]; it is positive when the data favour H1.
 ///
 /// Method: empty bins count as 0.001; for each hypothesis the score
@@ -77,6 +78,9 @@ fn is_probability(p: f64) -> bool {
 pub fn llr<C: Counts>(counts: &C, elo0: f64, elo1: f64, model: EloModel) -> Result<f64, StatsError> {
     check_elo("elo0", elo0)?;
     check_elo("elo1", elo1)?;
+    if model == EloModel::BayesElo {
+        return Ok(super::bayeselo::bayeselo_llr(&counts.wdl(), elo0, elo1));
+    }
     counts.check_enough()?;
     let (samples, pdf) = Pdf::from_counts(&counts.frequencies());
     let pair_scale = if counts.is_pentanomial() { std::f64::consts::SQRT_2 } else { 1.0 };
@@ -84,6 +88,7 @@ pub fn llr<C: Counts>(counts: &C, elo0: f64, elo1: f64, model: EloModel) -> Resu
         match model {
             EloModel::Logistic => mle_expected(&pdf, score_from_elo(elo)),
             EloModel::Normalized => mle_t_value(&pdf, 0.5, elo / NELO_PER_T * pair_scale),
+            EloModel::BayesElo => unreachable!("handled above"),
         }
         .map_err(|reason| StatsError::NoSolution { elo, model, reason })
     };
