@@ -196,7 +196,7 @@ fn secular(a: &[f64], p: &[f64]) -> Result<f64, &'static str> {
 /// Brent's method (R. P. Brent, "Algorithms for Minimization without
 /// Derivatives", 1973, chapter 4) in the form of scipy's `brentq`: inverse
 /// quadratic interpolation or secant steps, falling back to bisection.
-fn brent(f: impl Fn(f64) -> f64, a: f64, b: f64, fa: f64, fb: f64) -> Option<f64> {
+pub(crate) fn brent(f: impl Fn(f64) -> f64, a: f64, b: f64, fa: f64, fb: f64) -> Option<f64> {
     let (mut x_pre, mut x_cur) = (a, b);
     let (mut f_pre, mut f_cur) = (fa, fb);
     let (mut x_blk, mut f_blk) = (0.0, 0.0);

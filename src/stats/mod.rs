@@ -29,12 +29,14 @@ mod error;
 mod mle;
 mod pentanomial;
 mod sprt;
+mod sprt_elo;
 
 pub use bayeselo::{CutechessElo, bayeselo_llr, cutechess_elo};
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
 pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
+pub use sprt_elo::{SprtElo, sprt_elo};
 
 /// The fewest games a trinomial statistic is computed from.
 pub const MIN_GAMES: u64 = 2;
