@@ -29,7 +29,7 @@ pub struct EloArgs {
 }
 
 /// The games of the input files, with the players' names.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct GameSet {
     /// Player names by index, in order of first appearance.
     pub names: Vec<String>,
@@ -87,14 +87,36 @@ fn parse_result(text: &str) -> Option<GameScore> {
 /// a non-negative integer, an empty name, a player against itself, or a result other than `1-0`, `0-1`,
 /// `1/2-1/2`.
 pub fn read_games(paths: &[PathBuf]) -> anyhow::Result<GameSet> {
-    let mut set = GameSet { names: Vec::new(), games: Vec::new(), files: Vec::new() };
-    let mut players: HashMap<String, usize> = HashMap::new();
-    let mut pairs: HashMap<(usize, u64), u64> = HashMap::new();
-    for (file_index, path) in paths.iter().enumerate() {
+    let mut reader = GameReader::default();
+    for path in paths {
         let file = games_file(path);
-        let shown = file.display();
-        let mut reader = csv::Reader::from_path(&file).with_context(|| format!("{shown}: cannot read"))?;
-        let header = reader.headers().with_context(|| format!("{shown}: cannot read the header"))?.clone();
+        let opened = std::fs::File::open(&file).with_context(|| format!("{}: cannot read", file.display()))?;
+        reader.read(opened, &file.display().to_string())?;
+        reader.set.files.push(file);
+    }
+    Ok(reader.set)
+}
+
+/// Reads `games.csv` text into a [`GameSet`], file after file, keeping players by name and game pairs by file.
+#[derive(Debug, Default)]
+struct GameReader {
+    /// The games read so far (`files` is filled by the caller).
+    set: GameSet,
+    /// Player index by name.
+    players: HashMap<String, usize>,
+    /// Pair id by (file number, pair in the file).
+    pairs: HashMap<(usize, u64), u64>,
+    /// Files read so far.
+    read: usize,
+}
+
+impl GameReader {
+    /// Reads the games of one `games.csv` text; `shown` names it in errors.
+    fn read(&mut self, input: impl std::io::Read, shown: &str) -> anyhow::Result<()> {
+        let file_index = self.read;
+        self.read += 1;
+        let mut reader = csv::Reader::from_reader(input);
+        let header = reader.headers().map_err(|e| anyhow!("{shown}: cannot read the header: {e}"))?.clone();
         let mut columns = [0; 4];
         for (column, name) in columns.iter_mut().zip(NEEDED_COLUMNS) {
             *column = header.iter().position(|h| h == name).ok_or_else(|| {
@@ -125,20 +147,22 @@ pub fn read_games(paths: &[PathBuf]) -> anyhow::Result<GameSet> {
             }
             let result = parse_result(field(3))
                 .ok_or_else(|| anyhow!("{shown}:{line}: result {:?}: expected 1-0, 0-1 or 1/2-1/2", field(3)))?;
-            let mut index = |name: &str| {
-                *players.entry(name.to_string()).or_insert_with(|| {
-                    set.names.push(name.to_string());
-                    set.names.len() - 1
-                })
-            };
-            let (white, black) = (index(white), index(black));
-            let next = pairs.len() as u64;
-            let pair = *pairs.entry((file_index, pair)).or_insert(next);
-            set.games.push(RatedGame { white, black, result, pair });
+            let (white, black) = (self.player(white), self.player(black));
+            let next = self.pairs.len() as u64;
+            let pair = *self.pairs.entry((file_index, pair)).or_insert(next);
+            self.set.games.push(RatedGame { white, black, result, pair });
         }
-        set.files.push(file);
+        Ok(())
     }
-    Ok(set)
+
+    /// The index of the player `name`, added when new.
+    fn player(&mut self, name: &str) -> usize {
+        let names = &mut self.set.names;
+        *self.players.entry(name.to_string()).or_insert_with(|| {
+            names.push(name.to_string());
+            names.len() - 1
+        })
+    }
 }
 
 /// A number with `decimals` decimals, never `-0.0`.
@@ -345,6 +369,28 @@ mod tests {
             ("seed=inf", "--anchor \"seed=inf\": the rating must be a finite number"),
         ] {
             assert_eq!(parse_anchor(text).unwrap_err().to_string(), message);
+        }
+    }
+
+    #[test]
+    fn games_are_read_across_files_by_name() {
+        let header = "pair,game,opening,white,black,result,termination,plies,start_fen\n";
+        let mut reader = GameReader::default();
+        let first = format!("{header}0,0,0,a,b,1-0,checkmate,9,x\n0,1,0,b,a,1/2-1/2,max moves,9,x\n");
+        reader.read(first.as_bytes(), "one.csv").unwrap();
+        reader.read(format!("{header}0,0,0,c,a,0-1,checkmate,9,x\n").as_bytes(), "two.csv").unwrap();
+        assert_eq!(reader.set.names, ["a", "b", "c"]);
+        let games: Vec<(usize, usize, GameScore, u64)> =
+            reader.set.games.iter().map(|g| (g.white, g.black, g.result, g.pair)).collect();
+        assert_eq!(games, [(0, 1, GameScore::Win, 0), (1, 0, GameScore::Draw, 0), (2, 0, GameScore::Loss, 1)]);
+        let error = reader.read(format!("{header}0,0,0,a,b,1-0,x,9,x\n1,2,0,a,b,2-0,x,9,x\n").as_bytes(), "bad.csv");
+        assert_eq!(error.unwrap_err().to_string(), "bad.csv:3: result \"2-0\": expected 1-0, 0-1 or 1/2-1/2");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_games_csv_text_panics(text in "(pair,white,black,result\n)?[-a-c0-9,/.\"\n]{0,80}") {
+            let _ = GameReader::default().read(text.as_bytes(), "fuzz.csv");
         }
     }
 

@@ -782,6 +782,39 @@ mod tests {
         assert_eq!(fit_ratings(&[game(0, 1, win, 0)], 3, None), Err(StatsError::Disconnected { players: vec![2] }));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_small_game_set_gives_finite_ratings_or_an_error(
+            players in 2usize..=5,
+            raw in proptest::collection::vec((0usize..5, 0usize..5, 0u8..3, 0u64..4), 1..14),
+            anchored: bool,
+        ) {
+            let games: Vec<RatedGame> = raw
+                .iter()
+                .filter(|(w, b, _, _)| w % players != b % players)
+                .map(|&(w, b, r, pair)| {
+                    let result = [GameScore::Loss, GameScore::Draw, GameScore::Win][usize::from(r)];
+                    game(w % players, b % players, result, pair)
+                })
+                .collect();
+            let options = RatingOptions { anchor: anchored.then_some((0, 1500.0)), bootstrap: 25, seed: 3 };
+            match rating_list(&games, players, &options) {
+                Ok(list) => {
+                    for row in &list.ranking {
+                        proptest::prop_assert!(row.elo.is_finite());
+                        proptest::prop_assert!(row.lower.unwrap().is_finite() && row.upper.unwrap().is_finite());
+                        proptest::prop_assert!(row.los_next.is_none_or(|los| (0.0..=1.0).contains(&los)));
+                    }
+                    proptest::prop_assert!(list.ranking.windows(2).all(|w| w[0].elo >= w[1].elo));
+                }
+                Err(error) => proptest::prop_assert!(
+                    matches!(error, StatsError::NoGames | StatsError::Disconnected { .. }),
+                    "{error}"
+                ),
+            }
+        }
+    }
+
     #[test]
     fn percentiles_interpolate_like_numpy() {
         let values = [1.0, 2.0, 3.0, 4.0, 10.0];
