@@ -31,6 +31,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Solve an EPD test suite (bm/am, STS point lists) and report per position and in total.
     Epd(cli::epd_cmd::EpdArgs),
+    /// Rate every player of one or more games.csv files together: maximum-likelihood Elo, bootstrap intervals, LOS.
+    Elo(cli::elo_cmd::EloArgs),
 }
 
 fn main() {
@@ -68,6 +70,7 @@ fn main() {
         Command::Uci(args) => cli::uci_cmd::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Epd(args) => cli::epd_cmd::run(args),
+        Command::Elo(args) => cli::elo_cmd::run(args),
     };
     let code = match result {
         Ok(code) => code,

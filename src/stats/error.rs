@@ -55,4 +55,34 @@ pub enum StatsError {
         /// The text given.
         text: String,
     },
+    /// A rating list asked of no games.
+    #[error("no games to rate")]
+    NoGames,
+    /// A game or an anchor names a player index outside `0..players`.
+    #[error("player {player} does not exist: there are {players} players")]
+    UnknownPlayer {
+        /// The index given.
+        player: usize,
+        /// The number of players.
+        players: usize,
+    },
+    /// A game of a player against itself.
+    #[error("player {player} plays itself")]
+    SelfPlay {
+        /// The player's index.
+        player: usize,
+    },
+    /// Players that never met the first player's group, directly or through common opponents: their ratings
+    /// cannot be compared with the others'.
+    #[error("players {players:?} never met player 0 or anyone who met them: their ratings cannot be compared")]
+    Disconnected {
+        /// The players outside player 0's group, ascending.
+        players: Vec<usize>,
+    },
+    /// The maximum-likelihood iterations did not converge (not expected once the data pass the existence check).
+    #[error("the rating fit did not converge in {iterations} Newton iterations")]
+    NotConverged {
+        /// Iterations run.
+        iterations: usize,
+    },
 }

@@ -1,4 +1,5 @@
-//! Match statistics: Elo estimates and the SPRT, as pure functions over counts.
+//! Match statistics: Elo estimates and the SPRT, as pure functions over counts, and rating lists of many
+//! players ([`rating_list`]) as pure functions over game results.
 //!
 //! The inputs are [`Wdl`] (single games) or [`Pentanomial`] (game pairs) counts
 //! from the tested engine's point of view; this module never sees a game. The
@@ -28,6 +29,7 @@ mod elo;
 mod error;
 mod mle;
 mod pentanomial;
+mod rating;
 mod sprt;
 mod sprt_elo;
 
@@ -35,6 +37,10 @@ pub use bayeselo::{CutechessElo, bayeselo_llr, cutechess_elo};
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
+pub use rating::{
+    DEFAULT_BOOTSTRAP, DEFAULT_SEED, LOS_TIE_ELO, PRIOR_DRAWS, PlayerRating, RatedGame, RatingFit, RatingList,
+    RatingOptions, fit_ratings, rating_list,
+};
 pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 pub use sprt_elo::{SprtElo, sprt_elo};
 
