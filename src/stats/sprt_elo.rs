@@ -237,8 +237,8 @@ mod tests {
     fn fishtest_reference_values() {
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1.0);
         let penta = |ll, ld, wl, dd, wd, ww| Pentanomial { ll, ld, wl, dd, wd, ww };
-        type Case = (Box<dyn Fn() -> Result<SprtElo, StatsError>>, [f64; 5], bool);
-        let cases: [Case; 6] = [
+        type Case<'a> = (Box<dyn Fn() -> Result<SprtElo, StatsError> + 'a>, [f64; 5], bool);
+        let cases: [Case<'_>; 6] = [
             (
                 Box::new(|| {
                     let s = SprtSpec::new(0.0, 2.0, 0.05, 0.05, EloModel::Normalized).unwrap();
