@@ -9,4 +9,5 @@ pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;
 pub mod perft;
+pub mod simulate_cmd;
 pub mod uci_cmd;

@@ -27,11 +27,16 @@ mod elo;
 mod error;
 mod mle;
 mod pentanomial;
+mod simulate;
 mod sprt;
 
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
+pub use simulate::{
+    MAX_SIMULATED_ELO, PairDistribution, PairProbabilities, RunResult, SimulationError, SimulationReport, run_rng,
+    simulate, simulate_run,
+};
 pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 
 /// The fewest games a trinomial statistic is computed from.
