@@ -66,8 +66,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N", default_value_t = MAX_GAMES)]
     pub max_games: u64,
 
-    /// Opening bias: White's expected score between equal engines, in logistic Elo (0: none). With a bias the
-    /// two games of a pair are correlated, as in real matches from unbalanced openings.
+    /// Opening bias: White's expected score between equal engines, in logistic Elo (0: none). A bias favours
+    /// White's game of each pair, which narrows the spread of pair scores, as unbalanced openings do.
     #[arg(long, value_name = "ELO", default_value_t = 0.0, allow_hyphen_values = true)]
     pub bias: f64,
 
