@@ -11,4 +11,5 @@ pub mod eval_cmd;
 pub mod match_cmd;
 pub mod merge;
 pub mod perft;
+pub mod simulate_cmd;
 pub mod uci_cmd;

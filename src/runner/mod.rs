@@ -19,6 +19,7 @@
 //! external UCI engine processes ([`UciPlayer`]) another.
 
 pub mod adjudication;
+pub mod charts;
 pub mod game;
 pub mod kv;
 pub mod openings;

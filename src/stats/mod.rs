@@ -30,6 +30,7 @@ mod error;
 mod mle;
 mod pentanomial;
 mod rating;
+mod simulate;
 mod sprt;
 mod sprt_elo;
 
@@ -40,6 +41,10 @@ pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
 pub use rating::{
     DEFAULT_BOOTSTRAP, DEFAULT_SEED, LOS_TIE_ELO, PRIOR_DRAWS, PlayerRating, RatedGame, RatingFit, RatingList,
     RatingOptions, fit_ratings, rating_list,
+};
+pub use simulate::{
+    MAX_SIMULATED_ELO, PairDistribution, PairProbabilities, RunResult, SimulationError, SimulationReport, run_rng,
+    simulate, simulate_run,
 };
 pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 pub use sprt_elo::{SprtElo, sprt_elo};
