@@ -33,6 +33,9 @@ enum Command {
     Epd(cli::epd_cmd::EpdArgs),
     /// Rate every player of one or more games.csv files together: maximum-likelihood Elo, bootstrap intervals, LOS.
     Elo(cli::elo_cmd::EloArgs),
+    /// SPRT and Elo report of counts or of a match's results (fishtest's and cutechess's models), and SPRT
+    /// simulation (`arbiter sprt simulate`).
+    Sprt(cli::sprt_cmd::SprtArgs),
 }
 
 fn main() {
@@ -71,6 +74,7 @@ fn main() {
         Command::Bench(args) => cli::bench::run(args),
         Command::Epd(args) => cli::epd_cmd::run(args),
         Command::Elo(args) => cli::elo_cmd::run(args),
+        Command::Sprt(args) => cli::sprt_cmd::run(args),
     };
     let code = match result {
         Ok(code) => code,

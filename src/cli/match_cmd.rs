@@ -210,7 +210,7 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub maxmoves: Option<u32>,
 
-    /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic]` over game pairs, from the
+    /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic|bayeselo]` over game pairs, from the
     /// first engine's view; stops launching pairs once it decides. Two engines only. Default for two engines
     /// without --games/--rounds: elo0=0,elo1=10.
     #[arg(long, value_name = "SPEC")]
@@ -572,6 +572,15 @@ fn play(
     print!("{summary}");
     println!("\nResults: {}", dir.display());
     write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
+    // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
+    match crate::runner::charts::write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref()) {
+        Ok(files) if !files.is_empty() => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            println!("Charts: {}", names.join(", "));
+        }
+        Ok(_) => {}
+        Err(error) => eprintln!("warning: charts not written: {error}"),
+    }
     if let Some(failure) = &state.failure {
         return Err(Failure::Internal(anyhow::anyhow!(
             "the match stopped: {failure} (continue it with `arbiter match --resume {}`)",
@@ -807,7 +816,7 @@ fn default_book() -> Result<PathBuf, Failure> {
     Err(anyhow::anyhow!("the default opening book {DEFAULT_BOOK} was not found; pass --openings FILE").into())
 }
 
-/// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic]`, with
+/// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic|bayeselo]`, with
 /// alpha = beta = 0.05 and the normalized model by default.
 ///
 /// # Errors

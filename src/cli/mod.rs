@@ -12,4 +12,5 @@ pub mod match_cmd;
 pub mod merge;
 pub mod perft;
 pub mod simulate_cmd;
+pub mod sprt_cmd;
 pub mod uci_cmd;
