@@ -209,7 +209,10 @@ fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
         sprt.alpha(),
         sprt.beta()
     );
-    let llr = state.sprt.map_or("-".to_string(), |o| format!("{:.3}", o.llr));
+    let llr = state.sprt.map_or("-".to_string(), |o| {
+        let note = if o.approximate { " (fishtest's closed-form approximation: no exact fit)" } else { "" };
+        format!("{:.3}{note}", o.llr)
+    });
     let _ = writeln!(out, "  LLR         {llr} (bounds [{lower:.3}, {upper:.3}])");
     let decision = match state.verdict {
         Some(v) => format!(

@@ -164,6 +164,10 @@ pub struct SprtOutcome {
     pub upper: f64,
     /// What the test concludes.
     pub decision: SprtDecision,
+    /// Whether `llr` is fishtest's closed-form approximation (`LLR_normalized_alt`, `LLR_alt2`), used where the
+    /// exact maximum-likelihood fit has no numerical solution (hypotheses far from the data), so that a match
+    /// can always decide.
+    pub approximate: bool,
 }
 
 impl SprtSpec {
@@ -258,9 +262,34 @@ impl SprtSpec {
     /// assert!((outcome.llr - 0.9232934509457336).abs() < 1e-6);
     /// ```
     pub fn evaluate<C: Counts>(&self, counts: &C) -> Result<SprtOutcome, StatsError> {
-        let llr = self.llr(counts)?;
+        let (llr, approximate) = match self.llr(counts) {
+            Ok(llr) => (llr, false),
+            Err(StatsError::NoSolution { .. }) => (approximate_llr(counts, self.elo0, self.elo1, self.model), true),
+            Err(error) => return Err(error),
+        };
         let (lower, upper) = self.bounds();
-        Ok(SprtOutcome { llr, lower, upper, decision: sprt_decision(llr, lower, upper) })
+        Ok(SprtOutcome { llr, lower, upper, decision: sprt_decision(llr, lower, upper), approximate })
+    }
+}
+
+/// fishtest's closed-form LLR approximations, defined for every count with a spread (the regularized
+/// distribution always has one): `LLR_normalized_alt` (Van den Bergh, "Normalized Elo", section 4.2) for the
+/// normalized model, `LLR_alt2` ("GSPRT approximation") for the logistic one, in natural-log units.
+fn approximate_llr<C: Counts>(counts: &C, elo0: f64, elo1: f64, model: EloModel) -> f64 {
+    let (n, pdf) = Pdf::from_counts(&counts.frequencies());
+    let (mu, var) = pdf.mean_variance();
+    match model {
+        EloModel::Normalized => {
+            let (sigma_pg, games) =
+                if counts.is_pentanomial() { ((2.0 * var).sqrt(), 2.0 * n) } else { (var.sqrt(), n) };
+            let (nt0, nt1) = (elo0 / NELO_PER_T, elo1 / NELO_PER_T);
+            let nt = (mu - 0.5) / sigma_pg;
+            games / 2.0 * ((1.0 + (nt - nt0).powi(2)) / (1.0 + (nt - nt1).powi(2))).ln()
+        }
+        EloModel::Logistic | EloModel::BayesElo => {
+            let (s0, s1) = (score_from_elo(elo0), score_from_elo(elo1));
+            n * (s1 - s0) * (2.0 * mu - s0 - s1) / var / 2.0
+        }
     }
 }
 
@@ -469,6 +498,40 @@ mod tests {
             proptest::prop_assert!(!matches!(result, Ok(value) if value.is_nan()));
             if let Ok(estimate) = crate::stats::elo_estimate(&penta) {
                 proptest::prop_assert!(!estimate.elo.is_nan() && !estimate.nelo.is_nan());
+            }
+        }
+    }
+
+    /// Hypotheses so far from the data that the exact fit fails still give an LLR (fishtest's approximation),
+    /// so that no match is left unable to stop: every small count vector decides or continues, never errs.
+    #[test]
+    fn hopeless_hypotheses_still_decide() {
+        let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        let outcome = spec.evaluate(&Wdl::new(1, 3, 292)).unwrap();
+        assert!(outcome.approximate && outcome.llr.is_finite(), "{outcome:?}");
+        let penta = Pentanomial { ll: 144, ld: 3, wl: 1, ..Pentanomial::default() };
+        assert!(spec.evaluate(&penta).unwrap().llr.is_finite());
+        for (e0, e1, model) in [
+            (-1500.0, -500.0, EloModel::Normalized),
+            (-300.0, 0.0, EloModel::Normalized),
+            (0.0, 300.0, EloModel::Logistic),
+            (-1500.0, -500.0, EloModel::Logistic),
+        ] {
+            let spec = SprtSpec::new(e0, e1, 0.05, 0.05, model).unwrap();
+            for ll in 0..4 {
+                for ld in 0..4 {
+                    for mid in 0..4 {
+                        for wd in 0..4 {
+                            for ww in 0..4 {
+                                let penta = Pentanomial { ll, ld, wl: 0, dd: mid, wd, ww };
+                                match spec.evaluate(&penta) {
+                                    Ok(o) => assert!(!o.llr.is_nan(), "{penta:?} {model}: {o:?}"),
+                                    Err(e) => assert!(matches!(e, StatsError::TooFewPairs { .. }), "{penta:?}: {e}"),
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }
