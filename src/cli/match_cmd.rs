@@ -576,7 +576,7 @@ fn play(
     match crate::runner::charts::write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref()) {
         Ok(files) if !files.is_empty() => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            println!("Charts: {}", names.join(", "));
+            eprintln!("arbiter match: charts {}", names.join(", "));
         }
         Ok(_) => {}
         Err(error) => eprintln!("warning: charts not written: {error}"),
