@@ -12,8 +12,9 @@
 //! (1, 0.5, 0). Gradient: `dE/dw_j = (2/N) sum_i (s_i - r_i) s_i (1 - s_i) (K ln 10 / 400) d eval_i / dw_j`,
 //! with `d eval / d mg_j = p f_j / 24` and `d eval / d eg_j = (24 - p) f_j / 24`. Adam: Kingma and Ba, 2015.
 
+use crate::engine::Weights;
 use crate::engine::eval::SparseFeatures;
-use crate::engine::weights::NUM_FEATURES;
+use crate::engine::weights::{FEATURES, NUM_BASE, NUM_FEATURES};
 use rayon::prelude::*;
 
 /// The length of the tuner's parameter vector: the `mg` weights, then the `eg` weights.
@@ -221,6 +222,66 @@ impl Adam {
     }
 }
 
+/// The tuner's parameter vector of `weights`: the effective `mg` weights, then the effective `eg` weights.
+pub fn params_of(weights: &Weights) -> Vec<f64> {
+    weights.mg_vec().iter().chain(weights.eg_vec().iter()).map(|&w| f64::from(w)).collect()
+}
+
+/// The weights whose effective values are `params` rounded to integers, keeping the phase-independent seed
+/// values of `start` (the seed terms' `mg`/`eg` layers absorb the change), so a tuned config keeps every name
+/// and shape of the start config.
+///
+/// # Panics
+/// If `params` does not have [`NUM_PARAMS`] values.
+pub fn weights_from_params(start: &Weights, params: &[f64]) -> Weights {
+    assert_eq!(params.len(), NUM_PARAMS, "a parameter vector has NUM_PARAMS values");
+    let mut flat = start.to_vec();
+    let base = start.base_vec();
+    for j in 0..NUM_FEATURES {
+        let b = if j < NUM_BASE { base[j] } else { 0 };
+        let round = |x: f64| x.round().clamp(f64::from(i32::MIN / 2), f64::from(i32::MAX / 2)) as i32;
+        flat[NUM_BASE + j] = round(params[j]) - b;
+        flat[NUM_BASE + NUM_FEATURES + j] = round(params[NUM_FEATURES + j]) - b;
+    }
+    Weights::from_vec(&flat).expect("the flat vector has NUM_WEIGHTS values")
+}
+
+/// The parameters of weight groups: each group is a feature key of [`FEATURES`] (`material`, `psqt_knight`,
+/// `tempo`, ...) for both phases, `mg.KEY` or `eg.KEY` for one phase, or `psqt` for every piece-square table.
+/// Returns one flag per parameter, true for the parameters of the groups.
+///
+/// # Errors
+/// The first unknown group name, with the names that exist.
+pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, String> {
+    let mut mask = vec![false; NUM_PARAMS];
+    for &group in groups {
+        let (layers, key) = match group.split_once('.') {
+            Some(("mg", key)) => (&[0usize][..], key),
+            Some(("eg", key)) => (&[1usize][..], key),
+            _ => (&[0usize, 1][..], group),
+        };
+        let mut found = false;
+        let mut at = 0;
+        for &(name, len) in FEATURES {
+            if name == key || (key == "psqt" && name.starts_with("psqt_")) {
+                found = true;
+                for &layer in layers {
+                    mask[layer * NUM_FEATURES + at..layer * NUM_FEATURES + at + len].fill(true);
+                }
+            }
+            at += len;
+        }
+        if !found {
+            let names: Vec<&str> = FEATURES.iter().map(|f| f.0).collect();
+            return Err(format!(
+                "unknown weight group {group:?}; groups: psqt, {}, each also as mg.KEY or eg.KEY",
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(mask)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,8 +312,34 @@ mod tests {
     }
 
     fn seed_params() -> Vec<f64> {
-        let w = Weights::seed();
-        w.mg_vec().iter().chain(w.eg_vec().iter()).map(|&x| f64::from(x)).collect()
+        params_of(&Weights::seed())
+    }
+
+    #[test]
+    fn tuned_weights_keep_names_and_round_trip() {
+        let seed = Weights::seed();
+        assert_eq!(weights_from_params(&seed, &params_of(&seed)), seed);
+        let mut params = params_of(&seed);
+        params[0] += 7.4; // mg pawn
+        params[NUM_FEATURES + 421] = -3.6; // eg tempo
+        let tuned = weights_from_params(&seed, &params);
+        assert_eq!(tuned.material, seed.material, "the seed values stay");
+        assert_eq!((tuned.mg_vec()[0], tuned.eg_vec()[0]), (107, 100));
+        assert_eq!(tuned.eg_vec()[421], -4);
+        let config = crate::engine::EngineConfig { weights: tuned.clone(), ..crate::engine::EngineConfig::seed() };
+        let read = crate::engine::EngineConfig::from_toml_str(&config.to_toml(), "tuned").unwrap();
+        assert_eq!(read.weights, tuned);
+    }
+
+    #[test]
+    fn groups_select_parameters() {
+        let mask = group_mask(&["material"]).unwrap();
+        assert_eq!(mask.iter().filter(|&&m| m).count(), 10);
+        assert!(mask[0] && mask[NUM_FEATURES + 4] && !mask[5]);
+        let mask = group_mask(&["eg.tempo", "psqt"]).unwrap();
+        assert_eq!(mask.iter().filter(|&&m| m).count(), 1 + 2 * 6 * 64);
+        assert!(mask[NUM_FEATURES + 421] && !mask[421]);
+        assert!(group_mask(&["materials"]).unwrap_err().contains("unknown weight group \"materials\""));
     }
 
     #[test]
