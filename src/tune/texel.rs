@@ -26,6 +26,36 @@ const FULL_PHASE: f64 = 24.0;
 /// Positions per rayon task: large enough that the per-task gradient buffer is cheap to merge.
 const CHUNK: usize = 4096;
 
+/// Labelled positions as the tuner reads them: sparse features, phase and target score per position.
+pub trait TrainingData: Sync {
+    /// The number of positions.
+    fn len(&self) -> usize;
+    /// Whether there is no position.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Position `i`'s non-zero features: indices (ascending) and White-minus-Black values.
+    fn features(&self, i: usize) -> (&[u16], &[i16]);
+    /// Position `i`'s phase, 0 to 24.
+    fn phase(&self, i: usize) -> u8;
+    /// Position `i`'s target: White's result (1, 0.5, 0), or any score in `[0, 1]`.
+    fn target(&self, i: usize) -> f64;
+}
+
+/// The tapered evaluation of position `i` of `data` for the parameter vector `params` (`mg` then `eg`),
+/// centipawns from White's view, without the engine's integer truncation.
+pub fn eval<D: TrainingData + ?Sized>(data: &D, params: &[f64], i: usize) -> f64 {
+    let (indices, values) = data.features(i);
+    let (mut mg, mut eg) = (0.0, 0.0);
+    for (&j, &v) in indices.iter().zip(values) {
+        let v = f64::from(v);
+        mg += params[j as usize] * v;
+        eg += params[NUM_FEATURES + j as usize] * v;
+    }
+    let p = f64::from(data.phase(i));
+    (p * mg + (FULL_PHASE - p) * eg) / FULL_PHASE
+}
+
 /// Labelled positions as packed sparse features: for position `i`, the entries `offsets[i]..offsets[i+1]`
 /// of `indices` (feature index) and `values` (White-minus-Black count), its phase and its label.
 #[derive(Clone, Debug, Default)]
@@ -61,16 +91,6 @@ impl SparseSet {
         self.labels.push(label);
     }
 
-    /// The number of positions.
-    pub fn len(&self) -> usize {
-        self.labels.len()
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
-    }
-
     /// Bytes held per position (indices, values, offsets, phase and label), rounded down.
     pub fn bytes_per_position(&self) -> usize {
         if self.is_empty() {
@@ -80,23 +100,31 @@ impl SparseSet {
         bytes / self.len()
     }
 
-    fn entries(&self, i: usize) -> (&[u16], &[i16]) {
+    /// Sets position `i`'s target (a soft label in `[0, 1]`).
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    pub fn set_target(&mut self, i: usize, target: f32) {
+        self.labels[i] = target;
+    }
+}
+
+impl TrainingData for SparseSet {
+    fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    fn features(&self, i: usize) -> (&[u16], &[i16]) {
         let (a, b) = (self.offsets[i] as usize, self.offsets[i + 1] as usize);
         (&self.indices[a..b], &self.values[a..b])
     }
 
-    /// The tapered evaluation of position `i` for the parameter vector `params` (`mg` then `eg`), centipawns
-    /// from White's view, without the engine's integer truncation.
-    pub fn eval(&self, params: &[f64], i: usize) -> f64 {
-        let (indices, values) = self.entries(i);
-        let (mut mg, mut eg) = (0.0, 0.0);
-        for (&j, &v) in indices.iter().zip(values) {
-            let v = f64::from(v);
-            mg += params[j as usize] * v;
-            eg += params[NUM_FEATURES + j as usize] * v;
-        }
-        let p = f64::from(self.phases[i]);
-        (p * mg + (FULL_PHASE - p) * eg) / FULL_PHASE
+    fn phase(&self, i: usize) -> u8 {
+        self.phases[i]
+    }
+
+    fn target(&self, i: usize) -> f64 {
+        f64::from(self.labels[i])
     }
 }
 
@@ -107,21 +135,21 @@ pub fn sigmoid(k: f64, eval: f64) -> f64 {
 
 /// The mean squared error of `params` on `set` at sigmoid scale `k`, in parallel over positions; 0 for an
 /// empty set.
-pub fn mse(set: &SparseSet, params: &[f64], k: f64) -> f64 {
+pub fn mse<D: TrainingData + ?Sized>(set: &D, params: &[f64], k: f64) -> f64 {
     if set.is_empty() {
         return 0.0;
     }
     let sum: f64 = (0..set.len())
         .into_par_iter()
         .with_min_len(CHUNK)
-        .map(|i| (f64::from(set.labels[i]) - sigmoid(k, set.eval(params, i))).powi(2))
+        .map(|i| (set.target(i) - sigmoid(k, eval(set, params, i))).powi(2))
         .sum();
     sum / set.len() as f64
 }
 
 /// The mean squared error and its gradient with respect to every parameter (see the module docs), in parallel
 /// over chunks of positions.
-pub fn gradient(set: &SparseSet, params: &[f64], k: f64) -> (f64, Vec<f64>) {
+pub fn gradient<D: TrainingData + ?Sized>(set: &D, params: &[f64], k: f64) -> (f64, Vec<f64>) {
     let n = set.len();
     if n == 0 {
         return (0.0, vec![0.0; params.len()]);
@@ -133,13 +161,13 @@ pub fn gradient(set: &SparseSet, params: &[f64], k: f64) -> (f64, Vec<f64>) {
             let mut grad = vec![0.0; params.len()];
             let mut loss = 0.0;
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
-                let s = sigmoid(k, set.eval(params, i));
-                let r = f64::from(set.labels[i]);
+                let s = sigmoid(k, eval(set, params, i));
+                let r = set.target(i);
                 loss += (r - s) * (r - s);
                 let common = 2.0 * (s - r) * s * (1.0 - s) * scale;
-                let p = f64::from(set.phases[i]) / FULL_PHASE;
+                let p = f64::from(set.phase(i)) / FULL_PHASE;
                 let (wm, we) = (common * p, common * (1.0 - p));
-                let (indices, values) = set.entries(i);
+                let (indices, values) = set.features(i);
                 for (&j, &v) in indices.iter().zip(values) {
                     let v = f64::from(v);
                     grad[j as usize] += wm * v;
@@ -163,7 +191,7 @@ pub fn gradient(set: &SparseSet, params: &[f64], k: f64) -> (f64, Vec<f64>) {
 
 /// The sigmoid scale K that minimises the MSE of `params` on `set`: a golden-section search over
 /// `[0.05, 5]` to a width of 1e-6 (the MSE is unimodal in K for real data).
-pub fn fit_k(set: &SparseSet, params: &[f64]) -> f64 {
+pub fn fit_k<D: TrainingData + ?Sized>(set: &D, params: &[f64]) -> f64 {
     let phi = (5f64.sqrt() - 1.0) / 2.0;
     let (mut a, mut b) = (0.05, 5.0);
     let mut c = b - phi * (b - a);
@@ -353,7 +381,7 @@ mod tests {
         }
         for (i, pos) in positions.iter().enumerate() {
             let exact = f64::from(sparse_features(pos).white_eval(&w.mg_vec(), &w.eg_vec()));
-            assert!((set.eval(&params, i) - exact).abs() < 1.0, "{}", pos.to_fen());
+            assert!((eval(&set, &params, i) - exact).abs() < 1.0, "{}", pos.to_fen());
         }
         assert!(set.bytes_per_position() > 0);
     }
@@ -397,7 +425,8 @@ mod tests {
             set.push(&sparse_features(pos), 0.0);
         }
         for i in 0..set.len() {
-            set.labels[i] = sigmoid(k, set.eval(&truth, i)) as f32;
+            let target = sigmoid(k, eval(&set, &truth, i)) as f32;
+            set.set_target(i, target);
         }
         // Start from the truth with material moved by 20%: the tuner must bring the loss back down.
         let mut params = truth.clone();
