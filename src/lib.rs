@@ -8,4 +8,5 @@ pub mod notation;
 pub mod runner;
 pub mod stats;
 pub mod suite;
+pub mod tune;
 pub mod uci;
