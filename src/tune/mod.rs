@@ -1,4 +1,12 @@
-//! Texel tuning of the evaluation weights: labelled positions as sparse features, the loss and its gradient,
-//! and the optimizers (a later issue adds the data readers and the `arbiter tune` command).
+//! Texel tuning: labelled training positions read from the common formats ([`data`]), stored as sparse
+//! feature vectors for fast evaluation under changing weights, and split into train and validation sets by
+//! game; the Texel loss, its gradient, the fit of K and the optimizers ([`texel`]).
 
+pub mod data;
 pub mod texel;
+
+pub use data::{
+    BadLine, Dataset, GameIds, GameSplit, Label, LabelledFormat, LabelledPosition, LabelledSet, TuneDataError, crc32,
+    is_validation_game, parse_game_ids, read_game_ids, read_labelled_file, read_labelled_text, split_by_game,
+};
+pub use texel::{Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, mse, params_of, weights_from_params};

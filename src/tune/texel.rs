@@ -128,6 +128,24 @@ impl TrainingData for SparseSet {
     }
 }
 
+impl TrainingData for super::data::Dataset {
+    fn len(&self) -> usize {
+        super::data::Dataset::len(self)
+    }
+
+    fn features(&self, i: usize) -> (&[u16], &[i16]) {
+        super::data::Dataset::features(self, i)
+    }
+
+    fn phase(&self, i: usize) -> u8 {
+        super::data::Dataset::phase(self, i)
+    }
+
+    fn target(&self, i: usize) -> f64 {
+        self.label(i).score()
+    }
+}
+
 /// The Texel sigmoid `1 / (1 + 10^(-k * eval / 400))`.
 pub fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
