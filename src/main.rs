@@ -36,6 +36,8 @@ enum Command {
     /// SPRT and Elo report of counts or of a match's results (fishtest's and cutechess's models), and SPRT
     /// simulation (`arbiter sprt simulate`).
     Sprt(cli::sprt_cmd::SprtArgs),
+    /// Texel-tune an engine build's weights on labelled positions (full-batch Adam on the sparse features).
+    Tune(cli::tune_cmd::TuneArgs),
 }
 
 fn main() {
@@ -75,6 +77,7 @@ fn main() {
         Command::Epd(args) => cli::epd_cmd::run(args),
         Command::Elo(args) => cli::elo_cmd::run(args),
         Command::Sprt(args) => cli::sprt_cmd::run(args),
+        Command::Tune(args) => cli::tune_cmd::run(args),
     };
     let code = match result {
         Ok(code) => code,

@@ -13,4 +13,5 @@ pub mod merge;
 pub mod perft;
 pub mod simulate_cmd;
 pub mod sprt_cmd;
+pub mod tune_cmd;
 pub mod uci_cmd;

@@ -1,0 +1,215 @@
+//! `arbiter tune`: Texel tuning of an engine build's evaluation weights on labelled positions.
+//!
+//! ```text
+//! arbiter tune --data ../shared/data/tuning/selfplay-sf15-n1500-quiet.book \
+//!   --games ../shared/data/tuning/selfplay-sf15-n1500-quiet.meta.tsv --config configs/seed.toml \
+//!   --out configs/tuned.toml --epochs 200
+//! ```
+//!
+//! Reads every `--data` file (EPD with `c9`, `FEN [score]` lines, PGN), reports bad lines with file:line,
+//! splits off a validation set by game when `--games` gives the game id of each line, builds the sparse
+//! dataset, fits K with the start weights, then runs full-batch Adam, printing epoch, loss, validation loss and
+//! the learning rate, and writes the loss curve (`<out>.loss.csv`) and the new config with every weight rounded.
+//! Exit codes: 0, or 2 for bad input.
+
+use super::match_cmd::error_text;
+use crate::engine::EngineConfig;
+use crate::tune::{
+    Adam, Dataset, LabelledPosition, fit_k, gradient, group_mask, mse, params_of, read_game_ids, read_labelled_file,
+    split_by_game, weights_from_params,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Flags of `arbiter tune`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Labelled position files: EPD with `c9 "1-0"` labels, `FEN [1.0]` lines, or PGN games.
+    #[arg(long = "data", value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+
+    /// The game id of each line of the (single) data file, tab-separated (`.meta.tsv`): positions of games
+    /// with crc32(id) % 1000 < 100 form the validation set.
+    #[arg(long, value_name = "FILE")]
+    pub games: Option<PathBuf>,
+
+    /// The start build (a config file, or `seed`).
+    #[arg(long, default_value = "seed")]
+    pub config: String,
+
+    /// Where to write the tuned build (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+
+    /// The optimizer: adam (full-batch Adam). The classic Texel local search is not available yet.
+    #[arg(long, default_value = "adam")]
+    pub optimizer: String,
+
+    /// Full passes over the training set.
+    #[arg(long, default_value_t = 200)]
+    pub epochs: u32,
+
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+
+    /// Tune only these weight groups (feature keys such as material, psqt, mg.tempo), comma-separated.
+    #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
+    pub only: Vec<String>,
+
+    /// Keep these weight groups fixed, comma-separated.
+    #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
+    pub freeze: Vec<String>,
+}
+
+/// Runs `arbiter tune`; returns the exit code.
+///
+/// # Errors
+/// None in practice: errors are printed, with exit code 2.
+pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
+    match tune(&args) {
+        Ok(()) => Ok(0),
+        Err(error) => {
+            eprintln!("error: {}", error_text(&error));
+            Ok(2)
+        }
+    }
+}
+
+fn tune(args: &TuneArgs) -> anyhow::Result<()> {
+    if args.optimizer != "adam" {
+        anyhow::bail!(
+            "--optimizer {:?}: only adam is available (the local search is not implemented yet)",
+            args.optimizer
+        );
+    }
+    let start_config = super::config_cmd::resolve(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
+    let started = Instant::now();
+    let mut positions: Vec<LabelledPosition> = Vec::new();
+    for path in &args.data {
+        let set = read_labelled_file(path)?;
+        for message in set.bad_messages() {
+            eprintln!("bad line: {message}");
+        }
+        eprintln!(
+            "{}: {} positions, {} bad lines, {} unfinished games skipped",
+            set.file,
+            set.positions.len(),
+            set.bad.len(),
+            set.unfinished_games
+        );
+        positions.extend(set.positions);
+    }
+    let (train, validation) = match &args.games {
+        Some(meta) => {
+            if args.data.len() != 1 {
+                anyhow::bail!("--games gives the games of one data file; {} were given", args.data.len());
+            }
+            let split = split_by_game(positions, &read_game_ids(meta)?)?;
+            eprintln!(
+                "split by game: train {} positions ({} games), validation {} positions ({} games)",
+                split.train.len(),
+                split.train_games,
+                split.validation.len(),
+                split.validation_games
+            );
+            (split.train, split.validation)
+        }
+        None => (positions, Vec::new()),
+    };
+    let train = Dataset::build(&train)?;
+    let validation = Dataset::build(&validation)?;
+    if train.is_empty() {
+        anyhow::bail!("no training positions");
+    }
+    eprintln!(
+        "dataset: {} positions, {:.1} bytes per position, read and built in {:.2} s",
+        train.len(),
+        train.bytes_per_position(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut params = params_of(&start_config.weights);
+    let k = fit_k(&train, &params);
+    let start_train = mse(&train, &params, k);
+    let start_validation = (!validation.is_empty()).then(|| mse(&validation, &params, k));
+    eprintln!(
+        "K = {k:.6}; start MSE: train {start_train:.6}{}",
+        start_validation.map_or(String::new(), |v| format!(", validation {v:.6}"))
+    );
+
+    let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
+    let freeze: Vec<&str> = args.freeze.iter().map(String::as_str).collect();
+    let mut frozen = vec![false; params.len()];
+    if !only.is_empty() {
+        let selected = group_mask(&only).map_err(|e| anyhow::anyhow!("--only: {e}"))?;
+        frozen.iter_mut().zip(&selected).for_each(|(f, s)| *f = !s);
+    }
+    if !freeze.is_empty() {
+        let selected = group_mask(&freeze).map_err(|e| anyhow::anyhow!("--freeze: {e}"))?;
+        frozen.iter_mut().zip(&selected).for_each(|(f, s)| *f |= s);
+    }
+
+    let loss_path = args.out.with_extension("loss.csv");
+    let mut loss_csv = std::fs::File::create(&loss_path)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", loss_path.display()))?;
+    writeln!(loss_csv, "epoch,train_mse,validation_mse,lr,ns_per_position")?;
+    let bar = ProgressBar::new(u64::from(args.epochs)).with_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> "),
+    );
+    let mut adam = Adam::new(params.len(), args.lr);
+    let mut gradient_time = 0.0;
+    let mut train_mse = start_train;
+    for epoch in 1..=args.epochs {
+        let t = Instant::now();
+        let (loss, grad) = gradient(&train, &params, k);
+        let elapsed = t.elapsed().as_secs_f64();
+        gradient_time += elapsed;
+        adam.step(&mut params, &grad, &frozen);
+        train_mse = loss;
+        let validation_mse = (!validation.is_empty()).then(|| mse(&validation, &params, k));
+        let ns = elapsed * 1e9 / train.len() as f64;
+        writeln!(
+            loss_csv,
+            "{epoch},{loss:.8},{},{},{ns:.1}",
+            validation_mse.map_or(String::new(), |v| format!("{v:.8}")),
+            adam.lr
+        )?;
+        bar.set_position(u64::from(epoch));
+        bar.set_message(format!(
+            "loss {loss:.6}{} lr {}",
+            validation_mse.map_or(String::new(), |v| format!(" validation {v:.6}")),
+            adam.lr
+        ));
+    }
+    bar.finish_and_clear();
+    let epochs = f64::from(args.epochs.max(1));
+    let threads = rayon::current_num_threads();
+    eprintln!(
+        "gradient: {:.1} ns per position per epoch ({} threads, {} weights)",
+        gradient_time * 1e9 / (train.len() as f64 * epochs),
+        threads,
+        params.len()
+    );
+    let tuned = weights_from_params(&start_config.weights, &params);
+    let final_train = mse(&train, &params_of(&tuned), k);
+    let final_validation = (!validation.is_empty()).then(|| mse(&validation, &params_of(&tuned), k));
+    println!(
+        "MSE after {} epochs (weights rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
+        args.epochs,
+        match (start_validation, final_validation) {
+            (Some(a), Some(b)) => format!(", validation {b:.6} (start {a:.6})"),
+            _ => String::new(),
+        }
+    );
+    let name = args.out.file_stem().map_or("tuned".to_string(), |s| s.to_string_lossy().into_owned());
+    let config = EngineConfig { name, weights: tuned, ..start_config };
+    std::fs::write(&args.out, config.to_toml())
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", args.out.display()))?;
+    println!("wrote {} and {}", args.out.display(), loss_path.display());
+    Ok(())
+}
