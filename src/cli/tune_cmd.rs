@@ -9,14 +9,15 @@
 //! Reads every `--data` file (EPD with `c9`, `FEN [score]` lines, PGN), reports bad lines with file:line,
 //! splits off a validation set by game when `--games` gives the game id of each line, builds the sparse
 //! dataset, fits K with the start weights, then runs full-batch Adam, printing epoch, loss, validation loss and
-//! the learning rate, and writes the loss curve (`<out>.loss.csv`) and the new config with every weight rounded.
+//! the learning rate, and writes the loss curve (`<out>.loss.csv` and `<out>.loss.svg`) and the new config with
+//! every weight rounded; `--validate` then plays the tuned build against the start build.
 //! Exit codes: 0, or 2 for bad input.
 
 use super::match_cmd::error_text;
 use crate::engine::EngineConfig;
 use crate::tune::{
-    Adam, Dataset, LabelledPosition, fit_k, gradient, group_mask, mse, params_of, read_game_ids, read_labelled_file,
-    split_by_game, weights_from_params,
+    Adam, Dataset, LabelledPosition, fit_k, gradient, group_mask, local_search_pass, mse, params_of, read_game_ids,
+    read_labelled_file, split_by_game, weights_from_params,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
@@ -43,7 +44,8 @@ pub struct TuneArgs {
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 
-    /// The optimizer: adam (full-batch Adam). The classic Texel local search is not available yet.
+    /// The optimizer: adam (full-batch Adam on the analytic gradient) or local (the classic Texel local search,
+    /// one pass of +1/-1 trials over every weight per epoch; slow).
     #[arg(long, default_value = "adam")]
     pub optimizer: String,
 
@@ -62,6 +64,11 @@ pub struct TuneArgs {
     /// Keep these weight groups fixed, comma-separated.
     #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
     pub freeze: Vec<String>,
+
+    /// After tuning, play the tuned build against the start build: `nodes=N,games=N[,sprt=elo0=0 elo1=10]`
+    /// (the SPRT's own keys separated by spaces), through `arbiter match` from the project's book.
+    #[arg(long, value_name = "SPEC")]
+    pub validate: Option<String>,
 }
 
 /// Runs `arbiter tune`; returns the exit code.
@@ -79,12 +86,10 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
 }
 
 fn tune(args: &TuneArgs) -> anyhow::Result<()> {
-    if args.optimizer != "adam" {
-        anyhow::bail!(
-            "--optimizer {:?}: only adam is available (the local search is not implemented yet)",
-            args.optimizer
-        );
+    if !matches!(args.optimizer.as_str(), "adam" | "local") {
+        anyhow::bail!("--optimizer {:?}: expected adam or local", args.optimizer);
     }
+    let validate = args.validate.as_deref().map(parse_validate).transpose()?;
     let start_config = super::config_cmd::resolve(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let started = Instant::now();
     let mut positions: Vec<LabelledPosition> = Vec::new();
@@ -164,14 +169,25 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let mut adam = Adam::new(params.len(), args.lr);
     let mut gradient_time = 0.0;
     let mut train_mse = start_train;
+    // The loss curve: (epoch, training MSE) and (epoch, validation MSE).
+    let mut curve = (Vec::<(u32, f64)>::new(), Vec::<(u32, f64)>::new());
     for epoch in 1..=args.epochs {
         let t = Instant::now();
-        let (loss, grad) = gradient(&train, &params, k);
+        let loss = if args.optimizer == "local" {
+            local_search_pass(&train, &mut params, k, &frozen).0
+        } else {
+            let (loss, grad) = gradient(&train, &params, k);
+            adam.step(&mut params, &grad, &frozen);
+            loss
+        };
         let elapsed = t.elapsed().as_secs_f64();
         gradient_time += elapsed;
-        adam.step(&mut params, &grad, &frozen);
         train_mse = loss;
         let validation_mse = (!validation.is_empty()).then(|| mse(&validation, &params, k));
+        curve.0.push((epoch, loss));
+        if let Some(v) = validation_mse {
+            curve.1.push((epoch, v));
+        }
         let ns = elapsed * 1e9 / train.len() as f64;
         writeln!(
             loss_csv,
@@ -187,10 +203,15 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         ));
     }
     bar.finish_and_clear();
+    let svg_path = args.out.with_extension("loss.svg");
+    let title = format!("{}: {} on {} positions, K {k:.4}", args.config, args.optimizer, train.len());
+    let svg = crate::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
+    std::fs::write(&svg_path, svg).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", svg_path.display()))?;
     let epochs = f64::from(args.epochs.max(1));
     let threads = rayon::current_num_threads();
     eprintln!(
-        "gradient: {:.1} ns per position per epoch ({} threads, {} weights)",
+        "{}: {:.1} ns per position per epoch ({} threads, {} weights)",
+        if args.optimizer == "local" { "local search" } else { "gradient" },
         gradient_time * 1e9 / (train.len() as f64 * epochs),
         threads,
         params.len()
@@ -210,6 +231,70 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let config = EngineConfig { name, weights: tuned, ..start_config };
     std::fs::write(&args.out, config.to_toml())
         .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", args.out.display()))?;
-    println!("wrote {} and {}", args.out.display(), loss_path.display());
+    println!("wrote {}, {} and {}", args.out.display(), loss_path.display(), svg_path.display());
+    if let Some((nodes, games, sprt)) = validate {
+        let start = if std::path::Path::new(&args.config).exists() {
+            format!("name=start,config={}", args.config)
+        } else {
+            format!("name={}", args.config)
+        };
+        let tuned = format!("name=tuned,config={}", args.out.display());
+        let exe = std::env::current_exe().map_err(|e| anyhow::anyhow!("--validate: the arbiter binary: {e}"))?;
+        let mut command = std::process::Command::new(exe);
+        command.args(["match", "--engine", &tuned, "--engine", &start, "--nodes", &nodes, "--games", &games]);
+        if let Some(sprt) = &sprt {
+            command.args(["--sprt", sprt]);
+        }
+        println!(
+            "validating: arbiter match --engine {tuned} --engine {start} --nodes {nodes} --games {games}{}",
+            sprt.as_ref().map_or(String::new(), |s| format!(" --sprt {s}"))
+        );
+        let status = command.status().map_err(|e| anyhow::anyhow!("--validate: cannot run arbiter match: {e}"))?;
+        if !status.success() {
+            anyhow::bail!("--validate: arbiter match ended with {status}");
+        }
+    }
     Ok(())
+}
+
+/// Parses `--validate nodes=N,games=N[,sprt=elo0=0 elo1=10 ...]` into the match's `--nodes`, `--games` and
+/// `--sprt` values (the SPRT's keys separated by spaces, turned into commas).
+fn parse_validate(text: &str) -> anyhow::Result<(String, String, Option<String>)> {
+    let mut nodes = None;
+    let mut games = None;
+    let mut sprt = None;
+    for item in text.split(',') {
+        let Some((key, value)) = item.split_once('=') else {
+            anyhow::bail!("--validate {text:?}: {item:?} is not key=value (keys: nodes, games, sprt)");
+        };
+        match key.trim() {
+            "nodes" => nodes = Some(value.trim().to_string()),
+            "games" => games = Some(value.trim().to_string()),
+            "sprt" => sprt = Some(value.split_whitespace().collect::<Vec<_>>().join(",")),
+            other => anyhow::bail!("--validate: unknown key `{other}` (keys: nodes, games, sprt)"),
+        }
+    }
+    let number = |key: &str, v: Option<String>| -> anyhow::Result<String> {
+        match v {
+            Some(v) if v.parse::<u64>().is_ok_and(|n| n > 0) => Ok(v),
+            Some(v) => anyhow::bail!("--validate: {key}={v:?} is not a positive whole number"),
+            None => anyhow::bail!("--validate: missing key `{key}`"),
+        }
+    };
+    Ok((number("nodes", nodes)?, number("games", games)?, sprt))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_specs() {
+        let (n, g, s) = parse_validate("nodes=10000,games=2000,sprt=elo0=0 elo1=10").unwrap();
+        assert_eq!((n.as_str(), g.as_str(), s.as_deref()), ("10000", "2000", Some("elo0=0,elo1=10")));
+        assert_eq!(parse_validate("nodes=5,games=2").unwrap().2, None);
+        assert!(parse_validate("nodes=0,games=2").unwrap_err().to_string().contains("nodes=\"0\""));
+        assert!(parse_validate("games=2").unwrap_err().to_string().contains("missing key `nodes`"));
+        assert!(parse_validate("nodes=1,games=2,x=3").is_err());
+    }
 }

@@ -2,6 +2,7 @@
 //! feature vectors for fast evaluation under changing weights, and split into train and validation sets by
 //! game; the Texel loss, its gradient, the fit of K and the optimizers ([`texel`]).
 
+pub mod chart;
 pub mod data;
 pub mod texel;
 
@@ -9,4 +10,6 @@ pub use data::{
     BadLine, Dataset, GameIds, GameSplit, Label, LabelledFormat, LabelledPosition, LabelledSet, TuneDataError, crc32,
     is_validation_game, parse_game_ids, read_game_ids, read_labelled_file, read_labelled_text, split_by_game,
 };
-pub use texel::{Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, mse, params_of, weights_from_params};
+pub use texel::{
+    Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, local_search_pass, mse, params_of, weights_from_params,
+};

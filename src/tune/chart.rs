@@ -1,0 +1,80 @@
+//! The loss curve of a tuning run as an SVG chart (`loss.svg`), drawn with plotters' pure-Rust SVG backend.
+
+use plotters::prelude::*;
+
+/// The size of the chart, in pixels.
+const SIZE: (u32, u32) = (900, 500);
+
+/// Draws the training loss (and the validation loss, when given) against epochs, as SVG text; `title` heads
+/// the chart. Points with a non-finite loss are left out.
+///
+/// # Errors
+/// plotters' drawing error, as text.
+pub fn loss_svg(title: &str, train: &[(u32, f64)], validation: &[(u32, f64)]) -> Result<String, String> {
+    let finite = |s: &[(u32, f64)]| -> Vec<(f64, f64)> {
+        s.iter().filter(|p| p.1.is_finite()).map(|&(e, l)| (f64::from(e), l)).collect()
+    };
+    let (train, validation) = (finite(train), finite(validation));
+    let all = train.iter().chain(&validation);
+    let low = all.clone().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    let high = all.clone().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+    let (low, high) = if low.is_finite() && high > low { (low, high) } else { (0.0, 1.0) };
+    let pad = 0.05 * (high - low);
+    let last = all.map(|p| p.0).fold(1.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0.0..last, (low - pad)..(high + pad))
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("epoch")
+            .y_desc("MSE")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.4}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(LineSeries::new(train, BLUE.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label("training MSE")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        if !validation.is_empty() {
+            chart
+                .draw_series(LineSeries::new(validation, RED.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label("validation MSE")
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loss_curve_is_an_svg() {
+        let train: Vec<(u32, f64)> = (1..=50).map(|e| (e, 0.1 / f64::from(e))).collect();
+        let validation: Vec<(u32, f64)> = (1..=50).map(|e| (e, 0.11 / f64::from(e))).collect();
+        let svg = loss_svg("test", &train, &validation).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("validation MSE"));
+        assert!(loss_svg("empty", &[], &[]).unwrap().starts_with("<svg"));
+        assert!(loss_svg("nan", &[(1, f64::NAN)], &[]).is_ok());
+    }
+}
