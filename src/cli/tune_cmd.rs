@@ -210,7 +210,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let epochs = f64::from(args.epochs.max(1));
     let threads = rayon::current_num_threads();
     eprintln!(
-        "{}: {:.1} ns per position per epoch ({} threads, {} weights)",
+        "{}: {:.1} ns of wall time per position per epoch ({} threads, {} weights)",
         if args.optimizer == "local" { "local search" } else { "gradient" },
         gradient_time * 1e9 / (train.len() as f64 * epochs),
         threads,

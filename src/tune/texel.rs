@@ -148,7 +148,8 @@ impl TrainingData for super::data::Dataset {
 
 /// The Texel sigmoid `1 / (1 + 10^(-k * eval / 400))`.
 pub fn sigmoid(k: f64, eval: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-k * eval / 400.0))
+    // 10^x as e^(x ln 10): the same value (to rounding) at a fraction of powf's cost.
+    1.0 / (1.0 + (-k * eval * (std::f64::consts::LN_10 / 400.0)).exp())
 }
 
 /// The mean squared error of `params` on `set` at sigmoid scale `k`, in parallel over positions; 0 for an
