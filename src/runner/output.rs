@@ -228,15 +228,19 @@ impl ResultSink {
         let csv_error = |reason| OutputError::Csv { path: csv_path.display().to_string(), reason };
         csv.write_record(CSV_HEADER).map_err(csv_error)?;
         csv.flush().map_err(|e| io_error(&csv_path, e))?;
-        Ok(ResultSink {
-            dir: dir.to_path_buf(),
-            csv_path,
-            csv,
-            pgn_path,
-            pgn,
-            event: event.to_string(),
-            comments: true,
-        })
+        Ok(ResultSink::over(dir, csv_path, csv, pgn_path, pgn, event))
+    }
+
+    /// A sink writing to the opened files, with move comments on.
+    fn over(
+        dir: &Path,
+        csv_path: PathBuf,
+        csv: csv::Writer<File>,
+        pgn_path: PathBuf,
+        pgn: BufWriter<File>,
+        event: &str,
+    ) -> ResultSink {
+        ResultSink { dir: dir.to_path_buf(), csv_path, csv, pgn_path, pgn, event: event.to_string(), comments: true }
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
@@ -250,15 +254,7 @@ impl ResultSink {
         let open = |path: &Path| OpenOptions::new().append(true).open(path).map_err(|e| io_error(path, e));
         let pgn = BufWriter::new(open(&pgn_path)?);
         let csv = csv::Writer::from_writer(open(&csv_path)?);
-        Ok(ResultSink {
-            dir: dir.to_path_buf(),
-            csv_path,
-            csv,
-            pgn_path,
-            pgn,
-            event: event.to_string(),
-            comments: true,
-        })
+        Ok(ResultSink::over(dir, csv_path, csv, pgn_path, pgn, event))
     }
 
     /// The run folder.

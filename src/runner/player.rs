@@ -227,6 +227,11 @@ pub trait Player: Send {
     }
 }
 
+/// The message of a caught panic (`panic!` with a literal or a formatted message); `None` for other payloads.
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
 /// The built-in engine as a [`Player`], searching in the worker's thread.
 ///
 /// A panic inside the engine is caught and reported as [`PlayerError::Crashed`]; the engine is then rebuilt
@@ -244,11 +249,7 @@ impl BuiltinPlayer {
     }
 
     fn crashed(&self, payload: Box<dyn std::any::Any + Send>) -> PlayerError {
-        let reason = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
+        let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
         PlayerError::Crashed { player: self.config.name.clone(), reason: format!("engine panicked: {reason}") }
     }
 }
@@ -383,12 +384,7 @@ impl EngineSpec {
     pub fn threads(&self) -> usize {
         match &self.kind {
             EngineKind::Builtin(_) => 1,
-            EngineKind::Uci(engine) => engine
-                .options
-                .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case("threads"))
-                .and_then(|(_, value)| value.trim().parse().ok())
-                .unwrap_or(1),
+            EngineKind::Uci(engine) => engine.numeric_option("threads").unwrap_or(1),
         }
     }
 
@@ -407,11 +403,7 @@ impl EngineSpec {
                 TranspositionTable::check_allocation(config.hash_mb).map_err(|e| start_error(e.to_string()))?;
                 let config = EngineConfig::clone(config);
                 catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>).map_err(|payload| {
-                    let reason = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "panic".to_string());
+                    let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
                     start_error(format!("the engine panicked: {reason}"))
                 })
             }

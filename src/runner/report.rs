@@ -307,9 +307,8 @@ mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::runner::scheduler::{MatchLength, SprtVerdict, Tournament};
-    use crate::runner::{EngineSpec, GameSettings, MatchTally, Opening, OpeningOrder, Variant};
+    use crate::runner::{EngineSpec, GameSettings, Opening, OpeningOrder, Variant};
     use crate::stats::{EloModel, Pentanomial};
-    use std::time::Duration;
 
     fn spec(engines: &[&str], sprt: Option<SprtSpec>) -> MatchSpec {
         let settings = GameSettings::default();
@@ -336,22 +335,10 @@ mod tests {
     /// A state whose first pairing holds `tally` (the counts are set directly, as the scheduler would have
     /// counted them).
     fn state(spec: &MatchSpec, tally: PairingTally) -> MatchState {
-        let schedule = spec.schedule();
-        let mut counts = MatchTally::new(&schedule.pairings);
-        counts.games = tally.wdl.games();
-        counts.pairings[0] = tally;
-        MatchState {
-            schedule,
-            tally: counts,
-            sprt: None,
-            verdict: None,
-            failure: None,
-            halted: None,
-            interrupted: false,
-            abandoned: 0,
-            resumed: 0,
-            elapsed: Duration::ZERO,
-        }
+        let mut state = MatchState::new(spec.schedule());
+        state.tally.games = tally.wdl.games();
+        state.tally.pairings[0] = tally;
+        state
     }
 
     /// 126 pairs, [LL LD WL DD WD WW] = [1, 14, 34, 6, 31, 40]: 252 games, 145 wins, 57 draws, 50 losses; the

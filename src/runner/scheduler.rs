@@ -520,11 +520,7 @@ pub fn run_match_from(
             scope.spawn(move || {
                 let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, done, flags, &sender)));
                 if let Err(payload) = outcome {
-                    let reason = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
+                    let reason = super::player::panic_text(payload.as_ref()).unwrap_or_default();
                     let _ = sender.send(Event::Fatal(format!("a worker thread panicked: {reason}")));
                 }
             });

@@ -70,11 +70,12 @@ impl UciEngine {
 
     /// The `Hash` option in MiB when given as a number, else 16 (the usual UCI default).
     pub fn hash_mb(&self) -> usize {
-        self.options
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("hash"))
-            .and_then(|(_, value)| value.trim().parse().ok())
-            .unwrap_or(16)
+        self.numeric_option("hash").unwrap_or(16)
+    }
+
+    /// The value of the option `name` (ASCII case-insensitive) when it is given as a whole number.
+    pub fn numeric_option(&self, name: &str) -> Option<usize> {
+        self.options.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).and_then(|(_, value)| value.trim().parse().ok())
     }
 }
 
