@@ -16,7 +16,7 @@
 use super::match_cmd::error_text;
 use crate::engine::EngineConfig;
 use crate::tune::{
-    Adam, Dataset, LabelledPosition, fit_k, gradient, group_mask, local_search_pass, mse, params_of, read_game_ids,
+    Adam, Dataset, LabelledPosition, PackedSet, fit_k, group_mask, local_search_pass, params_of, read_game_ids,
     read_labelled_file, split_by_game, weights_from_params,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -65,6 +65,10 @@ pub struct TuneArgs {
     #[arg(long, value_name = "GROUPS", value_delimiter = ',')]
     pub freeze: Vec<String>,
 
+    /// Worker threads for the gradient (default: all cores; also `RAYON_NUM_THREADS`).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
     /// After tuning, play the tuned build against the start build: `nodes=N,games=N[,sprt=elo0=0 elo1=10]`
     /// (the SPRT's own keys separated by spaces), through `arbiter match` from the project's book.
     #[arg(long, value_name = "SPEC")]
@@ -90,6 +94,12 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         anyhow::bail!("--optimizer {:?}: expected adam or local", args.optimizer);
     }
     let validate = args.validate.as_deref().map(parse_validate).transpose()?;
+    if let Some(n) = args.threads {
+        if !(1..=super::perft::MAX_THREADS).contains(&n) {
+            anyhow::bail!("--threads {n}: expected 1 to {}", super::perft::MAX_THREADS);
+        }
+        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+    }
     let start_config = super::config_cmd::resolve(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let started = Instant::now();
     let mut positions: Vec<LabelledPosition> = Vec::new();
@@ -138,8 +148,11 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
 
     let mut params = params_of(&start_config.weights);
     let k = fit_k(&train, &params);
-    let start_train = mse(&train, &params, k);
-    let start_validation = (!validation.is_empty()).then(|| mse(&validation, &params, k));
+    let (train_set, validation_set) = (train, validation);
+    let (train, validation) = (PackedSet::pack(&train_set), PackedSet::pack(&validation_set));
+    eprintln!("packed for the gradient pass: {} bytes per position", train.bytes_per_position());
+    let start_train = train.mse(&params, k);
+    let start_validation = (!validation.is_empty()).then(|| validation.mse(&params, k));
     eprintln!(
         "K = {k:.6}; start MSE: train {start_train:.6}{}",
         start_validation.map_or(String::new(), |v| format!(", validation {v:.6}"))
@@ -168,22 +181,25 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     );
     let mut adam = Adam::new(params.len(), args.lr);
     let mut gradient_time = 0.0;
+    let mut gradient_cpu = 0.0;
     let mut train_mse = start_train;
     // The loss curve: (epoch, training MSE) and (epoch, validation MSE).
     let mut curve = (Vec::<(u32, f64)>::new(), Vec::<(u32, f64)>::new());
     for epoch in 1..=args.epochs {
         let t = Instant::now();
+        let cpu = cpu_time::ProcessTime::now();
         let loss = if args.optimizer == "local" {
-            local_search_pass(&train, &mut params, k, &frozen).0
+            local_search_pass(&train_set, &mut params, k, &frozen).0
         } else {
-            let (loss, grad) = gradient(&train, &params, k);
+            let (loss, grad) = train.gradient(&params, k);
             adam.step(&mut params, &grad, &frozen);
             loss
         };
         let elapsed = t.elapsed().as_secs_f64();
         gradient_time += elapsed;
+        gradient_cpu += cpu.elapsed().as_secs_f64();
         train_mse = loss;
-        let validation_mse = (!validation.is_empty()).then(|| mse(&validation, &params, k));
+        let validation_mse = (!validation.is_empty()).then(|| validation.mse(&params, k));
         curve.0.push((epoch, loss));
         if let Some(v) = validation_mse {
             curve.1.push((epoch, v));
@@ -210,15 +226,16 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let epochs = f64::from(args.epochs.max(1));
     let threads = rayon::current_num_threads();
     eprintln!(
-        "{}: {:.1} ns of wall time per position per epoch ({} threads, {} weights)",
+        "{}: {:.1} ns of CPU time and {:.1} ns of wall time per position per epoch ({} threads, {} weights)",
         if args.optimizer == "local" { "local search" } else { "gradient" },
+        gradient_cpu * 1e9 / (train.len() as f64 * epochs),
         gradient_time * 1e9 / (train.len() as f64 * epochs),
         threads,
         params.len()
     );
     let tuned = weights_from_params(&start_config.weights, &params);
-    let final_train = mse(&train, &params_of(&tuned), k);
-    let final_validation = (!validation.is_empty()).then(|| mse(&validation, &params_of(&tuned), k));
+    let final_train = train.mse(&params_of(&tuned), k);
+    let final_validation = (!validation.is_empty()).then(|| validation.mse(&params_of(&tuned), k));
     println!(
         "MSE after {} epochs (weights rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
         args.epochs,

@@ -4,12 +4,14 @@
 
 pub mod chart;
 pub mod data;
+pub mod packed;
 pub mod texel;
 
 pub use data::{
     BadLine, Dataset, GameIds, GameSplit, Label, LabelledFormat, LabelledPosition, LabelledSet, TuneDataError, crc32,
     is_validation_game, parse_game_ids, read_game_ids, read_labelled_file, read_labelled_text, split_by_game,
 };
+pub use packed::PackedSet;
 pub use texel::{
     Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, local_search_pass, mse, params_of, weights_from_params,
 };

@@ -359,14 +359,14 @@ pub fn local_search_pass<D: TrainingData + ?Sized>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::engine::Weights;
     use crate::engine::eval::sparse_features;
 
     /// A few hundred varied positions from short random playouts of the start position.
-    fn positions() -> Vec<Position> {
+    pub(crate) fn positions() -> Vec<Position> {
         let mut out = Vec::new();
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         for _ in 0..40 {
