@@ -38,6 +38,9 @@ enum Command {
     Sprt(cli::sprt_cmd::SprtArgs),
     /// Texel-tune an engine build's weights on labelled positions (full-batch Adam on the sparse features).
     Tune(cli::tune_cmd::TuneArgs),
+    /// Self-play games from random balanced openings, writing labelled positions (EPD with c9 results) for
+    /// tuning.
+    Datagen(cli::datagen::DatagenArgs),
 }
 
 fn main() {
@@ -78,6 +81,7 @@ fn main() {
         Command::Elo(args) => cli::elo_cmd::run(args),
         Command::Sprt(args) => cli::sprt_cmd::run(args),
         Command::Tune(args) => cli::tune_cmd::run(args),
+        Command::Datagen(args) => cli::datagen::run(args),
     };
     let code = match result {
         Ok(code) => code,

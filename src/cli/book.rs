@@ -5,7 +5,7 @@
 //! within `--window` centipawns of equality, the side to move is not in check, the game is not over, and its
 //! key was not kept before. Each kept position is one EPD line with `id` and a `c0` comment holding the score.
 
-use crate::chess::{Game, Position};
+use crate::chess::{Color, Game, Position};
 use crate::engine::config::EngineConfig;
 use crate::engine::search::{Engine, Limits};
 use anyhow::Context;
@@ -57,8 +57,54 @@ pub struct BookEntry {
     pub score_white: i32,
 }
 
-/// Generates `args.positions` balanced openings (see the module doc); deterministic for the same arguments.
-/// Gives up after [`CANDIDATES_PER_POSITION`] candidates per wanted position and returns what it has.
+/// A balanced opening found by [`candidate_opening`]: the game of its random plies and the engine's verdict.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The start position and the random plies; its current position is the opening.
+    pub game: Game,
+    /// The engine's score of the opening, centipawns, from the side to move's view.
+    pub score: i32,
+}
+
+/// Tries one candidate opening: plays `plies` uniformly random legal moves from the start position (one
+/// `random_range` draw from `rng` per ply), then keeps the position when the side to move is not in check,
+/// the game is not over, `fresh` accepts its Zobrist key, and a search within `limits` by `engine`, cleared
+/// first ([`Engine::new_game`]), scores it within `window` centipawns of 0. `fresh` is asked before the search
+/// (the book passes a set of keys kept so far; a caller without one passes `|_| true`). Returns `None` for a
+/// rejected candidate; deterministic for the same `rng` state, arguments and engine config under node or
+/// depth limits.
+pub fn candidate_opening(
+    rng: &mut StdRng,
+    plies: usize,
+    window: i32,
+    engine: &mut Engine,
+    limits: &Limits,
+    mut fresh: impl FnMut(u64) -> bool,
+) -> Option<Opening> {
+    let mut game = Game::new(Position::startpos());
+    for _ in 0..plies {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves.as_slice()[rng.random_range(0..moves.len())];
+        game.play(m);
+    }
+    let pos = game.position();
+    if pos.in_check() || game.outcome().is_some() || !fresh(pos.key()) {
+        return None;
+    }
+    engine.new_game();
+    let result = engine.search(pos, game.keys(), limits);
+    if result.score.abs() > window {
+        return None;
+    }
+    Some(Opening { game, score: result.score })
+}
+
+/// Generates `args.positions` balanced openings (see the module doc) with [`candidate_opening`]; deterministic
+/// for the same arguments. Gives up after [`CANDIDATES_PER_POSITION`] candidates per wanted position and
+/// returns what it has.
 pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut engine = Engine::new(config);
@@ -68,27 +114,13 @@ pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
     let mut tries = 0usize;
     while out.len() < args.positions && tries < args.positions.saturating_mul(CANDIDATES_PER_POSITION) {
         tries += 1;
-        let mut game = Game::new(Position::startpos());
-        let mut ok = true;
-        for _ in 0..args.plies {
-            let moves = game.position().legal_moves();
-            if moves.is_empty() {
-                ok = false;
-                break;
-            }
-            let m = moves.as_slice()[rng.random_range(0..moves.len())];
-            game.play(m);
-        }
-        let pos = game.position().clone();
-        if !ok || pos.in_check() || game.outcome().is_some() || !seen.insert(pos.key()) {
+        let Some(opening) =
+            candidate_opening(&mut rng, args.plies, args.window, &mut engine, &limits, |key| seen.insert(key))
+        else {
             continue;
-        }
-        engine.new_game();
-        let result = engine.search(&pos, game.keys(), &limits);
-        if result.score.abs() > args.window {
-            continue;
-        }
-        let score_white = if pos.side_to_move() == crate::chess::Color::White { result.score } else { -result.score };
+        };
+        let pos = opening.game.position();
+        let score_white = if pos.side_to_move() == Color::White { opening.score } else { -opening.score };
         out.push(BookEntry { fen: pos.to_fen(), score_white });
     }
     out

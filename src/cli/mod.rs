@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod book;
 pub mod config_cmd;
+pub mod datagen;
 pub mod elo_cmd;
 pub mod engine_arg;
 pub mod epd_cmd;
