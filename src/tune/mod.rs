@@ -13,5 +13,6 @@ pub use data::{
 };
 pub use packed::PackedSet;
 pub use texel::{
-    Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, local_search_pass, mse, params_of, weights_from_params,
+    Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, local_search_pass, mirror_partners, mse, params_of,
+    tie_gradient, weights_from_params,
 };

@@ -329,23 +329,60 @@ pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, String> {
     Ok(mask)
 }
 
+/// The partner of every parameter under left-right symmetry of the piece-square tables: for a piece-square
+/// parameter, the same piece's square mirrored across the d/e file boundary (a1 with h1, b3 with g3, ...); for
+/// every other parameter, itself. [`NUM_PARAMS`] values.
+pub fn mirror_partners() -> Vec<usize> {
+    let psqt = crate::engine::weights::feature_offset("psqt_pawn").expect("the piece-square tables exist");
+    let mut partners: Vec<usize> = (0..NUM_PARAMS).collect();
+    for layer in [0, NUM_FEATURES] {
+        for piece in 0..6 {
+            for sq in 0..64 {
+                partners[layer + psqt + 64 * piece + sq] = layer + psqt + 64 * piece + (sq ^ 7);
+            }
+        }
+    }
+    partners
+}
+
+/// Ties each parameter to its partner (`partners`, as [`mirror_partners`] gives) by replacing both gradient
+/// components with their mean: from parameters that are tied, Adam then keeps them tied (and a difference
+/// already there stays as it is). With mirrored piece-square tables this halves the free piece-square
+/// parameters: a piece on the a-file is worth what it is worth on the h-file, which gives up only castling
+/// asymmetries and measurably reduces overfitting (see the `arbiter tune --psqt` docs).
+pub fn tie_gradient(grad: &mut [f64], partners: &[usize]) {
+    for (a, &b) in partners.iter().enumerate() {
+        if a < b {
+            let mean = (grad[a] + grad[b]) / 2.0;
+            grad[a] = mean;
+            grad[b] = mean;
+        }
+    }
+}
+
 /// The classic Texel local search (Peter Österlund; chessprogramming wiki "Texel's Tuning Method"): for every
 /// parameter not `frozen`, try +1 and then -1 and keep a change that lowers the MSE; one call is one pass over
-/// the parameters. Returns the MSE after the pass and the number of parameters changed.
+/// the parameters. A parameter with a partner other than itself (`partners`, as [`mirror_partners`] gives;
+/// `None`: no ties) moves together with it. Returns the MSE after the pass and the number of moves kept.
 pub fn local_search_pass<D: TrainingData + ?Sized>(
     set: &D,
     params: &mut [f64],
     k: f64,
     frozen: &[bool],
+    partners: Option<&[usize]>,
 ) -> (f64, usize) {
     let mut best = mse(set, params, k);
     let mut changed = 0;
     for j in 0..params.len() {
-        if frozen.get(j).copied().unwrap_or(false) {
+        let partner = partners.map_or(j, |p| p[j]);
+        if frozen.get(j).copied().unwrap_or(false) || partner < j {
             continue;
         }
         for step in [1.0, -1.0] {
             params[j] += step;
+            if partner != j {
+                params[partner] += step;
+            }
             let loss = mse(set, params, k);
             if loss < best {
                 best = loss;
@@ -353,6 +390,9 @@ pub fn local_search_pass<D: TrainingData + ?Sized>(
                 break;
             }
             params[j] -= step;
+            if partner != j {
+                params[partner] -= step;
+            }
         }
     }
     (best, changed)
@@ -405,6 +445,22 @@ pub(crate) mod tests {
         let config = crate::engine::EngineConfig { weights: tuned.clone(), ..crate::engine::EngineConfig::seed() };
         let read = crate::engine::EngineConfig::from_toml_str(&config.to_toml(), "tuned").unwrap();
         assert_eq!(read.weights, tuned);
+    }
+
+    #[test]
+    fn mirrored_squares_stay_tied() {
+        let partners = mirror_partners();
+        let psqt = crate::engine::weights::feature_offset("psqt_knight").unwrap();
+        // b1 (1) and g1 (6) are partners in both layers; material is its own partner.
+        assert_eq!(partners[psqt + 1], psqt + 6);
+        assert_eq!(partners[NUM_FEATURES + psqt + 6], NUM_FEATURES + psqt + 1);
+        assert_eq!(partners[0], 0);
+        assert!(partners.iter().enumerate().all(|(j, &p)| partners[p] == j));
+        let mut grad: Vec<f64> = (0..NUM_PARAMS).map(|j| j as f64).collect();
+        tie_gradient(&mut grad, &partners);
+        assert_eq!(grad[psqt + 1], grad[psqt + 6]);
+        assert_eq!(grad[psqt + 1], (2 * psqt + 7) as f64 / 2.0);
+        assert_eq!(grad[3], 3.0);
     }
 
     #[test]
@@ -497,7 +553,7 @@ pub(crate) mod tests {
         }
         // One local-search pass never raises the loss.
         let before = mse(&set, &params, k);
-        let (after, _) = local_search_pass(&set, &mut params, k, &frozen);
+        let (after, _) = local_search_pass(&set, &mut params, k, &frozen, None);
         assert!(after <= before);
         let k_fit = fit_k(&set, &truth);
         assert!((k_fit - k).abs() < 1e-3, "K {k_fit}");
