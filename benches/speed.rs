@@ -1,7 +1,11 @@
 //! Speed benchmark (not a test): perft Mnps from the start position at depth 6 and Kiwipete at depth 5, single
-//! thread, with bulk counting; and match games per second at 5000 nodes per move.
+//! thread, with bulk counting; match games per second at 5000 nodes per move; and the tuner's gradient pass in
+//! CPU nanoseconds per position per epoch.
 //!
-//! Run: `cargo bench --bench speed` (add `-- perft` or `-- match` for one part). Perft prints the median of 3
+//! Run: `cargo bench --bench speed` (add `-- perft`, `-- match` or `-- tune` for one part). The tune part
+//! reads `../shared/data/tuning/selfplay-sf15-n1500-quiet.book` (all 319,823 positions), runs the MSE and the
+//! gradient of the seed weights 30 times each on 1 and on 2 threads (a rayon pool each), and prints the
+//! minimum over 10 rounds of 3 of the process CPU time and of the wall time, per position per pass. Perft prints the median of 3
 //! runs; the match part plays 100 games of seed vs nomob from Arbiter's book with the real binary, at
 //! concurrency 1 and 2, and reads the games/s it reports.
 
@@ -48,6 +52,49 @@ fn match_bench(concurrency: u32) {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+fn tune_bench() {
+    use arbiter::tune::{Dataset, PackedSet, params_of, read_labelled_file};
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/tuning/selfplay-sf15-n1500-quiet.book");
+    let Ok(set) = read_labelled_file(&path) else {
+        println!("tune: {} not found; skipped", path.display());
+        return;
+    };
+    let packed = PackedSet::pack(&Dataset::build(&set.positions).expect("the set builds"));
+    let params = params_of(&arbiter::engine::Weights::seed());
+    let n = packed.len() as f64;
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        pool.install(|| {
+            let measure = |gradient: bool| {
+                let (mut cpu, mut wall) = (f64::MAX, f64::MAX);
+                for _ in 0..10 {
+                    let (c, w) = (cpu_time::ProcessTime::now(), Instant::now());
+                    for _ in 0..3 {
+                        if gradient {
+                            std::hint::black_box(packed.gradient(&params, 0.76));
+                        } else {
+                            std::hint::black_box(packed.mse(&params, 0.76));
+                        }
+                    }
+                    cpu = cpu.min(c.elapsed().as_secs_f64() * 1e9 / n / 3.0);
+                    wall = wall.min(w.elapsed().as_secs_f64() * 1e9 / n / 3.0);
+                }
+                (cpu, wall)
+            };
+            let (mse, gradient) = (measure(false), measure(true));
+            println!(
+                "tune {} positions, {threads} thread(s): gradient {:.1} ns CPU / {:.1} ns wall, MSE alone {:.1} ns CPU / {:.1} ns wall, per position per pass",
+                packed.len(),
+                gradient.0,
+                gradient.1,
+                mse.0,
+                mse.1
+            );
+        });
+    }
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let want = |part: &str| filter.is_empty() || filter.iter().any(|f| f == part);
@@ -55,6 +102,9 @@ fn main() {
         // Counts: chessprogramming wiki, "Perft Results".
         perft_bench("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324);
         perft_bench("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690);
+    }
+    if want("tune") {
+        tune_bench();
     }
     if want("match") {
         match_bench(1);

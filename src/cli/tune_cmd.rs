@@ -3,7 +3,7 @@
 //! ```text
 //! arbiter tune --data ../shared/data/tuning/selfplay-sf15-n1500-quiet.book \
 //!   --games ../shared/data/tuning/selfplay-sf15-n1500-quiet.meta.tsv --config configs/seed.toml \
-//!   --out configs/tuned.toml --epochs 200
+//!   --out configs/tuned.toml --epochs 800
 //! ```
 //!
 //! Reads every `--data` file (EPD with `c9`, `FEN [score]` lines, PGN), reports bad lines with file:line,
