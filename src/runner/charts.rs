@@ -2,21 +2,22 @@
 //! `games.csv`) and its SVG pictures `llr.svg` and `elo.svg`.
 //!
 //! ```text
-//! games.csv -> read_games_csv -> [GameRow] -> history(first engine, SPRT) -> [HistoryPoint]
+//! games.csv -> records::parse_csv -> [GameRow] -> history(first engine, SPRT) -> [HistoryPoint]
 //!           -> write_charts(folder) -> llr.svg (LLR against games, both bounds), elo.svg (Elo, 95% band)
 //! ```
 //!
-//! [`write_run_charts`] does it all for a run folder. The history is a pure function of the rows, so it is
-//! the same at the end of a match and when the charts are drawn later from the folder.
+//! [`write_run_charts`] does it all for a run folder. The rows are read by the reader that resume, merge and
+//! `arbiter sprt --results` use ([`super::records::parse_csv`]: the exact header, every field checked, a
+//! partial last line left out). The history is a pure function of the rows, so it is the same at the end of a
+//! match and when the charts are drawn later from the folder.
 
-use super::output::CSV_HEADER;
+use super::records::{GameRow, RecordError, parse_csv};
 use super::tally::score_of;
 use crate::chess::Color;
-use crate::chess::game::GameResult;
 use crate::stats::{MIN_PAIRS, Pentanomial, SprtSpec, elo_estimate};
 use plotters::prelude::*;
 use plotters::style::Color as _;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -44,26 +45,11 @@ pub enum ChartError {
         /// The operating-system error (its text is in the message).
         reason: std::io::Error,
     },
-    /// The CSV structure is broken (a row with the wrong number of fields, invalid UTF-8).
-    #[error("{path}: {reason}")]
-    Csv {
-        /// The file.
-        path: String,
-        /// The CSV error, with its line (its text is in the message).
-        reason: csv::Error,
-    },
-    /// The header lacks a column the charts need.
-    #[error("{path}: line 1: the header has no {column:?} column (expected {expected})")]
-    MissingColumn {
-        /// The file.
-        path: String,
-        /// The missing column.
-        column: &'static str,
-        /// The header `games.csv` has.
-        expected: String,
-    },
-    /// A field holds something other than what its column needs, or contradicts another row.
-    #[error("{path}: line {line}: {column} {text:?}: expected {expected}")]
+    /// A row of `games.csv` is not a row arbiter writes (see [`parse_csv`]).
+    #[error(transparent)]
+    Records(#[from] RecordError),
+    /// A pair whose two games are not between the same two engines.
+    #[error("{path}:{line}: {column} {text:?}: expected {expected}")]
     BadField {
         /// The file.
         path: String,
@@ -84,89 +70,6 @@ pub enum ChartError {
         /// What went wrong, in words.
         reason: String,
     },
-}
-
-/// The fields of one `games.csv` row that the charts use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRow {
-    /// The 1-based line of the row in its file (for messages).
-    pub line: u64,
-    /// The 0-based game-pair number.
-    pub pair: u64,
-    /// The 0-based game number: `2 * pair` or `2 * pair + 1`.
-    pub game: u64,
-    /// White's engine name.
-    pub white: String,
-    /// Black's engine name.
-    pub black: String,
-    /// The result, from White's view.
-    pub result: GameResult,
-}
-
-/// Reads the rows of a `games.csv` (header `pair,game,opening,white,black,result,termination,plies,start_fen`;
-/// the columns are found by name, so added columns do no harm).
-///
-/// # Errors
-/// [`ChartError`] naming the file, and the line and column of a bad field: a missing column, a `pair` or
-/// `game` that is not a number, a `game` other than `2 * pair` or `2 * pair + 1`, a `result` other than
-/// `1-0`, `0-1` or `1/2-1/2`.
-pub fn read_games_csv(path: &Path) -> Result<Vec<GameRow>, ChartError> {
-    let name = path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|reason| ChartError::Io { path: name.clone(), reason })?;
-    parse_games_csv(file, &name)
-}
-
-/// Parses `games.csv` text from `reader`; `name` is the file name for messages (see [`read_games_csv`]).
-///
-/// # Errors
-/// As [`read_games_csv`].
-pub fn parse_games_csv(reader: impl std::io::Read, name: &str) -> Result<Vec<GameRow>, ChartError> {
-    let csv_error = |reason| ChartError::Csv { path: name.to_owned(), reason };
-    let mut csv = csv::Reader::from_reader(reader);
-    let header = csv.headers().map_err(csv_error)?.clone();
-    let column = |column: &'static str| {
-        header.iter().position(|h| h == column).ok_or_else(|| ChartError::MissingColumn {
-            path: name.to_owned(),
-            column,
-            expected: CSV_HEADER.join(","),
-        })
-    };
-    let [pair_at, game_at, white_at, black_at, result_at] =
-        [column("pair")?, column("game")?, column("white")?, column("black")?, column("result")?];
-    let mut rows = Vec::new();
-    for record in csv.records() {
-        let record = record.map_err(csv_error)?;
-        let line = record.position().map_or(0, csv::Position::line);
-        let field = |at: usize| record.get(at).unwrap_or_default();
-        let bad = |column: &'static str, text: &str, expected: &str| ChartError::BadField {
-            path: name.to_owned(),
-            line,
-            column,
-            text: text.to_owned(),
-            expected: expected.to_owned(),
-        };
-        let pair: u64 = field(pair_at).parse().map_err(|_| bad("pair", field(pair_at), "a game-pair number"))?;
-        let game: u64 = field(game_at).parse().map_err(|_| bad("game", field(game_at), "a game number"))?;
-        if game / 2 != pair {
-            let expected = format!("{} or {} (2 * pair or 2 * pair + 1, pair {pair})", 2 * pair, 2 * pair + 1);
-            return Err(bad("game", field(game_at), &expected));
-        }
-        let result = match field(result_at) {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            text => return Err(bad("result", text, "1-0, 0-1 or 1/2-1/2")),
-        };
-        rows.push(GameRow {
-            line,
-            pair,
-            game,
-            white: field(white_at).to_owned(),
-            black: field(black_at).to_owned(),
-            result,
-        });
-    }
-    Ok(rows)
 }
 
 /// The state of a run after one more complete game pair, from the first engine's view.
@@ -195,8 +98,8 @@ pub struct HistoryPoint {
 /// out). A game's score for `first` comes from its colour in that game.
 ///
 /// # Errors
-/// [`ChartError::BadField`] (with `name` as the file) for a game listed twice, or a pair whose two games are
-/// not between the same two engines.
+/// [`ChartError::BadField`] (with `name` as the file) for a pair whose two games are not between the same two
+/// engines (rows from [`parse_csv`] have each game once, and each game in its own pair).
 pub fn history(
     rows: &[GameRow],
     first: &str,
@@ -204,25 +107,20 @@ pub fn history(
     name: &str,
 ) -> Result<Vec<HistoryPoint>, ChartError> {
     let mut open: HashMap<u64, &GameRow> = HashMap::new();
-    let mut done: HashSet<u64> = HashSet::new();
     let mut penta = Pentanomial::default();
     let mut points = Vec::new();
     for row in rows {
         let bad = |column: &'static str, text: String, expected: String| ChartError::BadField {
             path: name.to_owned(),
-            line: row.line,
+            line: row.line as u64,
             column,
             text,
             expected,
         };
-        if done.contains(&row.game) || open.get(&row.pair).is_some_and(|other| other.game == row.game) {
-            return Err(bad("game", row.game.to_string(), "each game once (this game is listed twice)".into()));
-        }
         let Some(other) = open.remove(&row.pair) else {
             open.insert(row.pair, row);
             continue;
         };
-        done.extend([other.game, row.game]);
         let mut players = [row.white.as_str(), row.black.as_str()];
         let mut other_players = [other.white.as_str(), other.black.as_str()];
         players.sort_unstable();
@@ -457,8 +355,10 @@ fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, String> {
 /// [`ChartError`] naming `games.csv` (with the line of a bad row) or the chart that cannot be written.
 pub fn write_run_charts(run_dir: &Path, first: &str, sprt: Option<&SprtSpec>) -> Result<Vec<PathBuf>, ChartError> {
     let csv_path = run_dir.join("games.csv");
-    let rows = read_games_csv(&csv_path)?;
-    let history = history(&rows, first, sprt, &csv_path.display().to_string())?;
+    let name = csv_path.display().to_string();
+    let text = std::fs::read_to_string(&csv_path).map_err(|reason| ChartError::Io { path: name.clone(), reason })?;
+    let (rows, _) = parse_csv(&text, &name)?;
+    let history = history(&rows, first, sprt, &name)?;
     let mut opponents: Vec<&str> = Vec::new();
     for row in &rows {
         let opponent = if row.white == first {
@@ -479,6 +379,7 @@ pub fn write_run_charts(run_dir: &Path, first: &str, sprt: Option<&SprtSpec>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::output::CSV_HEADER;
     use crate::stats::EloModel;
 
     const FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -500,27 +401,17 @@ mod tests {
         let mut text = format!("{}\n", CSV_HEADER.join(","));
         for row in rows {
             let row = row.split("//").next().unwrap().trim();
-            text.push_str(&format!("{row},normal,40,{FEN}\n"));
+            text.push_str(&format!("{row},checkmate,40,{FEN}\n"));
         }
         text
     }
 
     fn rows() -> Vec<GameRow> {
-        parse_games_csv(csv_text().as_bytes(), "games.csv").unwrap()
+        parse_csv(&csv_text(), "games.csv").unwrap().0
     }
 
     fn spec() -> SprtSpec {
         SprtSpec::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap()
-    }
-
-    #[test]
-    fn rows_are_read_with_their_lines() {
-        let rows = rows();
-        assert_eq!(rows.len(), 10);
-        assert_eq!(
-            rows[3],
-            GameRow { line: 5, pair: 1, game: 3, white: "B".into(), black: "A".into(), result: GameResult::BlackWins }
-        );
     }
 
     #[test]
@@ -552,36 +443,24 @@ mod tests {
     }
 
     #[test]
-    fn bad_rows_name_their_line_and_column() {
-        let replace = |from: &str, to: &str| {
+    fn bad_rows_name_their_line() {
+        let replace = |from: &str, to: &str| -> Result<Vec<HistoryPoint>, ChartError> {
             let text = csv_text().replacen(from, to, 1);
-            let rows = parse_games_csv(text.as_bytes(), "games.csv")?;
+            let rows = parse_csv(&text, "games.csv")?.0;
             history(&rows, "A", None, "games.csv")
         };
         let message = |from: &str, to: &str| replace(from, to).unwrap_err().to_string();
         assert_eq!(
             message("1,3,9,B,A,0-1", "1,3,9,B,A,*"),
-            "games.csv: line 5: result \"*\": expected 1-0, 0-1 or 1/2-1/2"
+            "games.csv:5: result: expected 1-0, 0-1 or 1/2-1/2, got \"*\""
         );
-        assert_eq!(
-            message("1,3,9", "1,4,9"),
-            "games.csv: line 5: game \"4\": expected 2 or 3 (2 * pair or 2 * pair + 1, pair 1)"
-        );
-        assert_eq!(message("1,3,9", "x,3,9"), "games.csv: line 5: pair \"x\": expected a game-pair number");
-        assert_eq!(
-            message("1,3,9,B,A,0-1", "1,2,9,B,A,0-1"),
-            "games.csv: line 5: game \"2\": expected each game once (this game is listed twice)"
-        );
+        assert_eq!(message("1,3,9", "1,4,9"), "games.csv:5: game 4 is not a game of pair 1");
+        assert_eq!(message("1,3,9,B,A,0-1", "1,2,9,B,A,0-1"), "games.csv:5: game 2 is listed twice");
         assert_eq!(
             message("3,7,2,B,A", "3,7,2,C,A"),
-            "games.csv: line 11: white \"C against A\": expected the engines of game 6 of the same pair (A and B)"
+            "games.csv:11: white \"C against A\": expected the engines of game 6 of the same pair (A and B)"
         );
-        assert!(message("pair,", "pairs,").contains("line 1: the header has no \"pair\" column"));
-        assert!(
-            message("1,3,9,B,A,0-1", "1,3").contains("games.csv: CSV error"),
-            "{}",
-            message("1,3,9,B,A,0-1", "1,3")
-        );
+        assert!(message("pair,", "pairs,").starts_with("games.csv:1: expected the header"));
     }
 
     #[test]
