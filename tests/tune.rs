@@ -67,7 +67,7 @@ fn tune_writes_a_better_build_and_validates_it_by_a_match() {
     let line = all.lines().find(|l| l.starts_with("MSE after 30 epochs")).expect("the MSE line");
     let number_after = |key: &str| -> f64 {
         let at = line.find(key).unwrap() + key.len();
-        line[at..].split(|c: char| c == ' ' || c == ',' || c == ')').next().unwrap().parse().unwrap()
+        line[at..].split([' ', ',', ')']).next().unwrap().parse().unwrap()
     };
     assert!(number_after("train ") < number_after("(start "), "{line}");
     // One CSV row per epoch after the header, and the chart.
