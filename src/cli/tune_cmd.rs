@@ -154,8 +154,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
 
     let mut params = params_of(&start_config.weights);
     let k = fit_k(&train, &params);
-    let (train_set, validation_set) = (train, validation);
-    let (train, validation) = (PackedSet::pack(&train_set), PackedSet::pack(&validation_set));
+    let (train, validation) = (PackedSet::pack(&train), PackedSet::pack(&validation));
     eprintln!("packed for the gradient pass: {} bytes per position", train.bytes_per_position());
     let start_train = train.mse(&params, k);
     let start_validation = (!validation.is_empty()).then(|| validation.mse(&params, k));
@@ -197,7 +196,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         let t = Instant::now();
         let cpu = cpu_time::ProcessTime::now();
         let loss = if args.optimizer == "local" {
-            local_search_pass(&train_set, &mut params, k, &frozen, partners.as_deref()).0
+            local_search_pass(|p| train.mse(p, k), &mut params, &frozen, partners.as_deref()).0
         } else {
             let (loss, mut grad) = train.gradient(&params, k);
             if let Some(partners) = &partners {

@@ -363,15 +363,16 @@ pub fn tie_gradient(grad: &mut [f64], partners: &[usize]) {
 /// The classic Texel local search (Peter Österlund; chessprogramming wiki "Texel's Tuning Method"): for every
 /// parameter not `frozen`, try +1 and then -1 and keep a change that lowers the MSE; one call is one pass over
 /// the parameters. A parameter with a partner other than itself (`partners`, as [`mirror_partners`] gives;
-/// `None`: no ties) moves together with it. Returns the MSE after the pass and the number of moves kept.
-pub fn local_search_pass<D: TrainingData + ?Sized>(
-    set: &D,
+/// `None`: no ties) moves together with it. `loss` is the MSE of a parameter vector (for example
+/// `|p| mse(set, p, k)`, or a [`super::PackedSet`]'s faster `mse`). Returns the MSE after the pass and the
+/// number of moves kept.
+pub fn local_search_pass(
+    loss: impl Fn(&[f64]) -> f64,
     params: &mut [f64],
-    k: f64,
     frozen: &[bool],
     partners: Option<&[usize]>,
 ) -> (f64, usize) {
-    let mut best = mse(set, params, k);
+    let mut best = loss(params);
     let mut changed = 0;
     for j in 0..params.len() {
         let partner = partners.map_or(j, |p| p[j]);
@@ -383,9 +384,9 @@ pub fn local_search_pass<D: TrainingData + ?Sized>(
             if partner != j {
                 params[partner] += step;
             }
-            let loss = mse(set, params, k);
-            if loss < best {
-                best = loss;
+            let trial = loss(params);
+            if trial < best {
+                best = trial;
                 changed += 1;
                 break;
             }
@@ -553,7 +554,7 @@ pub(crate) mod tests {
         }
         // One local-search pass never raises the loss.
         let before = mse(&set, &params, k);
-        let (after, _) = local_search_pass(&set, &mut params, k, &frozen, None);
+        let (after, _) = local_search_pass(|p| mse(&set, p, k), &mut params, &frozen, None);
         assert!(after <= before);
         let k_fit = fit_k(&set, &truth);
         assert!((k_fit - k).abs() < 1e-3, "K {k_fit}");
