@@ -18,7 +18,7 @@
 //!   is a sum, so the order of positions does not matter;
 //! - the evaluation reads the weights from a table of 2^16 rows (only the first [`SLOTS`] * 2 are non-zero), so a
 //!   `u16` row number indexes it with no bounds check and no `unsafe`;
-//! - a block is evaluated in three sweeps: the dot products, then the sigmoids (an inline `2^x`, [`exp2`]) and
+//! - a block is evaluated in three sweeps: the dot products, then the sigmoids (an inline `2^x`, `exp2`) and
 //!   gradient coefficients over plain arrays, which the compiler vectorizes, then the gradient;
 //! - the gradient is computed column-major: each block also stores, for every row that occurs in it, the
 //!   block-local numbers of its positions (without padding), and a row's gradient is the sum of those
