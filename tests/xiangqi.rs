@@ -493,3 +493,101 @@ fn cli_compare_with_fairy_stockfish() {
         "{out}"
     );
 }
+
+/// A FEN built from 90 proposals (square index = rank * 9 + file): `proposals[sq] % 24` below 14 proposes piece
+/// `KABNRCPkabnrcp`[that] on `sq`, kept when its kind may stand there and the side has fewer than its starting
+/// count; the generals stand on d0 and f9. The reader may still refuse it (a side not to move in check).
+fn proposed_fen(proposals: &[u8], black_to_move: bool) -> String {
+    const ADVISOR_POINTS: [&str; 10] = ["d0", "f0", "e1", "d2", "f2", "d9", "f9", "e8", "d7", "f7"];
+    const ELEPHANT_POINTS: [&str; 14] =
+        ["c0", "g0", "a2", "e2", "i2", "c4", "g4", "c9", "g9", "a7", "e7", "i7", "c5", "g5"];
+    let letters: Vec<char> = "KABNRCPkabnrcp".chars().collect();
+    let mut board = [None::<char>; 90];
+    board[Square::parse("d0").unwrap().index()] = Some('K');
+    board[Square::parse("f9").unwrap().index()] = Some('k');
+    let mut counts = std::collections::HashMap::new();
+    for (i, &p) in proposals.iter().enumerate().take(90) {
+        let Some(&letter) = letters.get(usize::from(p % 24)) else { continue };
+        let sq = Square::from_index(i);
+        let name = sq.to_string();
+        let red = letter.is_ascii_uppercase();
+        let (points, max) = match letter.to_ascii_lowercase() {
+            'a' => (ADVISOR_POINTS.contains(&name.as_str()) && (sq.rank() <= 2) == red, 2),
+            'b' => (ELEPHANT_POINTS.contains(&name.as_str()) && (sq.rank() <= 4) == red, 2),
+            'p' => (if red { sq.rank() >= 3 } else { sq.rank() <= 6 }, 5),
+            'k' => (false, 1),
+            _ => (true, 2),
+        };
+        let count = counts.entry(letter).or_insert(0);
+        if board[i].is_none() && points && *count < max {
+            board[i] = Some(letter);
+            *count += 1;
+        }
+    }
+    let rows: Vec<String> = (0..10)
+        .rev()
+        .map(|rank| {
+            let mut s = String::new();
+            let mut empty = 0;
+            for file in 0..9 {
+                match board[rank * 9 + file] {
+                    Some(l) => {
+                        if empty > 0 {
+                            s.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        s.push(l);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            s
+        })
+        .collect();
+    format!("{} {} - - 0 1", rows.join("/"), if black_to_move { 'b' } else { 'w' })
+}
+
+proptest::proptest! {
+    #[test]
+    fn fen_and_move_readers_never_panic(text in "\\PC{0,120}") {
+        let _ = Position::from_fen(&text);
+        let _ = Position::startpos().parse_move(&text);
+        let _ = arbiter::xiangqi::to_ranks_0_to_9(&text);
+        let _ = arbiter::xiangqi::to_ranks_1_to_10(&text);
+    }
+
+    #[test]
+    fn fen_reader_never_panics_on_near_fens(board in "[1-9kabnrcpKABNRCP/]{0,100}", tail in "[ wbr0-9-]{0,16}") {
+        let _ = Position::from_fen(&format!("{board}{tail}"));
+    }
+
+    /// Any position the reader accepts can be played: move generation, make/unmake and the key stay exact.
+    #[test]
+    fn accepted_random_positions_generate_and_undo_exactly(
+        proposals in proptest::collection::vec(proptest::num::u8::ANY, 90),
+        black in proptest::bool::ANY,
+    ) {
+        let fen = proposed_fen(&proposals, black);
+        if let Ok(pos) = Position::from_fen(&fen) {
+            proptest::prop_assert_eq!(pos.to_fen(), fen.clone());
+            let n = perft_checked(&mut pos.clone(), 2);
+            proptest::prop_assert_eq!(n, perft(&mut pos.clone(), 2));
+        }
+    }
+}
+
+#[test]
+fn random_placements_are_often_accepted() {
+    // The property test above plays a position only when the reader accepts it: make sure many are.
+    let mut rng = StdRng::seed_from_u64(3);
+    let accepted = (0..200)
+        .filter(|i| {
+            let proposals: Vec<u8> = (0..90).map(|_| rng.random_range(0..=255)).collect();
+            Position::from_fen(&proposed_fen(&proposals, i % 2 == 1)).is_ok()
+        })
+        .count();
+    assert_eq!(accepted, 128, "of 200");
+}

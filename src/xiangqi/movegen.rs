@@ -214,7 +214,8 @@ impl Position {
     /// here.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
-        let (from, to) = if t.len() == 4 { (Square::parse(&t[..2]), Square::parse(&t[2..])) } else { (None, None) };
+        let (from, to) =
+            if t.len() == 4 && t.is_ascii() { (Square::parse(&t[..2]), Square::parse(&t[2..])) } else { (None, None) };
         let (Some(from), Some(to)) = (from, to) else {
             return Err(MoveError::Syntax { text: text.to_string() });
         };
