@@ -1,17 +1,21 @@
 //! Speed benchmark (not a test): perft Mnps from the start position at depth 6 and Kiwipete at depth 5, single
-//! thread, with bulk counting; match games per second at 5000 nodes per move; and the tuner's gradient pass in
-//! CPU nanoseconds per position per epoch.
+//! thread, with bulk counting; Xiangqi perft Mnps from its start position at depth 5 beside Fairy-Stockfish's
+//! `go perft 5` in the same run; match games per second at 5000 nodes per move; and the tuner's gradient pass
+//! in CPU nanoseconds per position per epoch.
 //!
-//! Run: `cargo bench --bench speed` (add `-- perft`, `-- match` or `-- tune` for one part). The tune part
-//! reads `../shared/data/tuning/selfplay-sf15-n1500-quiet.book` (all 319,823 positions), runs the MSE and the
-//! gradient of the seed weights 30 times each on 1 and on 2 threads (a rayon pool each), and prints the
-//! minimum over 10 rounds of 3 of the process CPU time and of the wall time, per position per pass. Perft prints the median of 3
-//! runs; the match part plays 100 games of seed vs nomob from Arbiter's book with the real binary, at
-//! concurrency 1 and 2, and reads the games/s it reports.
+//! Run: `cargo bench --bench speed` (add `-- perft`, `-- xiangqi`, `-- match` or `-- tune` for one part). Perft
+//! prints the median of 3 runs; the Xiangqi part runs Arbiter 3 times (median) and `/usr/games/fairy-stockfish`
+//! once, timed from `go perft 5` sent to `Nodes searched` read (its start-up excluded); the match part plays 100
+//! games of seed vs nomob from Arbiter's book with the real binary, at concurrency 1 and 2, and reads the games/s
+//! it reports. The tune part reads `../shared/data/tuning/selfplay-sf15-n1500-quiet.book` (all 319,823
+//! positions), runs the MSE and the gradient of the seed weights 30 times each on 1 and on 2 threads (a rayon
+//! pool each), and prints the minimum over 10 rounds of 3 of the process CPU time and of the wall time, per
+//! position per pass.
 
 use arbiter::chess::Position;
 use arbiter::chess::perft::perft;
-use std::time::Instant;
+use arbiter::uci::EngineProcess;
+use std::time::{Duration, Instant};
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -33,6 +37,57 @@ fn perft_bench(name: &str, fen: &str, depth: u32, expected: u64) {
         "perft {name:<10} depth {depth}  {expected:>11} nodes  {:7.1} Mnps (1 thread, median of 3)",
         median(rates)
     );
+}
+
+/// Xiangqi start position, depth 5: 133,312,995 nodes (../shared/suites/xiangqi/xiangqi_perft.epd, line 1).
+const XIANGQI_D5: u64 = 133_312_995;
+
+fn xiangqi_bench() {
+    let pos = arbiter::xiangqi::Position::startpos();
+    let mut rates = Vec::new();
+    for _ in 0..3 {
+        let mut p = pos.clone();
+        let t = Instant::now();
+        let n = arbiter::xiangqi::perft::perft(&mut p, 5);
+        let secs = t.elapsed().as_secs_f64();
+        assert_eq!(n, XIANGQI_D5, "xiangqi: wrong node count");
+        rates.push(n as f64 / secs / 1e6);
+    }
+    let ours = median(rates);
+    println!(
+        "xiangqi perft startpos depth 5  {XIANGQI_D5:>11} nodes  {ours:7.1} Mnps (arbiter, 1 thread, median of 3)"
+    );
+    match fairy_stockfish_perft(arbiter::xiangqi::START_FEN, 5) {
+        Ok((nodes, secs)) => {
+            let theirs = nodes as f64 / secs / 1e6;
+            println!(
+                "xiangqi perft startpos depth 5  {nodes:>11} nodes  {theirs:7.1} Mnps (fairy-stockfish go perft 5, \
+                 {secs:.1} s); arbiter is {:.1}x as fast",
+                ours / theirs
+            );
+            assert_eq!(nodes, XIANGQI_D5, "fairy-stockfish: wrong node count");
+        }
+        Err(e) => println!("xiangqi perft: fairy-stockfish not measured: {e}"),
+    }
+}
+
+/// Fairy-Stockfish's `go perft depth` from `fen` (one thread, as its perft always is): (nodes, seconds).
+fn fairy_stockfish_perft(fen: &str, depth: u32) -> Result<(u64, f64), String> {
+    let timeout = Duration::from_secs(600);
+    let mut engine = EngineProcess::start("/usr/games/fairy-stockfish", &[], timeout).map_err(|e| e.to_string())?;
+    engine.set_option("UCI_Variant", "xiangqi").map_err(|e| e.to_string())?;
+    engine.sync(timeout).map_err(|e| e.to_string())?;
+    engine.send(&format!("position fen {fen}")).map_err(|e| e.to_string())?;
+    engine.sync(timeout).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    engine.send(&format!("go perft {depth}")).map_err(|e| e.to_string())?;
+    let lines =
+        engine.wait_for(|l| l.starts_with("Nodes searched"), "Nodes searched", timeout).map_err(|e| e.to_string())?;
+    let secs = t.elapsed().as_secs_f64();
+    let last = lines.last().ok_or("no reply")?;
+    let nodes = last.rsplit(' ').next().and_then(|n| n.trim().parse().ok()).ok_or(format!("unreadable {last:?}"))?;
+    let _ = engine.send("quit");
+    Ok((nodes, secs))
 }
 
 fn match_bench(concurrency: u32) {
@@ -102,6 +157,9 @@ fn main() {
         // Counts: chessprogramming wiki, "Perft Results".
         perft_bench("startpos", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6, 119_060_324);
         perft_bench("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5, 193_690_690);
+    }
+    if want("xiangqi") {
+        xiangqi_bench();
     }
     if want("tune") {
         tune_bench();

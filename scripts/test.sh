@@ -45,3 +45,5 @@ echo "== cargo test (release: unit, integration and doc tests)"
 cargo test --release
 echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/perft.rs)"
 cargo test --release --test perft -- --ignored full_suites_to_1e8 seed_test_position_depth_5
+echo "== Xiangqi perft suite above 1e8 nodes (the two depth-5 counts of 133 and 141 million)"
+cargo test --release --test xiangqi -- --ignored suite_above_1e8

@@ -1,6 +1,7 @@
 //! Arbiter: an engine-testing and tuning harness for chess engines.
 //!
-//! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` → `chess`.
+//! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` →
+//! `chess`, and beside it `xiangqi`.
 pub mod chess;
 pub mod cli;
 pub mod engine;
@@ -10,3 +11,4 @@ pub mod stats;
 pub mod suite;
 pub mod tune;
 pub mod uci;
+pub mod xiangqi;

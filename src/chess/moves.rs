@@ -195,6 +195,12 @@ impl MoveList {
     }
 }
 
+impl AsRef<[Move]> for MoveList {
+    fn as_ref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
 impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;

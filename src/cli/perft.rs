@@ -1,9 +1,9 @@
-//! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging.
+//! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging, for chess
+//! (the default) or Xiangqi (`--game xiangqi`). The driver is written once over [`PerftGame`].
 
-use crate::chess::Position;
-use crate::chess::perft::{PerftTable, divide, perft_split};
-use crate::notation::epd::{Epd, read_epd_file};
+use crate::notation::epd::{Epd, read_epd_file_with};
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
+use crate::suite::perft::{PerftGame, PerftTable, perft_split};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -13,6 +13,9 @@ use std::time::Instant;
 /// Flags of `arbiter perft`.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
+    /// The game: `chess` (the default) or `xiangqi` (Xiangqi FEN as Fairy-Stockfish writes it, moves as `h2e2`).
+    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    pub game: GameKind,
     /// Position to count from (FEN); the start position when neither --fen nor --suite is given.
     #[arg(long, conflicts_with = "suite")]
     pub fen: Option<String>,
@@ -47,14 +50,24 @@ pub struct PerftArgs {
     /// nodes, seconds) on stdout.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Compare with an external UCI engine that supports `go perft` (e.g. /usr/games/stockfish) at --depth:
-    /// on a difference, descend into the first differing move until the position and move list where the
-    /// generators first disagree. Works with --fen and with --suite (every line at --depth).
+    /// Compare with an external UCI engine that supports `go perft` (e.g. /usr/games/stockfish; for
+    /// --game xiangqi /usr/games/fairy-stockfish, set to UCI_Variant xiangqi) at --depth: on a difference,
+    /// descend into the first differing move until the position and move list where the generators first
+    /// disagree. Works with --fen and with --suite (every line at --depth).
     #[arg(long, value_name = "CMD")]
     pub compare_with: Option<String>,
     /// Seconds to wait for each reply of the --compare-with engine.
     #[arg(long, default_value_t = 120)]
     pub compare_timeout_s: u64,
+}
+
+/// Which game `arbiter perft` counts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// Chess (with --chess960 for Chess960).
+    Chess,
+    /// Xiangqi (Chinese chess).
+    Xiangqi,
 }
 
 /// How `arbiter perft --suite` reports.
@@ -103,39 +116,51 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         eprintln!("error: --divide works with --fen, not --suite (a failing suite line prints its divide)");
         return Ok(2);
     }
+    if args.chess960 && args.game != GameKind::Chess {
+        eprintln!("error: --chess960 applies to --game chess only");
+        return Ok(2);
+    }
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
+    match args.game {
+        GameKind::Chess => run_game::<crate::chess::Position>(&args),
+        GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args),
+    }
+}
+
+/// `arbiter perft` for game `G`, once the flags are checked.
+fn run_game<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
     match (&args.suite, &args.compare_with) {
-        (Some(path), Some(cmd)) => compare_suite(&args, path, cmd),
-        (Some(path), None) => run_suite(&args, path),
+        (Some(path), Some(cmd)) => compare_suite::<G>(args, path, cmd),
+        (Some(path), None) => run_suite::<G>(args, path),
         (None, Some(cmd)) => {
-            let fen = args.fen.clone().unwrap_or_else(|| Position::startpos().to_fen());
-            if let Err(e) = Position::from_fen_variant(&fen, args.chess960) {
+            let fen = args.fen.clone().unwrap_or_else(G::start_fen);
+            if let Err(e) = G::from_fen(&fen, args.chess960) {
                 eprintln!("error: --fen {fen:?}: {e}");
                 return Ok(2);
             }
-            compare_fens(&args, &[(None, fen)], cmd)
+            compare_fens::<G>(args, &[(None, fen)], cmd)
         }
-        (None, None) => run_single(&args),
+        (None, None) => run_single::<G>(args),
     }
 }
 
 /// Compares Arbiter with `cmd` on each FEN at `args.depth`; prints each divergence; 0 when all agree, 1 on a
 /// divergence, 2 when the engine cannot be used.
-fn compare_fens(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
+fn compare_fens<G: PerftGame>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
     let timeout = std::time::Duration::from_secs(args.compare_timeout_s.max(1));
-    let mut theirs = match UciPerftOracle::start(cmd, args.chess960, timeout) {
+    let mut theirs = match UciPerftOracle::start::<G>(cmd, args.chess960, timeout) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: --compare-with {cmd}: {e}");
             return Ok(2);
         }
     };
-    let mut ours = ArbiterOracle::new(args.chess960);
+    let mut ours = ArbiterOracle::<G>::new(args.chess960);
     let mut differ = 0;
     for (place, fen) in fens {
-        match find_divergence(&mut ours, &mut theirs, fen, args.depth, args.chess960) {
+        match find_divergence::<G>(&mut ours, &mut theirs, fen, args.depth, args.chess960) {
             Ok(None) => {}
             Ok(Some(d)) => {
                 differ += 1;
@@ -171,8 +196,21 @@ fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, 
     );
 }
 
-fn compare_suite(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
-    let epds = match read_epd_file(path, args.chess960) {
+/// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes), each FEN checked by the game's reader.
+fn read_suite<G: PerftGame>(
+    path: &std::path::Path,
+    chess960: bool,
+) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
+    read_epd_file_with(path, &|fen| G::from_fen(fen, chess960).map(drop))
+}
+
+/// The position of a suite line (its FEN was checked when the suite was read).
+fn suite_position<G: PerftGame>(epd: &Epd, chess960: bool) -> G {
+    G::from_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
+}
+
+fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
+    let epds = match read_suite::<G>(path, args.chess960) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
@@ -181,12 +219,12 @@ fn compare_suite(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow:
     };
     let fens: Vec<(Option<String>, String)> =
         epds.iter().map(|e| (Some(format!("{}:{}", path.display(), e.line)), e.fen.clone())).collect();
-    compare_fens(args, &fens, cmd)
+    compare_fens::<G>(args, &fens, cmd)
 }
 
-fn run_single(args: &PerftArgs) -> anyhow::Result<i32> {
-    let fen = args.fen.clone().unwrap_or_else(|| Position::startpos().to_fen());
-    let mut pos = match Position::from_fen_variant(&fen, args.chess960) {
+fn run_single<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
+    let fen = args.fen.clone().unwrap_or_else(G::start_fen);
+    let mut pos = match G::from_fen(&fen, args.chess960) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --fen {fen:?}: {e}");
@@ -195,8 +233,8 @@ fn run_single(args: &PerftArgs) -> anyhow::Result<i32> {
     };
     let start = Instant::now();
     let nodes = if args.divide {
-        let rows = divide(&mut pos, args.depth.max(1));
-        print_divide(&rows, args.chess960);
+        let rows = pos.divide(args.depth.max(1));
+        print_divide(&pos, &rows);
         rows.iter().map(|r| r.1).sum()
     } else {
         let table = (args.hash_mb > 0).then(|| PerftTable::new(args.hash_mb));
@@ -208,8 +246,8 @@ fn run_single(args: &PerftArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn print_divide(rows: &[(crate::chess::Move, u64)], chess960: bool) {
-    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (m.to_uci(chess960), *n)).collect();
+fn print_divide<G: PerftGame>(pos: &G, rows: &[(G::Move, u64)]) {
+    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
     rows.sort();
     let width = rows.iter().map(|r| r.1.to_string().len()).max().unwrap_or(1);
     for (m, n) in &rows {
@@ -218,8 +256,8 @@ fn print_divide(rows: &[(crate::chess::Move, u64)], chess960: bool) {
     println!("moves {}", rows.len());
 }
 
-fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
-    let epds = match read_epd_file(path, args.chess960) {
+fn run_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
+    let epds = match read_suite::<G>(path, args.chess960) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
@@ -285,7 +323,7 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
         .par_iter()
         .map(|&i| {
             let c = &checks[i];
-            let pos = epds[c.epd].position(args.chess960);
+            let pos: G = suite_position(&epds[c.epd], args.chess960);
             let t = Instant::now();
             let n = perft_split(&pos, c.depth, table.as_ref());
             bar.inc(c.expected);
@@ -320,7 +358,7 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
         if n != c.expected {
             failures += 1;
             if csv.is_none() {
-                report_failure(path, &epds[c.epd], c, n, args.chess960);
+                report_failure::<G>(path, &epds[c.epd], c, n, args.chess960);
             } else {
                 eprintln!(
                     "FAIL {}:{}: {} depth {} expected {} actual {n}",
@@ -355,7 +393,7 @@ fn run_suite(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
-fn report_failure(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
+fn report_failure<G: PerftGame>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
     println!(
         "  depth {} expected {} actual {} (difference {})",
@@ -364,11 +402,11 @@ fn report_failure(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, che
         actual,
         actual as i128 - c.expected as i128
     );
-    let mut pos = epd.position(chess960);
+    let mut pos: G = suite_position(epd, chess960);
     if c.depth >= 1 {
         println!("  divide at depth {}:", c.depth);
-        let rows = divide(&mut pos, c.depth);
-        let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (m.to_uci(chess960), *n)).collect();
+        let rows = pos.divide(c.depth);
+        let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
         rows.sort();
         for (m, n) in rows {
             println!("    {m:<6} {n}");

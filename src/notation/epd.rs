@@ -48,6 +48,17 @@ impl Epd {
     /// # Errors
     /// A reason string when the line has fewer than four FEN fields or its FEN does not parse.
     pub fn parse(text: &str, line: usize, chess960: bool) -> Result<Epd, String> {
+        Epd::parse_with(text, line, &|fen| {
+            Position::from_fen_variant(fen, chess960).map(drop).map_err(|e: FenError| e.to_string())
+        })
+    }
+
+    /// Parses one EPD line whose FEN is checked by `check_fen` (the six-field FEN in, the reason out), so that
+    /// other games' FENs (Xiangqi) can be read with the same opcodes.
+    ///
+    /// # Errors
+    /// A reason string when the line has fewer than four FEN fields or `check_fen` refuses its FEN.
+    pub fn parse_with(text: &str, line: usize, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Epd, String> {
         let text = text.trim();
         let mut fields = text.splitn(5, char::is_whitespace).filter(|s| !s.is_empty());
         let mut fen_fields: Vec<&str> = Vec::with_capacity(6);
@@ -84,7 +95,7 @@ impl Epd {
             "{} {} {} {} {} {}",
             fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
         );
-        Position::from_fen_variant(&fen, chess960).map_err(|e: FenError| format!("bad FEN: {e}"))?;
+        check_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
         Ok(Epd { fen, ops, line })
     }
 
@@ -157,6 +168,15 @@ fn split_operations(rest: &str) -> Vec<(String, String)> {
 /// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
 /// first malformed line.
 pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> {
+    read_epd_file_with(path, &|fen| Position::from_fen_variant(fen, chess960).map(drop).map_err(|e| e.to_string()))
+}
+
+/// Reads an EPD file like [`read_epd_file`], with each FEN checked by `check_fen` instead of the chess reader (for
+/// other games' suites, such as Xiangqi's).
+///
+/// # Errors
+/// As [`read_epd_file`].
+pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Vec<Epd>, EpdError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
     let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
@@ -165,7 +185,7 @@ pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> 
         text: String::new(),
         reason,
     })?;
-    parse_epd_text(text, &file, chess960)
+    parse_epd_text_with(text, &file, check_fen)
 }
 
 /// The text of a file's bytes without a leading UTF-8 byte-order mark; on invalid UTF-8, the 1-based line of
@@ -186,6 +206,21 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, String)> {
 /// # Errors
 /// [`EpdError::Line`] for the first malformed line.
 pub fn parse_epd_text(text: &str, file: &str, chess960: bool) -> Result<Vec<Epd>, EpdError> {
+    parse_epd_text_with(text, file, &|fen| {
+        Position::from_fen_variant(fen, chess960).map(drop).map_err(|e| e.to_string())
+    })
+}
+
+/// Parses EPD text with each FEN checked by `check_fen` (see [`read_epd_file_with`]); `file` names the source in
+/// errors.
+///
+/// # Errors
+/// [`EpdError::Line`] for the first malformed line.
+pub fn parse_epd_text_with(
+    text: &str,
+    file: &str,
+    check_fen: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<Vec<Epd>, EpdError> {
     let mut out = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
@@ -193,7 +228,7 @@ pub fn parse_epd_text(text: &str, file: &str, chess960: bool) -> Result<Vec<Epd>
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let epd = Epd::parse(line, i + 1, chess960).map_err(|reason| EpdError::Line {
+        let epd = Epd::parse_with(line, i + 1, check_fen).map_err(|reason| EpdError::Line {
             file: file.to_string(),
             line: i + 1,
             text: raw.to_string(),

@@ -2,9 +2,7 @@
 //! but not on a count, descend into the first move (in sorted UCI order) whose counts differ, until the exact
 //! position and move list where the move sets differ is found.
 
-use crate::chess::perft::perft;
-use crate::chess::{Move, Position};
-use crate::notation::san::parse_uci;
+use super::perft::PerftGame;
 use crate::uci::{EngineProcess, UciError};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -42,46 +40,46 @@ pub trait PerftOracle {
     fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError>;
 }
 
-/// Plays `moves` (UCI text) from `fen`.
+/// Plays `moves` (the game's move text) from `fen`.
 ///
 /// # Errors
 /// [`CompareError::Setup`] naming the FEN and moves when the FEN or a move is not legal.
-pub fn replay(fen: &str, moves: &[String], chess960: bool) -> Result<Position, CompareError> {
+pub fn replay<G: PerftGame>(fen: &str, moves: &[String], chess960: bool) -> Result<G, CompareError> {
     let err = |reason: String| CompareError::Setup { fen: fen.to_string(), moves: moves.to_vec(), reason };
-    let mut pos = Position::from_fen_variant(fen, chess960).map_err(|e| err(e.to_string()))?;
+    let mut pos = G::from_fen(fen, chess960).map_err(err)?;
     for m in moves {
-        let mv = parse_uci(&pos, m).map_err(|e| err(e.to_string()))?;
+        let mv = pos.parse_move(m).map_err(err)?;
         pos.make_move(mv);
     }
     Ok(pos)
 }
 
-/// Arbiter's own generator as an oracle; optionally with a move filter applied at every node (to build a
-/// deliberately wrong oracle for tests).
-pub struct ArbiterOracle {
+/// Arbiter's own generator for game `G` as an oracle; optionally with a move filter applied at every node (to
+/// build a deliberately wrong oracle for tests).
+pub struct ArbiterOracle<G: PerftGame> {
     chess960: bool,
-    filter: Option<fn(&Position, Move) -> bool>,
+    filter: Option<fn(&G, G::Move) -> bool>,
 }
 
-impl ArbiterOracle {
+impl<G: PerftGame> ArbiterOracle<G> {
     /// Arbiter's generator, unmodified.
-    pub fn new(chess960: bool) -> ArbiterOracle {
+    pub fn new(chess960: bool) -> ArbiterOracle<G> {
         ArbiterOracle { chess960, filter: None }
     }
 
     /// Arbiter's generator keeping only the moves for which `keep` is true, at every node.
-    pub fn filtered(chess960: bool, keep: fn(&Position, Move) -> bool) -> ArbiterOracle {
+    pub fn filtered(chess960: bool, keep: fn(&G, G::Move) -> bool) -> ArbiterOracle<G> {
         ArbiterOracle { chess960, filter: Some(keep) }
     }
 
-    fn count(&self, pos: &mut Position, depth: u32) -> u64 {
-        let Some(keep) = self.filter else { return perft(pos, depth) };
+    fn count(&self, pos: &mut G, depth: u32) -> u64 {
+        let Some(keep) = self.filter else { return pos.perft(depth) };
         if depth == 0 {
             return 1;
         }
         let mut n = 0;
         let moves = pos.legal_moves();
-        let kept: Vec<Move> = moves.iter().copied().filter(|&m| keep(pos, m)).collect();
+        let kept: Vec<G::Move> = moves.as_ref().iter().copied().filter(|&m| keep(pos, m)).collect();
         for m in kept {
             let undo = pos.make_move(m);
             n += self.count(pos, depth - 1);
@@ -91,46 +89,53 @@ impl ArbiterOracle {
     }
 }
 
-impl PerftOracle for ArbiterOracle {
+impl<G: PerftGame> PerftOracle for ArbiterOracle<G> {
     fn name(&self) -> String {
         if self.filter.is_some() { "arbiter (filtered)".into() } else { "arbiter".into() }
     }
 
     fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
-        let mut pos = replay(fen, moves, self.chess960)?;
+        let mut pos: G = replay(fen, moves, self.chess960)?;
         let mut out = Divide::new();
-        for m in pos.legal_moves().iter().copied() {
+        for m in pos.legal_moves().as_ref().iter().copied() {
             if self.filter.is_some_and(|keep| !keep(&pos, m)) {
                 continue;
             }
             let undo = pos.make_move(m);
             let n = self.count(&mut pos, depth.max(1) - 1);
             pos.unmake_move(m, &undo);
-            out.insert(m.to_uci(self.chess960), n);
+            out.insert(pos.move_text(m), n);
         }
         Ok(out)
     }
 }
 
 /// An external UCI engine that supports `go perft N` with a divide in Stockfish's format (`e2e4: 20` lines,
-/// then `Nodes searched: N`).
+/// then `Nodes searched: N`); for Xiangqi, Fairy-Stockfish with `UCI_Variant` `xiangqi`, its moves rewritten
+/// from ranks 1..10 to ours.
 pub struct UciPerftOracle {
     engine: EngineProcess,
     timeout: Duration,
+    /// Our move text as the engine writes it.
+    to_engine: fn(&str) -> String,
+    /// The engine's move text as ours.
+    from_engine: fn(&str) -> Option<String>,
 }
 
 impl UciPerftOracle {
-    /// Starts the engine; sets `UCI_Chess960` when `chess960`. `timeout` bounds every reply.
+    /// Starts the engine for game `G`: sets the game's UCI options ([`PerftGame::uci_options`], e.g.
+    /// `UCI_Chess960` when `chess960`, `UCI_Variant` `xiangqi`) and translates move text with the game's rules.
+    /// `timeout` bounds every reply.
     ///
     /// # Errors
     /// [`CompareError::Uci`] when the engine cannot be started or does not answer.
-    pub fn start(cmd: &str, chess960: bool, timeout: Duration) -> Result<UciPerftOracle, CompareError> {
+    pub fn start<G: PerftGame>(cmd: &str, chess960: bool, timeout: Duration) -> Result<UciPerftOracle, CompareError> {
         let mut engine = EngineProcess::start(cmd, &[], timeout)?;
-        if chess960 {
-            engine.set_option("UCI_Chess960", "true")?;
+        for (name, value) in G::uci_options(chess960) {
+            engine.set_option(name, value)?;
         }
         engine.sync(timeout)?;
-        Ok(UciPerftOracle { engine, timeout })
+        Ok(UciPerftOracle { engine, timeout, to_engine: G::engine_move_text, from_engine: G::move_text_from_engine })
     }
 }
 
@@ -142,8 +147,11 @@ impl PerftOracle for UciPerftOracle {
     fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
         let mut cmd = format!("position fen {fen}");
         if !moves.is_empty() {
-            cmd.push_str(" moves ");
-            cmd.push_str(&moves.join(" "));
+            cmd.push_str(" moves");
+            for m in moves {
+                cmd.push(' ');
+                cmd.push_str(&(self.to_engine)(m));
+            }
         }
         self.engine.send(&cmd)?;
         self.engine.send(&format!("go perft {}", depth.max(1)))?;
@@ -152,15 +160,18 @@ impl PerftOracle for UciPerftOracle {
         for line in &lines {
             let Some((mv, n)) = line.split_once(':') else { continue };
             let mv = mv.trim();
-            if mv.len() < 4 || mv.len() > 5 || mv.contains(' ') {
+            // 4 or 5 characters in chess (`e7e8q`), up to 6 for Xiangqi in ranks 1..10 (`a10i10`).
+            if mv.len() < 4 || mv.len() > 6 || mv.contains(' ') {
                 continue;
             }
-            let n = n.trim().parse::<u64>().map_err(|_| UciError::BadReply {
+            let bad = |reason: &str| UciError::BadReply {
                 cmd: self.engine.cmd().to_string(),
                 line: line.clone(),
-                reason: "expected `move: count`".into(),
-            })?;
-            out.insert(mv.to_string(), n);
+                reason: reason.into(),
+            };
+            let n = n.trim().parse::<u64>().map_err(|_| bad("expected `move: count`"))?;
+            let ours = (self.from_engine)(mv).ok_or_else(|| bad("the move is not in the notation expected"))?;
+            out.insert(ours, n);
         }
         Ok(out)
     }
@@ -192,7 +203,7 @@ pub struct Divergence {
 ///
 /// # Errors
 /// [`CompareError`] when either oracle fails.
-pub fn find_divergence(
+pub fn find_divergence<G: PerftGame>(
     first: &mut dyn PerftOracle,
     second: &mut dyn PerftOracle,
     fen: &str,
@@ -210,7 +221,7 @@ pub fn find_divergence(
         let only_first: Vec<String> = a.keys().filter(|m| !b.contains_key(*m)).cloned().collect();
         let only_second: Vec<String> = b.keys().filter(|m| !a.contains_key(*m)).cloned().collect();
         let here = |moves: Vec<String>, only_first, only_second| -> Result<Divergence, CompareError> {
-            let pos = replay(fen, &moves, chess960)?;
+            let pos: G = replay(fen, &moves, chess960)?;
             Ok(Divergence { fen: pos.to_fen(), moves, depth: d, only_first, only_second, root_counts: root })
         };
         if !only_first.is_empty() || !only_second.is_empty() {
@@ -231,7 +242,7 @@ pub fn find_divergence(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::MoveKind;
+    use crate::chess::{Move, MoveKind, Position};
 
     fn no_en_passant(_: &Position, m: Move) -> bool {
         m.kind() != MoveKind::EnPassant
@@ -243,12 +254,12 @@ mod tests {
         // at each level: a2a4, then a7a6 (the first Black reply that allows an en-passant capture later), a4a5,
         // b7b5, where a5b6 en passant is the one move the filtered oracle lacks.
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let mut good = ArbiterOracle::new(false);
-        let mut bad = ArbiterOracle::filtered(false, no_en_passant);
-        let d = find_divergence(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
+        let mut good = ArbiterOracle::<Position>::new(false);
+        let mut bad = ArbiterOracle::<Position>::filtered(false, no_en_passant);
+        let d = find_divergence::<Position>(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
         assert_eq!(d.only_second, Vec::<String>::new());
         assert_eq!(d.only_first.len(), 1);
-        let pos = replay(fen, &d.moves, false).unwrap();
+        let pos: Position = replay(fen, &d.moves, false).unwrap();
         let ep = pos.legal_moves().iter().copied().find(|m| m.kind() == MoveKind::EnPassant).expect("an ep capture");
         assert_eq!(d.only_first, vec![ep.to_uci(false)]);
         assert_eq!(d.depth, 5 - d.moves.len() as u32);
@@ -257,6 +268,7 @@ mod tests {
         assert!(d.root_counts.1 < d.root_counts.0);
         assert_eq!(d.moves, ["a2a4", "a7a6", "a4a5", "b7b5"]);
         assert_eq!(d.only_first, ["a5b6"]);
-        assert!(find_divergence(&mut good, &mut ArbiterOracle::new(false), fen, 4, false).unwrap().is_none());
+        let mut same = ArbiterOracle::<Position>::new(false);
+        assert!(find_divergence::<Position>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
     }
 }

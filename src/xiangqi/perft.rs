@@ -1,0 +1,73 @@
+//! Xiangqi perft: the leaf count of the legal move tree, with bulk counting at the last ply (the legal moves
+//! there are counted, not made), as chess perft does.
+
+use super::position::Position;
+use super::types::Move;
+
+/// The number of leaf nodes at `depth` plies below `pos`; `perft(pos, 0)` is 1. The position is restored.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_in_place(),
+        _ => {
+            let moves = pos.legal_moves_in_place();
+            let mut nodes = 0;
+            for &m in &moves {
+                let undo = pos.make_move(m);
+                nodes += perft(pos, depth - 1);
+                pos.unmake_move(m, &undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation order.
+/// `depth` must be at least 1 (at 0 every move counts 1).
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let moves = pos.legal_moves_in_place();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in &moves {
+        let undo = pos.make_move(m);
+        out.push((m, perft(pos, depth.saturating_sub(1))));
+        pos.unmake_move(m, &undo);
+    }
+    out
+}
+
+/// Perft that checks [`Position::is_consistent`] at every node and exact restoration (key included) after
+/// every unmake, and returns the leaf count without bulk counting; panics with the position on the first
+/// inconsistency (a test helper, slow).
+pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
+    assert!(pos.is_consistent(), "inconsistent position {pos:?}");
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for &m in &pos.legal_moves() {
+        let before = pos.clone();
+        let undo = pos.make_move(m);
+        nodes += perft_checked(pos, depth - 1);
+        pos.unmake_move(m, &undo);
+        assert!(*pos == before && pos.key() == before.key(), "unmake of {m} did not restore {before:?}");
+    }
+    nodes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_shallow_counts() {
+        // Source: ../shared/suites/xiangqi/xiangqi_perft.epd line 1 (see its PROVENANCE.md).
+        let mut pos = Position::startpos();
+        assert_eq!(perft(&mut pos, 1), 44);
+        assert_eq!(perft(&mut pos, 2), 1_920);
+        assert_eq!(perft(&mut pos, 3), 79_666);
+        assert_eq!(perft_checked(&mut pos, 2), 1_920);
+        let rows = divide(&mut pos, 2);
+        assert_eq!(rows.len(), 44);
+        assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 1_920);
+    }
+}
