@@ -9,6 +9,7 @@ pub mod notation;
 pub mod runner;
 pub mod stats;
 pub mod suite;
+pub mod svg_chart;
 pub mod tune;
 pub mod uci;
 pub mod xiangqi;

@@ -15,8 +15,8 @@ use super::records::{GameRow, RecordError, parse_csv};
 use super::tally::score_of;
 use crate::chess::Color;
 use crate::stats::{MIN_PAIRS, Pentanomial, SprtSpec, elo_estimate};
-use plotters::prelude::*;
-use plotters::style::Color as _;
+use crate::svg_chart::{Band, Line, LineChart};
+use plotters::prelude::{BLUE, GREEN, RED, SeriesLabelPosition};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -233,59 +233,33 @@ fn llr_svg(title: &str, points: &[&HistoryPoint], spec: &SprtSpec) -> Result<Str
     let high = llrs.iter().map(|&(_, l)| l).fold(upper, f64::max);
     let (y_low, y_high) = padded(low, high);
     let x = games_range(points);
-    let caption = format!(
-        "{title}: LLR, SPRT [{}, {}] {} Elo, alpha {}, beta {}",
-        spec.elo0(),
-        spec.elo1(),
-        spec.model(),
-        spec.alpha(),
-        spec.beta()
-    );
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(x.clone(), y_low..y_high)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("games")
-            .y_desc("LLR")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        let horizontal = |y: f64| vec![(x.start, y), (x.end, y)];
-        chart
-            .draw_series(LineSeries::new(horizontal(upper), GREEN.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(format!("upper bound {upper:.2} (H1)"))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], GREEN.stroke_width(2)));
-        chart
-            .draw_series(LineSeries::new(horizontal(lower), RED.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(format!("lower bound {lower:.2} (H0)"))
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-        chart.draw_series(LineSeries::new(horizontal(0.0), BLACK.mix(0.3))).map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(llrs, BLUE.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label("LLR")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+    let horizontal = |y: f64| vec![(x.start, y), (x.end, y)];
+    LineChart {
+        size: CHART_SIZE,
+        caption: format!(
+            "{title}: LLR, SPRT [{}, {}] {} Elo, alpha {}, beta {}",
+            spec.elo0(),
+            spec.elo1(),
+            spec.model(),
+            spec.alpha(),
+            spec.beta()
+        ),
+        x: x.clone(),
+        y: y_low..y_high,
+        x_desc: "games".into(),
+        y_desc: "LLR".into(),
+        y_decimals: None,
+        y_label_area: 50,
+        legend: SeriesLabelPosition::UpperLeft,
+        band: None,
+        lines: vec![
+            Line::new(horizontal(upper), GREEN, format!("upper bound {upper:.2} (H1)")),
+            Line::new(horizontal(lower), RED, format!("lower bound {lower:.2} (H0)")),
+            Line::reference(&x, 0.0),
+            Line::new(llrs, BLUE, "LLR"),
+        ],
     }
-    Ok(svg)
+    .svg()
 }
 
 /// Draws the Elo chart as SVG text.
@@ -297,53 +271,28 @@ fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, String> {
     let (y_low, y_high) = padded(low, high);
     let clamp = |y: f64| y.clamp(y_low, y_high);
     let x = games_range(points);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, CHART_SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{title}: Elo with its 95% interval"), ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(x.clone(), y_low..y_high)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("games")
-            .y_desc("Elo")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        let band: Vec<(f64, f64)> = points
-            .iter()
-            .map(|p| (p.games as f64, clamp(p.elo_high)))
-            .chain(points.iter().rev().map(|p| (p.games as f64, clamp(p.elo_low))))
-            .collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(band, BLUE.mix(0.2).filled())))
-            .map_err(|e| e.to_string())?
-            .label("95% interval")
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], BLUE.mix(0.2).filled()));
-        chart
-            .draw_series(LineSeries::new(vec![(x.start, 0.0), (x.end, 0.0)], BLACK.mix(0.3)))
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(points.iter().map(|p| (p.games as f64, clamp(p.elo))), BLUE.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label("Elo")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+    let band: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p.games as f64, clamp(p.elo_high)))
+        .chain(points.iter().rev().map(|p| (p.games as f64, clamp(p.elo_low))))
+        .collect();
+    LineChart {
+        size: CHART_SIZE,
+        caption: format!("{title}: Elo with its 95% interval"),
+        x: x.clone(),
+        y: y_low..y_high,
+        x_desc: "games".into(),
+        y_desc: "Elo".into(),
+        y_decimals: Some(0),
+        y_label_area: 50,
+        legend: SeriesLabelPosition::UpperRight,
+        band: Some(Band { points: band, color: BLUE, label: "95% interval".into() }),
+        lines: vec![
+            Line::reference(&x, 0.0),
+            Line::new(points.iter().map(|p| (p.games as f64, clamp(p.elo))).collect(), BLUE, "Elo"),
+        ],
     }
-    Ok(svg)
+    .svg()
 }
 
 /// Draws the charts of a run folder from its `games.csv`: reads the rows, computes the [`history`] from

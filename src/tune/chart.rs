@@ -1,6 +1,7 @@
 //! The loss curve of a tuning run as an SVG chart (`loss.svg`), drawn with plotters' pure-Rust SVG backend.
 
-use plotters::prelude::*;
+use crate::svg_chart::{Line, LineChart};
+use plotters::prelude::{BLUE, RED, SeriesLabelPosition};
 
 /// The size of the chart, in pixels.
 const SIZE: (u32, u32) = (900, 500);
@@ -21,47 +22,24 @@ pub fn loss_svg(title: &str, train: &[(u32, f64)], validation: &[(u32, f64)]) ->
     let (low, high) = if low.is_finite() && high > low { (low, high) } else { (0.0, 1.0) };
     let pad = 0.05 * (high - low);
     let last = all.map(|p| p.0).fold(1.0, f64::max);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..last, (low - pad)..(high + pad))
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("epoch")
-            .y_desc("MSE")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.4}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(LineSeries::new(train, BLUE.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label("training MSE")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        if !validation.is_empty() {
-            chart
-                .draw_series(LineSeries::new(validation, RED.stroke_width(2)))
-                .map_err(|e| e.to_string())?
-                .label("validation MSE")
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED.stroke_width(2)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
+    let mut lines = vec![Line::new(train, BLUE, "training MSE")];
+    if !validation.is_empty() {
+        lines.push(Line::new(validation, RED, "validation MSE"));
     }
-    Ok(svg)
+    LineChart {
+        size: SIZE,
+        caption: title.to_string(),
+        x: 0.0..last,
+        y: (low - pad)..(high + pad),
+        x_desc: "epoch".into(),
+        y_desc: "MSE".into(),
+        y_decimals: Some(4),
+        y_label_area: 70,
+        legend: SeriesLabelPosition::UpperRight,
+        band: None,
+        lines,
+    }
+    .svg()
 }
 
 #[cfg(test)]
