@@ -108,8 +108,7 @@ impl LineChart {
             }
             for line in &self.lines {
                 let style = if line.faint { line.color.mix(0.3).stroke_width(1) } else { line.color.stroke_width(2) };
-                let drawn =
-                    chart.draw_series(LineSeries::new(line.points.clone(), style)).map_err(|e| text(&e))?;
+                let drawn = chart.draw_series(LineSeries::new(line.points.clone(), style)).map_err(|e| text(&e))?;
                 if let Some(label) = &line.label {
                     drawn.label(label).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
                 }
