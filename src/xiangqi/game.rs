@@ -17,6 +17,7 @@ use super::types::Move;
 /// A position with its move history.
 #[derive(Clone, Debug)]
 pub struct Game {
+    start: Position,
     position: Position,
     /// `(move, undo, key of the position before the move, its side to move in check)` per ply played.
     history: Vec<(Move, Undo, u64, bool)>,
@@ -77,7 +78,12 @@ pub fn repetition_verdict(positions: &[(u64, bool)], occurrences: usize) -> Opti
 impl Game {
     /// A game starting at `position`.
     pub fn new(position: Position) -> Game {
-        Game { position, history: Vec::new() }
+        Game { start: position.clone(), position, history: Vec::new() }
+    }
+
+    /// The start position (before the first move).
+    pub fn start(&self) -> &Position {
+        &self.start
     }
 
     /// The current position.
