@@ -277,6 +277,34 @@ pub fn xiangqi_builtin_move(
     engine.search(game.position(), &game.history_keys(), limits).best_move
 }
 
+/// Asks the UCI engine `engine` (started, its options set, `UCI_Variant` included) for a move in `game` at
+/// `nodes` nodes: sends `position fen START moves ...` in the engine's move notation and `go nodes`, waits up to
+/// `timeout` for `bestmove`, and reads the move in the engine's notation.
+///
+/// # Errors
+/// The engine's failure (a crash, a stall) or a `bestmove` that is not a legal move here, as text.
+pub fn uci_engine_move<G: MatchGame>(
+    engine: &mut crate::uci::EngineProcess,
+    game: &G,
+    nodes: u64,
+    timeout: std::time::Duration,
+) -> Result<G::Move, String> {
+    let start = game.start_fen();
+    let mut replay = G::from_fen(&start)?;
+    let mut line = format!("position fen {start}");
+    for (i, m) in game.moves().into_iter().enumerate() {
+        line.push_str(if i == 0 { " moves " } else { " " });
+        line.push_str(&replay.engine_move_text(m));
+        replay.play(m);
+    }
+    engine.send(&line).map_err(|e| e.to_string())?;
+    engine.send(&format!("go nodes {nodes}")).map_err(|e| e.to_string())?;
+    let lines = engine.wait_for(|l| l.starts_with("bestmove"), "bestmove", timeout).map_err(|e| e.to_string())?;
+    let last = lines.last().expect("wait_for returns the matching line");
+    let text = last.split_whitespace().nth(1).ok_or_else(|| format!("{}: no move in {last:?}", engine.cmd()))?;
+    game.parse_engine_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", engine.cmd()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
