@@ -305,6 +305,126 @@ pub fn uci_engine_move<G: MatchGame>(
     game.parse_engine_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", engine.cmd()))
 }
 
+/// The record of one game in the PGN-like format of the runner: the seven-tag roster with `White`, `Black`,
+/// `Round` and `Result` filled, then `Variant` (for games that have one, such as `xiangqi`), `SetUp "1"`, `FEN`
+/// (the start position) and `Termination`, a blank line, and the moves as record text (UCI-style coordinates;
+/// Xiangqi ranks 0..9: `h2e2`), one per ply, numbered `1.` before each first mover's move, ending with the result
+/// and a blank line. The PGN standard's tag syntax is kept so that PGN tools can read the tags.
+pub fn rules_pgn_text<G: MatchGame>(event: &str, round: &str, names: [&str; 2], record: &RulesGameRecord<G>) -> String {
+    let mut out = String::new();
+    let result = record.result.pgn();
+    let tags = [("Event", event), ("Site", "?"), ("Date", "????.??.??"), ("Round", round)];
+    for (key, value) in tags.into_iter().chain([("White", names[0]), ("Black", names[1]), ("Result", result)]) {
+        out.push_str(&format!("[{key} \"{value}\"]\n"));
+    }
+    if let Some(variant) = G::PGN_VARIANT {
+        out.push_str(&format!("[Variant \"{variant}\"]\n"));
+    }
+    out.push_str(&format!(
+        "[SetUp \"1\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n\n",
+        record.game.start_fen(),
+        record.termination
+    ));
+    let mut replay = G::from_fen(&record.game.start_fen()).expect("the record's own start FEN reads back");
+    let mut words = Vec::new();
+    for (i, m) in record.game.moves().into_iter().enumerate() {
+        if replay.mover() == Color::White {
+            words.push(format!("{}.", i / 2 + 1));
+        } else if i == 0 {
+            words.push("1...".to_string());
+        }
+        words.push(replay.move_text(m));
+        replay.play(m);
+    }
+    words.push(result.to_string());
+    for line in words.chunks(12) {
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+/// One game read back by [`read_rules_pgn`].
+#[derive(Clone, Debug)]
+pub struct RulesPgnGame<G: MatchGame> {
+    /// The tags in file order, as `(name, value)`.
+    pub tags: Vec<(String, String)>,
+    /// The game replayed from its `FEN` tag (or the standard start) through every move.
+    pub game: G,
+    /// The result token at the end of the moves (`None` for `*` or none).
+    pub result: Option<GameResult>,
+}
+
+/// Reads every game of a file written by [`rules_pgn_text`] (or any PGN whose moves are record text):
+/// the tags, the moves replayed legally from the `FEN` tag, and the result token. `file` names the origin in
+/// errors.
+///
+/// # Errors
+/// `file:line: ...` text for a malformed tag, a `Variant` tag other than [`MatchGame::PGN_VARIANT`], a bad FEN, or
+/// a token that is not a legal move (with the move number and the position's FEN).
+pub fn read_rules_pgn<G: MatchGame>(text: &str, file: &str) -> Result<Vec<RulesPgnGame<G>>, String> {
+    let mut games = Vec::new();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut game: Option<G> = None;
+    let mut result = None;
+    let mut in_moves = false;
+    let finish = |tags: &mut Vec<(String, String)>, game: &mut Option<G>, result, games: &mut Vec<RulesPgnGame<G>>| {
+        if let Some(g) = game.take() {
+            games.push(RulesPgnGame { tags: std::mem::take(tags), game: g, result });
+        }
+    };
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let at = |what: String| format!("{file}:{}: {what}", n + 1);
+        if line.starts_with('[') {
+            if in_moves {
+                finish(&mut tags, &mut game, result.take(), &mut games);
+                in_moves = false;
+            }
+            let inner = line
+                .strip_prefix('[')
+                .and_then(|l| l.strip_suffix(']'))
+                .ok_or_else(|| at(format!("bad tag {line:?}")))?;
+            let (key, value) = inner.split_once(' ').ok_or_else(|| at(format!("bad tag {line:?}")))?;
+            let value = value
+                .trim()
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .ok_or_else(|| at(format!("bad tag value in {line:?}")))?;
+            if key == "Variant" && Some(value) != G::PGN_VARIANT {
+                return Err(at(format!("Variant {value:?}, expected {:?} for --game {}", G::PGN_VARIANT, G::NAME)));
+            }
+            tags.push((key.to_string(), value.to_string()));
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        if !in_moves {
+            let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
+            game = Some(G::from_fen(fen).map_err(|e| at(format!("FEN tag: {e}")))?);
+            in_moves = true;
+        }
+        let g = game.as_mut().expect("set when the moves began");
+        for token in line.split_whitespace() {
+            match token {
+                "1-0" => result = Some(GameResult::WhiteWins),
+                "0-1" => result = Some(GameResult::BlackWins),
+                "1/2-1/2" => result = Some(GameResult::Draw),
+                "*" => result = None,
+                t if t.ends_with('.') && t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+                t => {
+                    let m = g.parse_move(t).map_err(|e| at(format!("ply {}: {e}", g.moves().len() + 1)))?;
+                    g.play(m);
+                }
+            }
+        }
+    }
+    finish(&mut tags, &mut game, result, &mut games);
+    Ok(games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,6 +471,22 @@ mod tests {
             assert!(MatchGame::play(&mut replay, m));
         }
         assert_eq!(replay.fen(), record.game.fen());
+        // The record file reads back: the same tags, moves and result.
+        let text = rules_pgn_text("t", "1.1", ["seed", "nopsqt"], &record);
+        assert!(text.contains("[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"rnbakabnr/9/1c5c1/"), "{text}");
+        assert!(text.contains("\n\n1. b2e2 b7b6 2. b0c2 "), "{text}");
+        let games = read_rules_pgn::<xiangqi::Game>(&text, "games.pgn").unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].game.moves(), record.game.moves());
+        assert_eq!(games[0].result, Some(record.result));
+        assert!(games[0].tags.contains(&("Termination".to_string(), "checkmate".to_string())));
+        let twice = format!("{text}{text}");
+        assert_eq!(read_rules_pgn::<xiangqi::Game>(&twice, "games.pgn").unwrap().len(), 2);
+        let chess_err = read_rules_pgn::<chess::Game>(&text, "games.pgn").unwrap_err();
+        assert_eq!(chess_err, "games.pgn:8: Variant \"xiangqi\", expected None for --game chess");
+        let bad = text.replacen("1. b2e2", "1. b2e9", 1);
+        let err = read_rules_pgn::<xiangqi::Game>(&bad, "games.pgn").unwrap_err();
+        assert!(err.starts_with("games.pgn:13: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
         // At 300 nodes a move, the build with piece-square tables mates the one without in 43 plies.
         assert_eq!(
             (record.result, record.termination, record.game.moves().len()),
