@@ -425,6 +425,43 @@ pub fn read_rules_pgn<G: MatchGame>(text: &str, file: &str) -> Result<Vec<RulesP
     Ok(games)
 }
 
+/// Up to `count` distinct openings of `plies` random legal plies each from `start`, for matches where every game
+/// would otherwise replay the same moves: a line is drawn ply by ply uniformly among the legal moves with a
+/// `StdRng` seeded by `seed` (so the same arguments give the same openings), and kept when the game has not
+/// ended by its rules, `keep` accepts the final game (for example a balance test with an engine's evaluation),
+/// and its final FEN is new. Gives up after `count * 100` tries, so it may return fewer.
+pub fn random_openings<G: MatchGame>(
+    start: &G,
+    count: usize,
+    plies: usize,
+    seed: u64,
+    mut keep: impl FnMut(&G) -> bool,
+) -> Vec<G> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out: Vec<G> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..count.saturating_mul(100) {
+        if out.len() == count {
+            break;
+        }
+        let mut game = start.clone();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.outcome().is_some() {
+                ok = false;
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        if ok && game.outcome().is_none() && keep(&game) && seen.insert(game.fen()) {
+            out.push(game);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,6 +470,20 @@ mod tests {
     fn engine(name: &str) -> XiangqiEngine {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/xiangqi/{name}.toml"));
         XiangqiEngine::new(XiangqiConfig::load(&path).unwrap())
+    }
+
+    #[test]
+    fn random_openings_are_distinct_balanced_and_reproducible() {
+        let start = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
+        let weights = engine("nopsqt").config().weights.clone();
+        let balanced = |g: &xiangqi::Game| crate::xiangqi::engine::evaluate(g.position(), &weights).abs() <= 50;
+        let a = random_openings(&start, 20, 4, 7, balanced);
+        let b = random_openings(&start, 20, 4, 7, balanced);
+        assert_eq!(a.len(), 20);
+        let fens: Vec<String> = a.iter().map(MatchGame::fen).collect();
+        assert_eq!(fens, b.iter().map(MatchGame::fen).collect::<Vec<_>>());
+        assert!(a.iter().all(|g| g.moves().len() == 4 && MatchGame::outcome(g).is_none()));
+        assert_eq!(fens.iter().collect::<std::collections::HashSet<_>>().len(), 20);
     }
 
     #[test]
