@@ -3,7 +3,9 @@
 //! `go perft 5` in the same run; match games per second at 5000 nodes per move; and the tuner's gradient pass
 //! in CPU nanoseconds per position per epoch.
 //!
-//! Run: `cargo bench --bench speed` (add `-- perft`, `-- xiangqi`, `-- match` or `-- tune` for one part). Perft
+//! Run: `cargo bench --bench speed` (add `-- perft`, `-- xiangqi`, `-- match`, `-- xiangqi-match` or `-- tune` for
+//! one part). The `xiangqi-match` part plays 20 Xiangqi games of seed vs nopsqt at 5000 nodes through the
+//! runner's game trait on one thread. Perft
 //! prints the median of 3 runs; the Xiangqi part runs Arbiter 3 times (median) and `/usr/games/fairy-stockfish`
 //! once, timed from `go perft 5` sent to `Nodes searched` read (its start-up excluded); the match part plays 100
 //! games of seed vs nomob from Arbiter's book with the real binary, at concurrency 1 and 2, and reads the games/s
@@ -107,6 +109,40 @@ fn match_bench(concurrency: u32) {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// Xiangqi self-play through the runner's game trait ([`arbiter::runner::variant::play_rules_game`]): seed
+/// against nopsqt from the start position at `nodes` nodes a move, colours alternating, one thread, `games` games
+/// (a game ends by the rules or at 400 plies); prints games/s and the mean plies per game.
+fn xiangqi_match_bench(games: usize, nodes: u64) {
+    use arbiter::runner::variant::{MatchGame, play_rules_game, xiangqi_builtin_move};
+    use arbiter::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/xiangqi");
+    let load = |name: &str| XiangqiEngine::new(XiangqiConfig::load(&dir.join(name)).expect("shipped config"));
+    let (mut seed, mut nopsqt) = (load("seed.toml"), load("nopsqt.toml"));
+    let limits = XiangqiLimits { nodes: Some(nodes), ..Default::default() };
+    let t = Instant::now();
+    let mut plies = 0;
+    for g in 0..games {
+        seed.new_game();
+        nopsqt.new_game();
+        let mut a = |game: &arbiter::xiangqi::Game| xiangqi_builtin_move(&mut seed, game, limits);
+        let mut b = |game: &arbiter::xiangqi::Game| xiangqi_builtin_move(&mut nopsqt, game, limits);
+        let start = <arbiter::xiangqi::Game as MatchGame>::from_fen(arbiter::xiangqi::START_FEN).expect("start FEN");
+        let record = if g % 2 == 0 {
+            play_rules_game(start, [&mut a, &mut b], 400)
+        } else {
+            play_rules_game(start, [&mut b, &mut a], 400)
+        };
+        plies += record.game.moves().len();
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "xiangqi self-play seed vs nopsqt, {nodes} nodes/move, 1 thread: {games} games in {secs:.1} s, {:.2} games/s, \
+         {:.0} plies/game",
+        games as f64 / secs,
+        plies as f64 / games as f64
+    );
+}
+
 fn tune_bench() {
     use arbiter::tune::{Dataset, PackedSet, params_of, read_labelled_file};
     let path =
@@ -160,6 +196,9 @@ fn main() {
     }
     if want("xiangqi") {
         xiangqi_bench();
+    }
+    if want("xiangqi-match") {
+        xiangqi_match_bench(20, 5000);
     }
     if want("tune") {
         tune_bench();

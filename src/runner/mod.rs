@@ -33,6 +33,7 @@ pub mod summary;
 pub mod tally;
 pub mod timecontrol;
 pub mod uci_player;
+pub mod variant;
 
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};

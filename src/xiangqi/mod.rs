@@ -7,7 +7,8 @@
 //! - [`position`]: the position, make/unmake, and the attack check on the 90 squares.
 //! - [`movegen`]: pseudo-legal generation, the legality filter, move text, the end of the game.
 //! - [`fen`]: FEN as Fairy-Stockfish writes it.
-//! - [`perft`], [`game`] (repetitions), [`zobrist`].
+//! - [`perft`], [`game`] (repetitions and the perpetual-check rule), [`zobrist`].
+//! - [`engine`]: the built-in Xiangqi engine (material and piece-square tables from TOML, alpha-beta search).
 //!
 //! ```
 //! use arbiter::xiangqi::{Position, perft::perft};
@@ -18,6 +19,7 @@
 //! assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
 //! ```
 
+pub mod engine;
 pub mod fen;
 pub mod game;
 pub mod movegen;
@@ -28,7 +30,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
-pub use game::Game;
+pub use game::{Game, RepetitionVerdict};
 pub use movegen::{MoveError, Outcome, to_ranks_0_to_9, to_ranks_1_to_10};
 pub use position::{Position, Undo};
 pub use types::{Color, Move, MoveList, Piece, PieceType, Square};
