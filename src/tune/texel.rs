@@ -152,18 +152,24 @@ pub fn sigmoid(k: f64, eval: f64) -> f64 {
     1.0 / (1.0 + (-k * eval * (std::f64::consts::LN_10 / 400.0)).exp())
 }
 
-/// The mean squared error of `params` on `set` at sigmoid scale `k`, in parallel over positions; 0 for an
-/// empty set.
+/// The mean squared error of `params` on `set` at sigmoid scale `k`, in parallel over positions (the same value
+/// for any number of threads); 0 for an empty set.
 pub fn mse<D: TrainingData + ?Sized>(set: &D, params: &[f64], k: f64) -> f64 {
     if set.is_empty() {
         return 0.0;
     }
-    let sum: f64 = (0..set.len())
+    // Fixed chunks summed in order: the same value for any number of threads (rayon's `sum` would reduce in
+    // an order that depends on how the work was split).
+    let n = set.len();
+    let sums: Vec<f64> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .with_min_len(CHUNK)
-        .map(|i| (set.target(i) - sigmoid(k, eval(set, params, i))).powi(2))
-        .sum();
-    sum / set.len() as f64
+        .map(|c| {
+            (c * CHUNK..((c + 1) * CHUNK).min(n))
+                .map(|i| (set.target(i) - sigmoid(k, eval(set, params, i))).powi(2))
+                .sum()
+        })
+        .collect();
+    sums.iter().sum::<f64>() / n as f64
 }
 
 /// The mean squared error and its gradient with respect to every parameter (see the module docs), in parallel
