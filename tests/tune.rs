@@ -55,7 +55,7 @@ fn tune_writes_a_better_build_and_validates_it_by_a_match() {
         "--threads",
         "2",
         "--validate",
-        "nodes=300,games=4",
+        &format!("nodes=300,games=4,out={}", dir.join("match").display()),
     ]);
     let all = text(&output);
     assert!(output.status.success(), "{all}");
@@ -78,6 +78,7 @@ fn tune_writes_a_better_build_and_validates_it_by_a_match() {
     // --validate played the tuned build against the start build.
     assert!(all.contains("validating: arbiter match --engine name=tuned,config="), "{all}");
     assert!(all.contains("Score of tuned vs seed"), "{all}");
+    assert_eq!(std::fs::read_to_string(dir.join("match/games.csv")).unwrap().lines().count(), 5);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -75,8 +75,9 @@ pub struct TuneArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
-    /// After tuning, play the tuned build against the start build: `nodes=N,games=N[,sprt=elo0=0 elo1=10]`
-    /// (the SPRT's own keys separated by spaces), through `arbiter match` from the project's book.
+    /// After tuning, play the tuned build against the start build: `nodes=N,games=N[,sprt=elo0=0 elo1=10]
+    /// [,out=DIR]` (the SPRT's own keys separated by spaces; `out`: the run folder, default
+    /// `results/<timestamp>`), through `arbiter match` from the project's book.
     #[arg(long, value_name = "SPEC")]
     pub validate: Option<String>,
 }
@@ -259,24 +260,27 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     std::fs::write(&args.out, config.to_toml())
         .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", args.out.display()))?;
     println!("wrote {}, {} and {}", args.out.display(), loss_path.display(), svg_path.display());
-    if let Some((nodes, games, sprt)) = validate {
+    if let Some(validate) = validate {
         let start = if std::path::Path::new(&args.config).exists() {
             format!("name=start,config={}", args.config)
         } else {
             format!("name={}", args.config)
         };
         let tuned = format!("name=tuned,config={}", args.out.display());
-        let exe = std::env::current_exe().map_err(|e| anyhow::anyhow!("--validate: the arbiter binary: {e}"))?;
-        let mut command = std::process::Command::new(exe);
-        command.args(["match", "--engine", &tuned, "--engine", &start, "--nodes", &nodes, "--games", &games]);
-        if let Some(sprt) = &sprt {
-            command.args(["--sprt", sprt]);
+        let mut match_args = vec!["match".to_string(), "--engine".into(), tuned, "--engine".into(), start];
+        match_args.extend(["--nodes".into(), validate.nodes, "--games".into(), validate.games]);
+        if let Some(sprt) = validate.sprt {
+            match_args.extend(["--sprt".into(), sprt]);
         }
-        println!(
-            "validating: arbiter match --engine {tuned} --engine {start} --nodes {nodes} --games {games}{}",
-            sprt.as_ref().map_or(String::new(), |s| format!(" --sprt {s}"))
-        );
-        let status = command.status().map_err(|e| anyhow::anyhow!("--validate: cannot run arbiter match: {e}"))?;
+        if let Some(out) = validate.out {
+            match_args.extend(["--out".into(), out]);
+        }
+        println!("validating: arbiter {}", match_args[..].join(" "));
+        let exe = std::env::current_exe().map_err(|e| anyhow::anyhow!("--validate: the arbiter binary: {e}"))?;
+        let status = std::process::Command::new(exe)
+            .args(&match_args)
+            .status()
+            .map_err(|e| anyhow::anyhow!("--validate: cannot run arbiter match: {e}"))?;
         if !status.success() {
             anyhow::bail!("--validate: arbiter match ended with {status}");
         }
@@ -284,21 +288,32 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Parses `--validate nodes=N,games=N[,sprt=elo0=0 elo1=10 ...]` into the match's `--nodes`, `--games` and
-/// `--sprt` values (the SPRT's keys separated by spaces, turned into commas).
-fn parse_validate(text: &str) -> anyhow::Result<(String, String, Option<String>)> {
+/// What `--validate` asks for: the match's `--nodes`, `--games`, `--sprt` (commas restored) and `--out`.
+#[derive(Debug, PartialEq, Eq)]
+struct Validate {
+    nodes: String,
+    games: String,
+    sprt: Option<String>,
+    out: Option<String>,
+}
+
+/// Parses `--validate nodes=N,games=N[,sprt=elo0=0 elo1=10 ...][,out=DIR]` (the SPRT's keys separated by
+/// spaces, turned into commas; `out`: the match's run folder, default `results/<timestamp>`).
+fn parse_validate(text: &str) -> anyhow::Result<Validate> {
     let mut nodes = None;
     let mut games = None;
     let mut sprt = None;
+    let mut out = None;
     for item in text.split(',') {
         let Some((key, value)) = item.split_once('=') else {
-            anyhow::bail!("--validate {text:?}: {item:?} is not key=value (keys: nodes, games, sprt)");
+            anyhow::bail!("--validate {text:?}: {item:?} is not key=value (keys: nodes, games, sprt, out)");
         };
         match key.trim() {
             "nodes" => nodes = Some(value.trim().to_string()),
             "games" => games = Some(value.trim().to_string()),
             "sprt" => sprt = Some(value.split_whitespace().collect::<Vec<_>>().join(",")),
-            other => anyhow::bail!("--validate: unknown key `{other}` (keys: nodes, games, sprt)"),
+            "out" => out = Some(value.trim().to_string()),
+            other => anyhow::bail!("--validate: unknown key `{other}` (keys: nodes, games, sprt, out)"),
         }
     }
     let number = |key: &str, v: Option<String>| -> anyhow::Result<String> {
@@ -308,7 +323,7 @@ fn parse_validate(text: &str) -> anyhow::Result<(String, String, Option<String>)
             None => anyhow::bail!("--validate: missing key `{key}`"),
         }
     };
-    Ok((number("nodes", nodes)?, number("games", games)?, sprt))
+    Ok(Validate { nodes: number("nodes", nodes)?, games: number("games", games)?, sprt, out })
 }
 
 #[cfg(test)]
@@ -317,9 +332,16 @@ mod tests {
 
     #[test]
     fn validate_specs() {
-        let (n, g, s) = parse_validate("nodes=10000,games=2000,sprt=elo0=0 elo1=10").unwrap();
-        assert_eq!((n.as_str(), g.as_str(), s.as_deref()), ("10000", "2000", Some("elo0=0,elo1=10")));
-        assert_eq!(parse_validate("nodes=5,games=2").unwrap().2, None);
+        assert_eq!(
+            parse_validate("nodes=10000,games=2000,sprt=elo0=0 elo1=10,out=results/v").unwrap(),
+            Validate {
+                nodes: "10000".into(),
+                games: "2000".into(),
+                sprt: Some("elo0=0,elo1=10".into()),
+                out: Some("results/v".into())
+            }
+        );
+        assert_eq!(parse_validate("nodes=5,games=2").unwrap().sprt, None);
         assert!(parse_validate("nodes=0,games=2").unwrap_err().to_string().contains("nodes=\"0\""));
         assert!(parse_validate("games=2").unwrap_err().to_string().contains("missing key `nodes`"));
         assert!(parse_validate("nodes=1,games=2,x=3").is_err());
