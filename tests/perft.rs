@@ -5,8 +5,9 @@
 //! half an hour on two cores: `cargo test --release --test perft -- --ignored full_suites_to_1e9`).
 
 use arbiter::chess::Position;
-use arbiter::chess::perft::{divide, perft, perft_checked};
+use arbiter::chess::perft::{perft, perft_checked};
 use arbiter::notation::epd::{Epd, read_epd_file};
+use arbiter::suite::perft::PerftGame;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
@@ -34,7 +35,7 @@ fn check_suite(name: &str, chess960: bool, cap: u64) {
                 let actual = perft(&mut pos, d);
                 (actual != expected).then(|| {
                     let div: Vec<String> =
-                        divide(&mut pos, d).iter().map(|(m, n)| format!("{} {n}", m.to_uci(chess960))).collect();
+                        pos.divide(d).iter().map(|(m, n)| format!("{} {n}", m.to_uci(chess960))).collect();
                     format!(
                         "{name}:{} {} depth {d} expected {expected} actual {actual}\n  divide: {}",
                         epd.line,

@@ -7,7 +7,8 @@
 //! are ignored: `cargo test --release --test xiangqi -- --ignored`.
 
 use arbiter::suite::compare::{ArbiterOracle, UciPerftOracle, find_divergence};
-use arbiter::xiangqi::perft::{divide, perft, perft_checked};
+use arbiter::suite::perft::PerftGame;
+use arbiter::xiangqi::perft::{perft, perft_checked};
 use arbiter::xiangqi::{Color, FenError, Game, Move, Outcome, Position, START_FEN, Square};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -65,7 +66,7 @@ fn check_suite(low: u64, high: u64) -> u64 {
             let mut pos = Position::from_fen(fen).expect("suite FEN");
             let actual = perft(&mut pos, *depth);
             (actual != *expected).then(|| {
-                let rows: Vec<String> = divide(&mut pos, *depth).iter().map(|(m, n)| format!("{m} {n}")).collect();
+                let rows: Vec<String> = pos.divide(*depth).iter().map(|(m, n)| format!("{m} {n}")).collect();
                 format!(
                     "line {line}: {fen} depth {depth} expected {expected} actual {actual}\n  divide: {}",
                     rows.join(", ")

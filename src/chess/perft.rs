@@ -1,7 +1,6 @@
 //! Perft: counting the leaf nodes of the legal move tree, the standard test of a move generator
 //! (chessprogramming wiki, "Perft").
 
-use super::moves::Move;
 use super::position::Position;
 
 /// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
@@ -21,19 +20,6 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         pos.unmake_move(m, &undo);
     }
     nodes
-}
-
-/// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation order.
-/// `depth` must be at least 1.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    let moves = pos.legal_moves();
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in &moves {
-        let undo = pos.make_move(m);
-        out.push((m, perft(pos, depth.saturating_sub(1))));
-        pos.unmake_move(m, &undo);
-    }
-    out
 }
 
 /// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and

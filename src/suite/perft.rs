@@ -50,8 +50,21 @@ pub trait PerftGame: Clone + Send + Sync + 'static {
     /// The game's own perft: leaf nodes at `depth` plies (1 at depth 0); the position is restored.
     fn perft(&mut self, depth: u32) -> u64;
 
-    /// Each legal move with the leaf count below it at `depth - 1` (`depth` at least 1).
-    fn divide(&mut self, depth: u32) -> Vec<(Self::Move, u64)>;
+    /// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation
+    /// order (`depth` at least 1; at 0 every move counts 1). The position is restored.
+    fn divide(&mut self, depth: u32) -> Vec<(Self::Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .as_ref()
+            .iter()
+            .map(|&m| {
+                let undo = self.make_move(m);
+                let nodes = self.perft(depth.saturating_sub(1));
+                self.unmake_move(m, &undo);
+                (m, nodes)
+            })
+            .collect()
+    }
 
     /// A move as the game's move text (UCI for chess, `h2e2` for Xiangqi).
     fn move_text(&self, m: Self::Move) -> String;
@@ -116,10 +129,6 @@ impl PerftGame for chess::Position {
         chess::perft::perft(self, depth)
     }
 
-    fn divide(&mut self, depth: u32) -> Vec<(chess::Move, u64)> {
-        chess::perft::divide(self, depth)
-    }
-
     fn move_text(&self, m: chess::Move) -> String {
         m.to_uci(self.is_chess960())
     }
@@ -171,10 +180,6 @@ impl PerftGame for xiangqi::Position {
 
     fn perft(&mut self, depth: u32) -> u64 {
         xiangqi::perft::perft(self, depth)
-    }
-
-    fn divide(&mut self, depth: u32) -> Vec<(xiangqi::Move, u64)> {
-        xiangqi::perft::divide(self, depth)
     }
 
     fn move_text(&self, m: xiangqi::Move) -> String {

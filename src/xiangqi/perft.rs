@@ -2,7 +2,6 @@
 //! there are counted, not made), as chess perft does.
 
 use super::position::Position;
-use super::types::Move;
 
 /// The number of leaf nodes at `depth` plies below `pos`; `perft(pos, 0)` is 1. The position is restored.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
@@ -20,19 +19,6 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
             nodes
         }
     }
-}
-
-/// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation order.
-/// `depth` must be at least 1 (at 0 every move counts 1).
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    let moves = pos.legal_moves_in_place();
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in &moves {
-        let undo = pos.make_move(m);
-        out.push((m, perft(pos, depth.saturating_sub(1))));
-        pos.unmake_move(m, &undo);
-    }
-    out
 }
 
 /// Perft that checks [`Position::is_consistent`] at every node and exact restoration (key included) after
@@ -66,7 +52,7 @@ mod tests {
         assert_eq!(perft(&mut pos, 2), 1_920);
         assert_eq!(perft(&mut pos, 3), 79_666);
         assert_eq!(perft_checked(&mut pos, 2), 1_920);
-        let rows = divide(&mut pos, 2);
+        let rows = crate::suite::perft::PerftGame::divide(&mut pos, 2);
         assert_eq!(rows.len(), 44);
         assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 1_920);
     }
