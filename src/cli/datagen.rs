@@ -704,15 +704,7 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
             .map_err(|e| anyhow::anyhow!("--out: cannot create {}: {e}", path.display()))
     };
     let (mut epd_file, mut meta_file) = (create(&args.out)?, create(&meta)?);
-    let installed = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\narbiter datagen: interrupted again; quitting at once (games written so far stay)");
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
-    if let Err(error) = installed {
-        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted run prints no summary");
-    }
+    super::match_cmd::install_interrupt_handler("datagen", &INTERRUPTED);
     eprintln!(
         "arbiter datagen: {} games of {} against itself at {} nodes, concurrency {}, select {}, into {}",
         spec.games,

@@ -293,17 +293,20 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 /// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C/SIGTERM handler: the first signal sets [`INTERRUPTED`] (the match then winds down, see
-/// the module docs), a second one exits at once with [`EXIT_INTERRUPTED`].
-fn install_interrupt_handler() {
-    let installed = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            eprintln!("\narbiter match: interrupted again; quitting at once (games written so far stay, no summary)");
+/// Installs the Ctrl-C/SIGTERM handler of `arbiter COMMAND` (`match`, `datagen`): the first signal sets
+/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one exits
+/// at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
+pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
+    let installed = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            eprintln!(
+                "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
+            );
             std::process::exit(EXIT_INTERRUPTED);
         }
     });
     if let Err(error) = installed {
-        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted match will leave no summary");
+        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary");
     }
 }
 
@@ -314,7 +317,7 @@ fn install_interrupt_handler() {
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
-    install_interrupt_handler();
+    install_interrupt_handler("match", &INTERRUPTED);
     let outcome = args_after(std::env::args_os(), "match")
         .map_err(Failure::from)
         .and_then(|raw| run_inner(args, &raw, &INTERRUPTED));
