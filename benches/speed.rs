@@ -92,55 +92,38 @@ fn fairy_stockfish_perft(fen: &str, depth: u32) -> Result<(u64, f64), String> {
     Ok((nodes, secs))
 }
 
-fn match_bench(concurrency: u32) {
-    let out = std::env::temp_dir().join(format!("arbiter-bench-match-{}-{concurrency}", std::process::id()));
+/// Plays `arbiter match` with `args` (plus `--order sequential --out TMP`) and prints the summary's games/s line
+/// after `label`.
+fn match_bench(label: &str, args: &[&str]) {
+    let out = std::env::temp_dir().join(format!("arbiter-bench-match-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
-    let c = concurrency.to_string();
     let o = out.to_str().expect("temp path is UTF-8");
-    let args = ["match", "--games", "100", "--nodes", "5000", "--concurrency", &c, "--order", "sequential", "--out", o];
     let result = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .arg("match")
         .args(args)
+        .args(["--order", "sequential", "--out", o])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("arbiter runs");
     let stdout = String::from_utf8_lossy(&result.stdout);
     let line = stdout.lines().find(|l| l.contains("games/s")).unwrap_or("no games/s line");
-    println!("match seed vs nomob, 5000 nodes/move, concurrency {concurrency}: {}", line.trim());
+    println!("{label}: {}", line.trim());
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// Xiangqi self-play through the runner's game trait ([`arbiter::runner::variant::play_rules_game`]): seed
-/// against nopsqt from the start position at `nodes` nodes a move, colours alternating, one thread, `games` games
-/// (a game ends by the rules or at 400 plies); prints games/s and the mean plies per game.
-fn xiangqi_match_bench(games: usize, nodes: u64) {
-    use arbiter::runner::variant::{MatchGame, play_rules_game, xiangqi_builtin_move};
-    use arbiter::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/xiangqi");
-    let load = |name: &str| XiangqiEngine::new(XiangqiConfig::load(&dir.join(name)).expect("shipped config"));
-    let (mut seed, mut nopsqt) = (load("seed.toml"), load("nopsqt.toml"));
-    let limits = XiangqiLimits { nodes: Some(nodes), ..Default::default() };
-    let t = Instant::now();
-    let mut plies = 0;
-    for g in 0..games {
-        seed.new_game();
-        nopsqt.new_game();
-        let mut a = |game: &arbiter::xiangqi::Game| xiangqi_builtin_move(&mut seed, game, limits);
-        let mut b = |game: &arbiter::xiangqi::Game| xiangqi_builtin_move(&mut nopsqt, game, limits);
-        let start = <arbiter::xiangqi::Game as MatchGame>::from_fen(arbiter::xiangqi::START_FEN).expect("start FEN");
-        let record = if g % 2 == 0 {
-            play_rules_game(start, [&mut a, &mut b], 400)
-        } else {
-            play_rules_game(start, [&mut b, &mut a], 400)
-        };
-        plies += record.game.moves().len();
-    }
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "xiangqi self-play seed vs nopsqt, {nodes} nodes/move, 1 thread: {games} games in {secs:.1} s, {:.2} games/s, \
-         {:.0} plies/game",
-        games as f64 / secs,
-        plies as f64 / games as f64
-    );
+/// Chess: seed against nomob from Arbiter's book at 5000 nodes a move, 100 games, `concurrency` at once.
+fn chess_match_bench(concurrency: u32) {
+    let c = concurrency.to_string();
+    let label = format!("match seed vs nomob, 5000 nodes/move, concurrency {concurrency}");
+    match_bench(&label, &["--games", "100", "--nodes", "5000", "--concurrency", &c]);
+}
+
+/// Xiangqi: `arbiter match --game xiangqi` (seed against nopsqt from Arbiter's Xiangqi book) at `nodes` nodes a
+/// move, `games` games, one at a time.
+fn xiangqi_match_bench(games: u64, nodes: u64) {
+    let (g, n) = (games.to_string(), nodes.to_string());
+    let label = format!("xiangqi match seed vs nopsqt, {nodes} nodes/move, concurrency 1");
+    match_bench(&label, &["--game", "xiangqi", "--games", &g, "--nodes", &n, "--concurrency", "1"]);
 }
 
 fn tune_bench() {
@@ -204,7 +187,7 @@ fn main() {
         tune_bench();
     }
     if want("match") {
-        match_bench(1);
-        match_bench(2);
+        chess_match_bench(1);
+        chess_match_bench(2);
     }
 }

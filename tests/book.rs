@@ -10,7 +10,16 @@ fn committed_book_matches_generator() {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/openings/arbiter-book.epd"));
     let book = read_epd_file(&path, false).expect("the committed book parses");
     assert_eq!(book.len(), 2000);
-    let args = BookArgs { out: path, positions: 30, plies: 8, window: 50, nodes: 5000, seed: 1, force: false };
+    let args = BookArgs {
+        game: arbiter::runner::GameKind::Chess,
+        out: Some(path),
+        positions: 30,
+        plies: 8,
+        window: 50,
+        nodes: 5000,
+        seed: 1,
+        force: false,
+    };
     let fresh = generate(&args, EngineConfig::seed());
     assert_eq!(fresh.len(), 30);
     for (i, (entry, line)) in fresh.iter().zip(&book).enumerate() {

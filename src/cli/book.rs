@@ -4,10 +4,17 @@
 //! reproducible), then search the position with the seed engine at `--nodes`; keep it when the score stays
 //! within `--window` centipawns of equality, the side to move is not in check, the game is not over, and its
 //! key was not kept before. Each kept position is one EPD line with `id` and a `c0` comment holding the score.
+//!
+//! `--game xiangqi` makes the Xiangqi book the same way ([`generate_xiangqi`]): random plies from the Xiangqi
+//! start position, kept when the side to move is not in check and the built-in Xiangqi `seed` build scores the
+//! position within the window; written to `suites/openings/xiangqi-book.epd` by default.
 
 use crate::chess::{Color, Game, Position};
 use crate::engine::config::EngineConfig;
 use crate::engine::search::{Engine, Limits};
+use crate::runner::GameKind;
+use crate::runner::variant::random_openings;
+use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -18,9 +25,13 @@ use std::path::PathBuf;
 /// Flags of `arbiter book`.
 #[derive(clap::Args, Debug)]
 pub struct BookArgs {
-    /// Where to write the EPD book.
-    #[arg(long, default_value = "suites/openings/arbiter-book.epd")]
-    pub out: PathBuf,
+    /// The game of the book: chess, or Xiangqi (checked by the built-in Xiangqi seed build).
+    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    pub game: GameKind,
+    /// Where to write the EPD book (default: suites/openings/arbiter-book.epd, for Xiangqi
+    /// suites/openings/xiangqi-book.epd).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// How many positions to keep.
     #[arg(long, default_value_t = 2000)]
     pub positions: usize,
@@ -126,6 +137,37 @@ pub fn generate(args: &BookArgs, config: EngineConfig) -> Vec<BookEntry> {
     out
 }
 
+/// Generates `args.positions` balanced Xiangqi openings: [`random_openings`] of `args.plies` random plies from
+/// the Xiangqi start position, seeded by `args.seed`, kept when the side to move is not in check and a search
+/// of `args.nodes` nodes by the built-in Xiangqi build `config`, cleared first, scores the position within
+/// `args.window` centipawns of 0 (distinct positions only). Deterministic for the same arguments; gives up
+/// after 100 candidates per wanted position and returns what it has.
+pub fn generate_xiangqi(args: &BookArgs, config: XiangqiConfig) -> Vec<BookEntry> {
+    let mut engine = XiangqiEngine::new(config);
+    let limits = XiangqiLimits { nodes: Some(args.nodes), ..XiangqiLimits::default() };
+    let mut scores = Vec::new();
+    let start = crate::xiangqi::Game::new(crate::xiangqi::Position::startpos());
+    let openings = random_openings(&start, args.positions, args.plies, args.seed, |game| {
+        let pos = game.position();
+        if pos.in_check(pos.side_to_move()) {
+            return false;
+        }
+        engine.new_game();
+        let score = engine.search(pos, &game.history_keys(), limits).score;
+        let keep = score.abs() <= args.window;
+        if keep {
+            scores.push(if pos.side_to_move() == crate::xiangqi::Color::Red { score } else { -score });
+        }
+        keep
+    });
+    // `random_openings` asks `keep` only for new positions, in order: the scores are those of the openings.
+    openings
+        .iter()
+        .zip(scores)
+        .map(|(game, score_white)| BookEntry { fen: game.position().to_fen(), score_white })
+        .collect()
+}
+
 /// Runs `arbiter book`: writes the book and prints how many positions it holds.
 ///
 /// # Errors
@@ -147,22 +189,32 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     if args.nodes == 0 {
         return bad("--nodes 0: expected at least 1 node".to_string());
     }
-    if args.out.exists() && !args.force {
-        return bad(format!("{}: already exists; pass --force to replace it", args.out.display()));
+    let default_out = match args.game {
+        GameKind::Chess => "suites/openings/arbiter-book.epd",
+        GameKind::Xiangqi => "suites/openings/xiangqi-book.epd",
+    };
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(default_out));
+    if out.exists() && !args.force {
+        return bad(format!("{}: already exists; pass --force to replace it", out.display()));
     }
-    let entries = generate(&args, EngineConfig::seed());
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    let (entries, id) = match args.game {
+        GameKind::Chess => (generate(&args, EngineConfig::seed()), "arbiter-book"),
+        GameKind::Xiangqi => {
+            let seed = XiangqiConfig::builtin("seed").expect("the seed build is built in");
+            (generate_xiangqi(&args, seed), "xiangqi-book")
+        }
+    };
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let mut f = std::io::BufWriter::new(
-        std::fs::File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?,
-    );
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?);
     for (i, e) in entries.iter().enumerate() {
         let four: Vec<&str> = e.fen.split(' ').take(4).collect();
-        writeln!(f, "{} id \"arbiter-book {}\"; c0 \"seed {} cp\";", four.join(" "), i + 1, e.score_white)
-            .with_context(|| format!("writing {}", args.out.display()))?;
+        writeln!(f, "{} id \"{id} {}\"; c0 \"seed {} cp\";", four.join(" "), i + 1, e.score_white)
+            .with_context(|| format!("writing {}", out.display()))?;
     }
-    f.flush().with_context(|| format!("writing {}", args.out.display()))?;
+    f.flush().with_context(|| format!("writing {}", out.display()))?;
     println!(
         "{} positions ({} random plies, |score| <= {} cp at {} nodes, seed {}) written to {}",
         entries.len(),
@@ -170,7 +222,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         args.window,
         args.nodes,
         args.seed,
-        args.out.display()
+        out.display()
     );
     if entries.len() < args.positions {
         eprintln!(

@@ -14,10 +14,12 @@
 //! every engine; an engine's own key wins over `--each`.
 
 use crate::engine::EngineConfig;
+use crate::runner::GameKind;
 use crate::runner::player::bad_engine_name;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::uci_player::UciEngine;
 use crate::runner::{EngineSpec, KeyValueError, KeyValues, MoveLimit};
+use crate::xiangqi::engine::XiangqiConfig;
 use std::path::PathBuf;
 
 /// The keys of `--engine`.
@@ -50,11 +52,16 @@ pub enum EngineArgError {
     /// The config file is missing or bad.
     #[error("--engine: {0}")]
     Config(#[from] crate::engine::config::ConfigError),
+    /// The Xiangqi config file is missing or bad.
+    #[error("--engine: {0}")]
+    XiangqiConfig(#[from] crate::xiangqi::engine::XiangqiConfigError),
     /// No `config=` or `cmd=` and the name is not built in.
-    #[error("--engine: `{name}` has no config= or cmd= and is not a built-in build (seed, nomob)")]
+    #[error("--engine: `{name}` has no config= or cmd= and is not a built-in build ({builtins})")]
     NotBuiltin {
         /// The name given.
         name: String,
+        /// The built-in builds of the game played.
+        builtins: &'static str,
     },
     /// Neither `name=` nor `config=` nor `cmd=`.
     #[error("--engine: give name= with a built-in build, config=, or cmd=")]
@@ -170,6 +177,15 @@ pub fn parse_engine(text: &str) -> Result<EngineSpec, EngineArgError> {
 /// # Errors
 /// [`EngineArgError`] naming the key or the config file and key.
 pub fn parse_engine_with(text: &str, each: &EachArgs) -> Result<EngineSpec, EngineArgError> {
+    parse_engine_for(text, each, GameKind::Chess)
+}
+
+/// [`parse_engine_with`] for the game `game`: for Xiangqi, `config=` reads a Xiangqi config
+/// ([`XiangqiConfig::load`]) and the built-in builds are `seed` and `nopsqt` ([`XiangqiConfig::builtin`]).
+///
+/// # Errors
+/// As [`parse_engine_with`].
+pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<EngineSpec, EngineArgError> {
     let kv = KeyValues::parse("--engine", text, &ENGINE_KEYS)?;
     let name = kv.text("name");
     let bad_name = |origin: String, name: &str| {
@@ -185,6 +201,16 @@ pub fn parse_engine_with(text: &str, each: &EachArgs) -> Result<EngineSpec, Engi
     }
     let mut spec = match (name, kv.text("config"), kv.text("cmd")) {
         (_, Some(_), Some(_)) => return Err(EngineArgError::ConfigAndCmd),
+        (_, Some(path), None) if game == GameKind::Xiangqi => {
+            let config = XiangqiConfig::load(std::path::Path::new(path))?;
+            if name.is_none()
+                && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
+            {
+                return Err(error);
+            }
+            let name = name.map_or_else(|| config.name.clone(), str::to_string);
+            EngineSpec::xiangqi(&name, config, path)
+        }
         (_, Some(path), None) => {
             let config = EngineConfig::load(path)?;
             if name.is_none()
@@ -213,7 +239,14 @@ pub fn parse_engine_with(text: &str, each: &EachArgs) -> Result<EngineSpec, Engi
             EngineSpec::uci(&name, uci_engine(cmd, &kv, each)?)
         }
         (Some(name), None, None) => {
-            EngineSpec::builtin(name).ok_or(EngineArgError::NotBuiltin { name: name.to_string() })?
+            let builtin = match game {
+                GameKind::Chess => EngineSpec::builtin(name),
+                GameKind::Xiangqi => {
+                    XiangqiConfig::builtin(name).map(|config| EngineSpec::xiangqi(name, config, "built-in"))
+                }
+            };
+            let builtins = if game == GameKind::Chess { "seed, nomob" } else { "seed, nopsqt" };
+            builtin.ok_or(EngineArgError::NotBuiltin { name: name.to_string(), builtins })?
         }
         (None, None, None) => return Err(EngineArgError::Nameless),
     };

@@ -13,7 +13,7 @@
 //! ([`read_run`]) and plays the games of the schedule not yet recorded; `--shard I/N` plays one disjoint part
 //! of the schedule, and `arbiter merge` ([`super::merge`]) combines the parts.
 
-pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_with};
+pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::runner::EngineKind;
 use crate::runner::output::RUN_FILES;
 use crate::runner::runfile::{args_after, hex};
@@ -23,8 +23,9 @@ use crate::runner::{
     AdjudicationRules, DrawAdjudication, Fingerprint, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
     MatchLength, MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, RUN_TOML, RecordError, Repair,
     ResignAdjudication, ResultSink, RunFile, Shard, Tournament, Variant, create_out_dir, create_run_dir,
-    load_openings_as, match_report, read_run, replay, run_match_from, summary_text, write_summary,
+    load_game_openings, match_report, read_run, replay, run_match_from, summary_text, write_summary,
 };
+use crate::runner::{GameKind, MatchGame};
 use crate::stats::{EloModel, SprtSpec};
 use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,6 +38,10 @@ use std::time::SystemTime;
 
 /// The default opening book, relative to the project root: the project's own balanced book.
 pub const DEFAULT_BOOK: &str = "suites/openings/arbiter-book.epd";
+
+/// The default opening book of `--game xiangqi`, relative to the project root: Arbiter's balanced Xiangqi book
+/// (`arbiter book --game xiangqi`).
+pub const DEFAULT_XIANGQI_BOOK: &str = "suites/openings/xiangqi-book.epd";
 
 /// The default node limit per move when no limit is given.
 pub const DEFAULT_NODES: u64 = 5000;
@@ -138,6 +143,12 @@ pub struct MatchArgs {
     /// Seed of the random opening order (the same seed gives the same order).
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+
+    /// The game: chess, or Xiangqi (built-in builds `seed` and `nopsqt`, `config=` a Xiangqi config such as
+    /// configs/xiangqi/seed.toml, `cmd=` a UCI engine with `UCI_Variant` xiangqi such as fairy-stockfish; default
+    /// book suites/openings/xiangqi-book.epd; games.pgn with `[Variant "xiangqi"]` and coordinate moves).
+    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    pub game: GameKind,
 
     /// The variant: standard chess, or Chess960 (also double Fischer random books): opening FENs are read with
     /// X-FEN or Shredder-FEN castling, games are written with `[Variant "chess960"]`.
@@ -375,7 +386,15 @@ fn run_inner(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<
     if let Some(dir) = &args.resume {
         return resume(dir, &args, raw, interrupt);
     }
-    let spec = prepare(&args)?;
+    match args.game {
+        GameKind::Chess => start::<crate::chess::Game>(args, raw, interrupt),
+        GameKind::Xiangqi => start::<crate::xiangqi::Game>(args, raw, interrupt),
+    }
+}
+
+/// Starts the new match of `args` in the game `G`.
+fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let spec = prepare::<G>(&args)?;
     if interrupt.load(Ordering::SeqCst) {
         eprintln!("arbiter match: interrupted before the match started; nothing was written");
         return Ok(EXIT_INTERRUPTED);
@@ -408,14 +427,14 @@ fn event_name(args: &MatchArgs) -> String {
 
 /// Checks the flags and builds the match: the run name, the spec, the hash budget, and every engine started
 /// once (before any file is written, so that a failing one leaves nothing behind).
-fn prepare(args: &MatchArgs) -> Result<MatchSpec, Failure> {
+fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
     if let Some(name) = &args.name {
         check_run_name(name)?;
     }
-    let spec = build_spec(args)?;
+    let spec = build_spec::<G>(args)?;
     check_hash_memory(&spec, physical_memory_mib())?;
     for engine in &spec.engines {
-        let player = engine.create().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
+        let player = engine.create::<G>().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
         for warning in player.warnings() {
             eprintln!("warning: {warning}");
         }
@@ -475,7 +494,23 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
         args.concurrency = given.concurrency;
     }
     args.recover |= given.recover;
-    let spec = prepare(&args)?;
+    match args.game {
+        GameKind::Chess => resume_as::<crate::chess::Game>(&dir, &shown, args, &run, lock, interrupt),
+        GameKind::Xiangqi => resume_as::<crate::xiangqi::Game>(&dir, &shown, args, &run, lock, interrupt),
+    }
+}
+
+/// The rest of [`resume`] once the recorded arguments are read, in their game `G`: the match rebuilt and
+/// checked against the fingerprint, the result files repaired and replayed, the games left played.
+fn resume_as<G: MatchGame>(
+    dir: &Path,
+    shown: &str,
+    args: MatchArgs,
+    run: &RunFile,
+    lock: Option<File>,
+    interrupt: &AtomicBool,
+) -> Result<i32, Failure> {
+    let spec = prepare::<G>(&args)?;
     let fingerprint = Fingerprint::of(&spec);
     if hex(fingerprint.total()) != run.fingerprint {
         let changed: Vec<String> = fingerprint.changed_parts(&run.parts).iter().map(|p| part_text(p)).collect();
@@ -489,7 +524,7 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
         .into());
     }
 
-    let records = read_run(&dir, Repair::Rewrite).map_err(record_failure)?;
+    let records = read_run(dir, Repair::Rewrite).map_err(record_failure)?;
     for dropped in &records.dropped {
         eprintln!("arbiter match: repaired {shown}: dropped {dropped}");
     }
@@ -504,7 +539,7 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
             _ => {}
         }
     }
-    let mut sink = ResultSink::append(&dir, &event_name(&args)).map_err(|e| Failure::Internal(e.into()))?;
+    let mut sink = ResultSink::append(dir, &event_name(&args)).map_err(|e| Failure::Internal(e.into()))?;
     sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
     let status = match state.verdict {
         Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
@@ -512,7 +547,7 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
         None => format!("{} games to play", state.games_total() - done.len() as u64),
     };
     eprintln!("arbiter match: resuming {shown}: {} of {} games recorded, {status}", done.len(), state.games_total());
-    play(&spec, &args, &dir, sink, state, &done, interrupt, lock)
+    play(&spec, &args, dir, sink, state, &done, interrupt, lock)
 }
 
 /// A fingerprint part's name in words, for the refusal of a resume or a merge.
@@ -541,8 +576,8 @@ pub(crate) fn record_failure(error: RecordError) -> Failure {
 /// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]) with a progress bar, prints
 /// and writes the summary, and returns the exit code. `_lock` is held until the match ends.
 #[allow(clippy::too_many_arguments)]
-fn play(
-    spec: &MatchSpec,
+fn play<G: MatchGame>(
+    spec: &MatchSpec<G>,
     args: &MatchArgs,
     dir: &Path,
     mut sink: ResultSink,
@@ -628,7 +663,7 @@ fn parse_mem_total(meminfo: &str) -> Option<u64> {
 /// Refuses a match whose transposition tables would take more than half of `memory_mib` (physical memory in
 /// MiB; no check when unknown). Every worker holds one player, and so one table, per engine it plays: up to
 /// every engine of the match.
-fn check_hash_memory(spec: &MatchSpec, memory_mib: Option<u64>) -> Result<(), Failure> {
+fn check_hash_memory<G: MatchGame>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
     let Some(memory) = memory_mib else {
         return Ok(());
     };
@@ -655,11 +690,23 @@ fn check_hash_memory(spec: &MatchSpec, memory_mib: Option<u64>) -> Result<(), Fa
 }
 
 /// Turns the flags into a match spec (engines loaded, openings read).
-pub(crate) fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
+pub(crate) fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
+    if args.game.name() != G::NAME {
+        return Err(Failure::Internal(anyhow::anyhow!("--game {} built as {}", args.game.name(), G::NAME)));
+    }
+    if args.game == GameKind::Xiangqi && args.variant != Variant::Standard {
+        return Err(anyhow::anyhow!(
+            "--variant {} is a chess variant; it cannot be given with --game xiangqi",
+            args.variant.name()
+        )
+        .into());
+    }
     let each = EachArgs::parse(args.each.as_deref())?;
-    let defaults = ["name=seed".to_string(), "name=nomob".to_string()];
+    let second = if args.game == GameKind::Xiangqi { "name=nopsqt" } else { "name=nomob" };
+    let defaults = ["name=seed".to_string(), second.to_string()];
     let texts = if args.engines.is_empty() { &defaults[..] } else { &args.engines[..] };
-    let mut engines = texts.iter().map(|text| parse_engine_with(text, &each)).collect::<Result<Vec<_>, _>>()?;
+    let mut engines =
+        texts.iter().map(|text| parse_engine_for(text, &each, args.game)).collect::<Result<Vec<_>, _>>()?;
     let tc = match &args.tc {
         Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
         None => None,
@@ -726,7 +773,7 @@ pub(crate) fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
             Some(text) => OpeningsOption::parse(text)?,
             None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
         },
-        None => OpeningsOption { file: default_book()?, format: None, order: None, plies: None, start: None },
+        None => OpeningsOption { file: default_book(args.game)?, format: None, order: None, plies: None, start: None },
     };
     if args.plies == Some(0) {
         return Err(anyhow::anyhow!("--plies must be at least 1").into());
@@ -734,7 +781,7 @@ pub(crate) fn build_spec(args: &MatchArgs) -> Result<MatchSpec, Failure> {
     let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", book.plies)?;
     let order = one_of("--order", args.order, "order", book.order)?.unwrap_or_default();
     let path = book.file;
-    let openings = load_openings_as(&path, book.format, plies, args.variant)?;
+    let openings = load_game_openings::<G>(&path, book.format, plies, args.variant)?;
     let start = book.start.unwrap_or(1);
     if start > openings.len() {
         return Err(anyhow::anyhow!(
@@ -805,18 +852,19 @@ fn value_text<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_lowercase()
 }
 
-/// The default book: [`DEFAULT_BOOK`] under the working directory, else under the source tree the binary was
-/// built from.
-fn default_book() -> Result<PathBuf, Failure> {
-    let here = PathBuf::from(DEFAULT_BOOK);
+/// The default book of `game` ([`DEFAULT_BOOK`], [`DEFAULT_XIANGQI_BOOK`]) under the working directory, else
+/// under the source tree the binary was built from.
+fn default_book(game: GameKind) -> Result<PathBuf, Failure> {
+    let book = if game == GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK };
+    let here = PathBuf::from(book);
     if here.exists() {
         return Ok(here);
     }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_BOOK);
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(book);
     if built.exists() {
         return Ok(built);
     }
-    Err(anyhow::anyhow!("the default opening book {DEFAULT_BOOK} was not found; pass --openings FILE").into())
+    Err(anyhow::anyhow!("the default opening book {book} was not found; pass --openings FILE").into())
 }
 
 /// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic|bayeselo]`, with
@@ -865,10 +913,10 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
 /// The progress bar on stderr: games done / total, W/D/L, Elo with its interval and the LLR of the first
 /// pairing; and every `interval` games (0: never) the reports on stdout ([`match_report`]), printed with the
 /// bar hidden.
-struct Progress<'a> {
+struct Progress<'a, G: MatchGame> {
     bar: ProgressBar,
     two_engines: bool,
-    spec: &'a MatchSpec,
+    spec: &'a MatchSpec<G>,
     interval: u64,
     /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
     /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to stderr).
@@ -878,10 +926,10 @@ struct Progress<'a> {
 /// The log file of a run folder.
 pub const LOG_FILE: &str = "match.log";
 
-impl<'a> Progress<'a> {
+impl<'a, G: MatchGame> Progress<'a, G> {
     /// A bar for the games `state` plans, starting at the games it has counted already; `interval` is
     /// `--ratinginterval`, `dir` the run folder (for `match.log`).
-    fn new(spec: &'a MatchSpec, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a> {
+    fn new(spec: &'a MatchSpec<G>, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a, G> {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
         let log = match log {
             Ok(file) => Some(file),
@@ -903,8 +951,8 @@ impl<'a> Progress<'a> {
     }
 }
 
-impl MatchObserver for Progress<'_> {
-    fn game_finished(&mut self, _record: &GameRecord, _pair: &GamePair, state: &MatchState) {
+impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
+    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, state: &MatchState) {
         self.bar.set_position(state.tally.games);
         if self.interval > 0 && state.tally.games.is_multiple_of(self.interval) {
             let report = match_report(self.spec, state);
@@ -1084,7 +1132,7 @@ mod tests {
             concurrency: Some(4),
             ..MatchArgs::default()
         };
-        let spec = build_spec(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
         // 4 workers x (16 + 4096) MiB = 16448 MiB: fits in 64 GiB, not in 16 GiB.
         assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
         assert!(check_hash_memory(&spec, None).is_ok());
@@ -1105,10 +1153,10 @@ mod tests {
             concurrency: Some(concurrency),
             ..MatchArgs::default()
         };
-        assert_eq!(build_spec(&args(4, 16)).ok().unwrap().concurrency, 2);
-        assert_eq!(build_spec(&args(100, 3)).ok().unwrap().concurrency, 3);
-        assert_eq!(build_spec(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
-        let Err(Failure::Input(err)) = build_spec(&args(5000, 1025)) else { panic!("accepted") };
+        assert_eq!(build_spec::<crate::chess::Game>(&args(4, 16)).ok().unwrap().concurrency, 2);
+        assert_eq!(build_spec::<crate::chess::Game>(&args(100, 3)).ok().unwrap().concurrency, 3);
+        assert_eq!(build_spec::<crate::chess::Game>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
+        let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args(5000, 1025)) else { panic!("accepted") };
         assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
     }
 
@@ -1133,7 +1181,7 @@ mod tests {
         let pgn = config_dir().join("kv-book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").unwrap();
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
-        let build = |args: MatchArgs| match build_spec(&args) {
+        let build = |args: MatchArgs| match build_spec::<crate::chess::Game>(&args) {
             Ok(spec) => Ok(spec),
             Err(Failure::Input(e) | Failure::Internal(e)) => Err(e.to_string()),
         };
@@ -1200,12 +1248,14 @@ mod tests {
             rounds: Some(1),
             ..MatchArgs::default()
         };
-        let spec = build_spec(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
         assert_eq!((spec.tournament, spec.swap, spec.variant), (Tournament::Gauntlet, false, Variant::Chess960));
         assert_eq!(spec.schedule().pairings, [(0, 1), (0, 2)]);
         assert!(spec.openings[0].start.is_chess960());
         let args = MatchArgs { variant: Variant::Standard, ..args };
-        let Err(Failure::Input(err)) = build_spec(&args) else { panic!("a Chess960 book read as standard chess") };
+        let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args) else {
+            panic!("a Chess960 book read as standard chess")
+        };
         assert!(error_text(&err).contains("need Chess960 mode"), "{err}");
     }
 
@@ -1214,7 +1264,7 @@ mod tests {
         let book = config_dir().join("book.epd");
         std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
         let args = MatchArgs { openings: Some(book.clone()), ..MatchArgs::default() };
-        let spec = build_spec(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
         assert_eq!(spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
         assert!(spec.engines.iter().all(|e| e.limit.nodes == Some(DEFAULT_NODES)));
         assert_eq!(spec.length, MatchLength::UntilDecided);
@@ -1222,7 +1272,7 @@ mod tests {
         assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 10.0));
 
         let args = MatchArgs { openings: Some(book.clone()), games: Some(5), ..MatchArgs::default() };
-        let spec = build_spec(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
         assert!(spec.sprt.is_none());
         assert_eq!(spec.length, MatchLength::Games(5));
 
@@ -1236,7 +1286,7 @@ mod tests {
             }),
         ];
         let args = MatchArgs { openings: Some(book.clone()), engines: three.clone(), ..MatchArgs::default() };
-        let spec = build_spec(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
         assert_eq!(spec.length, MatchLength::EachOpening);
         assert!(spec.sprt.is_none());
         let args = MatchArgs {
@@ -1245,19 +1295,25 @@ mod tests {
             sprt: Some("elo0=0,elo1=5".into()),
             ..MatchArgs::default()
         };
-        assert!(matches!(build_spec(&args), Err(Failure::Input(_))));
+        assert!(matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(_))));
         let args = MatchArgs {
             openings: Some(book.clone()),
             engines: vec!["name=seed".into(), "name=seed".into()],
             ..MatchArgs::default()
         };
-        assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice")));
+        assert!(
+            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
+        );
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
-        assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies")));
+        assert!(
+            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
+        );
         let pgn = config_dir().join("book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
-        assert!(matches!(build_spec(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1"));
+        assert!(
+            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
+        );
     }
 
     #[test]
@@ -1292,10 +1348,12 @@ mod tests {
             ..MatchArgs::default()
         };
         for (games, sprt) in [(None, None), (None, Some("elo0=0,elo1=5"))] {
-            let Err(Failure::Input(err)) = build_spec(&args(games, sprt)) else { panic!("accepted") };
+            let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args(games, sprt)) else {
+                panic!("accepted")
+            };
             assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
         }
-        let spec = build_spec(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
+        let spec = build_spec::<crate::chess::Game>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
         assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));
         assert_eq!(spec.schedule().planned_pairs(), 3, "pairs 1, 4 and 7 of 10");
     }

@@ -11,13 +11,16 @@
 //! a shard missing, given twice or incomplete, an output folder that holds results), 1 when a merged file
 //! cannot be written.
 
-use super::match_cmd::{Failure, build_spec, clap_error_text, exit_code, parse_match_args, part_text, record_failure};
+use super::match_cmd::{
+    Failure, MatchArgs, build_spec, clap_error_text, exit_code, parse_match_args, part_text, record_failure,
+};
 use crate::runner::output::{CSV_HEADER, OutputError, create_new_file};
 use crate::runner::runfile::hex;
 use crate::runner::{
     Fingerprint, GameRow, RUN_TOML, Repair, RunFile, Shard, create_out_dir, read_run, replay, summary_text,
     write_summary,
 };
+use crate::runner::{GameKind, MatchGame};
 use std::collections::BTreeMap;
 use std::fs::{File, TryLockError};
 use std::io::Write as _;
@@ -160,7 +163,23 @@ fn merge(args: &MergeArgs) -> Result<i32, Failure> {
         )
     })?;
     let (match_args, _) = parse_match_args(&first.run.args).map_err(|e| anyhow::anyhow!("{}", clap_error_text(&e)))?;
-    let mut spec = build_spec(&match_args)?;
+    match match_args.game {
+        GameKind::Chess => merge_as::<crate::chess::Game>(&match_args, &shards, &dirs, &here, &out),
+        GameKind::Xiangqi => merge_as::<crate::xiangqi::Game>(&match_args, &shards, &dirs, &here, &out),
+    }
+}
+
+/// The rest of [`merge`] in the shards' game `G`: the match rebuilt from the first shard's arguments, each
+/// shard checked complete, the games merged and summarized into `out`.
+fn merge_as<G: MatchGame>(
+    match_args: &MatchArgs,
+    shards: &[ShardRun],
+    dirs: &[PathBuf],
+    here: &Path,
+    out: &Path,
+) -> Result<i32, Failure> {
+    let first = &shards[0];
+    let mut spec = build_spec::<G>(match_args)?;
     let fingerprint = Fingerprint::of(&spec);
     if hex(fingerprint.total()) != first.run.fingerprint {
         let changed: Vec<String> = fingerprint.changed_parts(&first.run.parts).iter().map(|p| part_text(p)).collect();
@@ -174,7 +193,7 @@ fn merge(args: &MergeArgs) -> Result<i32, Failure> {
     // Each shard: complete, its rows in its part of the schedule.
     let mut rows: Vec<GameRow> = Vec::new();
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
-    for (shard, dir) in shards.iter().zip(&dirs) {
+    for (shard, dir) in shards.iter().zip(dirs) {
         let records = read_run(dir, Repair::ReadOnly).map_err(record_failure)?;
         spec.shard = Some(shard.shard);
         let csv_path = dir.join("games.csv").display().to_string();
@@ -198,13 +217,13 @@ fn merge(args: &MergeArgs) -> Result<i32, Failure> {
     let (mut state, _) = replay(&spec, &rows, "the merged games.csv").map_err(record_failure)?;
     state.resumed = state.tally.games;
 
-    std::env::set_current_dir(&here).map_err(|e| anyhow::anyhow!("{}: {e}", here.display()))?;
-    create_out_dir(&out)?;
-    write_games(&out, &rows, &pgn).map_err(|e| Failure::Internal(e.into()))?;
+    std::env::set_current_dir(here).map_err(|e| anyhow::anyhow!("{}: {e}", here.display()))?;
+    create_out_dir(out)?;
+    write_games(out, &rows, &pgn).map_err(|e| Failure::Internal(e.into()))?;
     let summary = summary_text(&spec, &state);
     print!("{summary}");
     println!("\nMerged {} shards: {}", shards.len(), out.display());
-    write_summary(&out, &spec, &state).map_err(|e| Failure::Internal(e.into()))?;
+    write_summary(out, &spec, &state).map_err(|e| Failure::Internal(e.into()))?;
     Ok(0)
 }
 

@@ -2,6 +2,7 @@
 //! (the default) or Xiangqi (`--game xiangqi`). The driver is written once over [`PerftGame`].
 
 use crate::notation::epd::{Epd, read_epd_file_with};
+pub use crate::runner::GameKind;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
 use crate::suite::perft::{PerftGame, PerftTable, perft_split};
 use anyhow::Context;
@@ -59,15 +60,6 @@ pub struct PerftArgs {
     /// Seconds to wait for each reply of the --compare-with engine.
     #[arg(long, default_value_t = 120)]
     pub compare_timeout_s: u64,
-}
-
-/// Which game `arbiter perft` counts.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Chess (with --chess960 for Chess960).
-    Chess,
-    /// Xiangqi (Chinese chess).
-    Xiangqi,
 }
 
 /// How `arbiter perft --suite` reports.

@@ -93,6 +93,29 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
 /// # Errors
 /// As [`read_games`].
 pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<PgnGame>, PgnError> {
+    split_games(text, file)?.into_iter().map(|raw| build_game(raw.tags, raw.tokens, raw.line, file, chess960)).collect()
+}
+
+/// One game of a PGN file as text: its tags and its movetext tokens, before any move is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawGame {
+    /// The tags in file order, as `(name, value)`, with `\"` and `\\` unescaped.
+    pub tags: Vec<(String, String)>,
+    /// The movetext tokens with the 1-based line of each: move numbers, moves, NAGs and the result, with
+    /// comments (`{...}`, `;...`) and variations (`(...)`) left out.
+    pub tokens: Vec<(usize, String)>,
+    /// The 1-based line where the game begins (its first tag, or its first token when it has no tags).
+    pub line: usize,
+}
+
+/// Splits PGN text into games without reading the moves (so that other games than chess can share the PGN
+/// syntax): tags, then movetext tokens until a result token or the next tag section. Lines starting with `%`
+/// are skipped, a leading byte-order mark is ignored.
+///
+/// # Errors
+/// [`PgnError::BadTag`] for a malformed tag line, [`PgnError::Unterminated`] for a comment or variation still
+/// open at the end of the text, each naming `file` and the line.
+pub fn split_games(text: &str, file: &str) -> Result<Vec<RawGame>, PgnError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut tokens: Vec<(usize, String)> = Vec::new();
@@ -100,18 +123,12 @@ pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<
     let mut depth_comment = false;
     let mut depth_var = 0usize;
     let mut in_moves = false;
-    let finish = |tags: &mut Vec<(String, String)>,
-                  tokens: &mut Vec<(usize, String)>,
-                  line: usize,
-                  games: &mut Vec<PgnGame>|
-     -> Result<(), PgnError> {
-        if tags.is_empty() && tokens.is_empty() {
-            return Ok(());
-        }
-        let g = build_game(std::mem::take(tags), std::mem::take(tokens), line, file, chess960)?;
-        games.push(g);
-        Ok(())
-    };
+    let finish =
+        |tags: &mut Vec<(String, String)>, tokens: &mut Vec<(usize, String)>, line: usize, games: &mut Vec<RawGame>| {
+            if !(tags.is_empty() && tokens.is_empty()) {
+                games.push(RawGame { tags: std::mem::take(tags), tokens: std::mem::take(tokens), line });
+            }
+        };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut comment_start = 0;
     let mut variation_start = 0;
@@ -123,7 +140,7 @@ pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<
         }
         if !depth_comment && depth_var == 0 && line.starts_with('[') {
             if in_moves {
-                finish(&mut tags, &mut tokens, game_line, &mut games)?;
+                finish(&mut tags, &mut tokens, game_line, &mut games);
                 in_moves = false;
             }
             if tags.is_empty() {
@@ -184,7 +201,7 @@ pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<
             }
         }
         if in_moves && tokens.last().is_some_and(|(_, t)| is_result(t)) {
-            finish(&mut tags, &mut tokens, game_line, &mut games)?;
+            finish(&mut tags, &mut tokens, game_line, &mut games);
             in_moves = false;
         }
     }
@@ -192,7 +209,7 @@ pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<
         let (what, line) = if depth_comment { ("comment {", comment_start) } else { ("variation (", variation_start) };
         return Err(PgnError::Unterminated { file: file.to_string(), line, what });
     }
-    finish(&mut tags, &mut tokens, game_line, &mut games)?;
+    finish(&mut tags, &mut tokens, game_line, &mut games);
     Ok(games)
 }
 
@@ -291,6 +308,14 @@ pub fn write_game(
         pos.make_move(m);
     }
     words.push(result.to_string());
+    push_movetext(&mut out, &words);
+    out
+}
+
+/// Appends PGN movetext `words` (move numbers, moves, `{comments}`, the result) to `out` separated by spaces
+/// with lines of at most 79 characters (a longer word stands alone), then a blank line (PGN export format,
+/// standard section 8.2.6: lines under 80 characters).
+pub fn push_movetext(out: &mut String, words: &[String]) {
     let mut line_len = 0;
     for w in words {
         if line_len > 0 && line_len + 1 + w.len() > 79 {
@@ -300,11 +325,10 @@ pub fn write_game(
             out.push(' ');
             line_len += 1;
         }
-        out.push_str(&w);
+        out.push_str(w);
         line_len += w.len();
     }
     out.push_str("\n\n");
-    out
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@ use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator};
 use super::openings::Opening;
 use super::player::{GoRequest, MoveLimit, Player, PlayerError};
 use super::timecontrol::Clock;
+use super::variant::{MatchGame, RuleEnd};
 use crate::chess::game::GameResult;
-use crate::chess::{Color, Game, Move, PieceType, Position, Termination};
+use crate::chess::{Color, Game, PieceType, Position};
 use crate::engine::Limits;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -14,8 +15,8 @@ use std::time::Instant;
 /// Why a game ended. The result of a [`GameRecord`] always agrees with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// By the rules of chess ([`Game::outcome`]).
-    Rules(Termination),
+    /// By the rules of the game ([`MatchGame::outcome`]).
+    Rules(RuleEnd),
     /// Draw adjudication.
     DrawAdjudication,
     /// Resign adjudication.
@@ -37,7 +38,8 @@ pub enum EndReason {
 
 impl EndReason {
     /// The text used in the CSV and the PGN `Termination` tag: `checkmate`, `stalemate`,
-    /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `adjudication: draw`,
+    /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `perpetual check`,
+    /// `sixty-move rule` (Xiangqi), `adjudication: draw`,
     /// `adjudication: resign`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect` or
     /// `stall`.
     pub fn text(self) -> &'static str {
@@ -71,12 +73,14 @@ impl EndReason {
     }
 
     /// Every reason, in the order of the summary's termination table.
-    pub const ALL: [EndReason; 13] = [
-        EndReason::Rules(Termination::Checkmate),
-        EndReason::Rules(Termination::Stalemate),
-        EndReason::Rules(Termination::ThreefoldRepetition),
-        EndReason::Rules(Termination::FiftyMoveRule),
-        EndReason::Rules(Termination::InsufficientMaterial),
+    pub const ALL: [EndReason; 15] = [
+        EndReason::Rules(RuleEnd::Checkmate),
+        EndReason::Rules(RuleEnd::Stalemate),
+        EndReason::Rules(RuleEnd::ThreefoldRepetition),
+        EndReason::Rules(RuleEnd::FiftyMoveRule),
+        EndReason::Rules(RuleEnd::InsufficientMaterial),
+        EndReason::Rules(RuleEnd::PerpetualCheck),
+        EndReason::Rules(RuleEnd::SixtyMoveRule),
         EndReason::DrawAdjudication,
         EndReason::ResignAdjudication,
         EndReason::MaxMoves,
@@ -152,17 +156,18 @@ impl Clocks {
     }
 }
 
-/// A finished game: who played, from where, every move (book first) with its PGN comment, the result and why.
+/// A finished game of `G` (chess by default): who played, from where, every move (book first) with its PGN
+/// comment, the result and why. In Xiangqi, White is Red, the side that moves first.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct GameRecord<G: MatchGame = Game> {
     /// White's name.
     pub white: String,
     /// Black's name.
     pub black: String,
     /// The start position (before the book moves).
-    pub start: Position,
+    pub start: G::Position,
     /// Every move from `start`: the book moves, then the players' moves.
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
     /// One PGN comment per move: `book` for book moves, `score/depth` (such as `+0.35/12`) for players' moves.
     pub comments: Vec<String>,
     /// How many of `moves` came from the book.
@@ -175,7 +180,7 @@ pub struct GameRecord {
     pub note: Option<String>,
 }
 
-impl GameRecord {
+impl<G: MatchGame> GameRecord<G> {
     /// The score of `color`'s player: 1.0 win, 0.5 draw, 0.0 loss.
     pub fn score_for(&self, color: Color) -> f64 {
         self.result.score_for(color)
@@ -186,29 +191,29 @@ impl GameRecord {
 /// game ends. Never panics on a player's behaviour: an illegal move or a failure loses the game for that side
 /// and is described in [`GameRecord::note`].
 ///
-/// Order of the checks before each move: the rules ([`Game::outcome`]), then an adjudication reached with the
-/// last move, then the move cap; so a checkmate on the last move stands over every adjudication.
-pub fn play_game(
-    white: &mut dyn Player,
-    black: &mut dyn Player,
-    opening: &Opening,
+/// Order of the checks before each move: the rules ([`MatchGame::outcome`]), then an adjudication reached with
+/// the last move, then the move cap; so a checkmate on the last move stands over every adjudication.
+pub fn play_game<G: MatchGame>(
+    white: &mut dyn Player<G>,
+    black: &mut dyn Player<G>,
+    opening: &Opening<G>,
     settings: &GameSettings,
-) -> GameRecord {
+) -> GameRecord<G> {
     play_game_unless(white, black, opening, settings, &AtomicBool::new(false))
         .expect("a game whose abandon flag is never set ends normally")
 }
 
 /// [`play_game`] that gives up when `abandon` is set: the flag is read before every player's move, and the
 /// game then ends without a record (`None`; the move in progress is finished first).
-pub fn play_game_unless(
-    white: &mut dyn Player,
-    black: &mut dyn Player,
-    opening: &Opening,
+pub fn play_game_unless<G: MatchGame>(
+    white: &mut dyn Player<G>,
+    black: &mut dyn Player<G>,
+    opening: &Opening<G>,
     settings: &GameSettings,
     abandon: &AtomicBool,
-) -> Option<GameRecord> {
+) -> Option<GameRecord<G>> {
     let mut game = opening.game();
-    let book_plies = game.moves().len();
+    let book_plies = game.plies();
     let mut comments: Vec<String> = vec!["book".to_string(); book_plies];
     let names = [white.name().to_string(), black.name().to_string()];
     let ending = play_out(&mut game, &mut comments, [white, black], &names, settings, abandon)?;
@@ -216,7 +221,7 @@ pub fn play_game_unless(
         white: names[0].clone(),
         black: names[1].clone(),
         start: opening.start.clone(),
-        moves: game.moves().to_vec(),
+        moves: game.moves(),
         comments,
         book_plies,
         result: ending.result,
@@ -245,10 +250,10 @@ impl Ending {
 
 /// Plays `game` from the end of the book to its end; `players` and `names` are indexed by colour. `None` when
 /// `abandon` is set before a player's move.
-fn play_out(
-    game: &mut Game,
+fn play_out<G: MatchGame>(
+    game: &mut G,
     comments: &mut Vec<String>,
-    players: [&mut dyn Player; 2],
+    players: [&mut dyn Player<G>; 2],
     names: &[String; 2],
     settings: &GameSettings,
     abandon: &AtomicBool,
@@ -272,14 +277,14 @@ fn play_out(
             }
             None => {}
         }
-        if adjudicator.max_moves_reached(game.moves().len()) {
+        if adjudicator.max_moves_reached(game.plies()) {
             return Some(Ending::new(GameResult::Draw, EndReason::MaxMoves));
         }
         if abandon.load(Ordering::Relaxed) {
             return None;
         }
 
-        let mover = game.position().side_to_move();
+        let mover = game.mover();
         let limit = &settings.limits[mover.index()];
         let request = clocks.request(mover, limit);
         let asked = Instant::now();
@@ -291,24 +296,20 @@ fn play_out(
         };
         answer.time_ms = spent_ms;
         if let Some(note) = overrun(&mut clocks, mover, limit, spent_ms, &names[mover.index()]) {
-            let result = if can_mate(game.position(), mover.flip()) {
-                GameResult::win_for(mover.flip())
-            } else {
-                GameResult::Draw
-            };
+            let result = if game.can_win(mover.flip()) { GameResult::win_for(mover.flip()) } else { GameResult::Draw };
             return Some(Ending { result, end: EndReason::TimeForfeit, note: Some(note) });
         }
         if !game.play(answer.mv) {
             // `Game::play` changed nothing: the position is the one the move was meant for.
-            let text = answer.mv.to_uci(game.position().is_chess960());
-            let fen = game.position().to_fen();
+            let text = game.move_text(answer.mv);
+            let fen = game.fen();
             let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
             return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
         // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth
         // replay to the same PGN.
         comments.push(answer.comment(limit.is_timed().then_some(answer.time_ms)));
-        adjudicated = adjudicator.record(mover, answer.score, game.moves().len());
+        adjudicated = adjudicator.record(mover, answer.score, game.plies());
     }
 }
 
@@ -336,6 +337,7 @@ fn overrun(clocks: &mut Clocks, mover: Color, limit: &MoveLimit, spent_ms: u64, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Move;
     use crate::chess::Square;
     use crate::notation::parse_uci;
     use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
@@ -392,7 +394,7 @@ mod tests {
         let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
         let record = play_game(&mut white, &mut black, &start(), &GameSettings::default());
         assert_eq!(record.result, GameResult::BlackWins);
-        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
+        assert_eq!(record.end, EndReason::Rules(RuleEnd::Checkmate));
         assert_eq!(record.moves.len(), 4);
         assert_eq!(record.comments, vec!["+0.00/1"; 4]);
         assert_eq!((record.white.as_str(), record.black.as_str()), ("w", "b"));
@@ -434,7 +436,7 @@ mod tests {
             &start(),
             &GameSettings::default(),
         );
-        assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::Rules(Termination::ThreefoldRepetition)));
+        assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::Rules(RuleEnd::ThreefoldRepetition)));
         assert_eq!(record.moves.len(), 8);
 
         let mut settings = GameSettings::default();
@@ -476,7 +478,7 @@ mod tests {
             &opening,
             &GameSettings::default(),
         );
-        assert_eq!(record.end, EndReason::Rules(Termination::ThreefoldRepetition));
+        assert_eq!(record.end, EndReason::Rules(RuleEnd::ThreefoldRepetition));
         assert_eq!(record.moves.len(), 8);
         assert_eq!(record.book_plies, 4);
         assert_eq!(&record.comments[..5], &["book", "book", "book", "book", "+0.00/1"]);
@@ -490,7 +492,7 @@ mod tests {
         assert!(play_game_unless(&mut white, &mut black, &start(), &GameSettings::default(), &abandon).is_none());
         abandon.store(false, Ordering::Relaxed);
         let record = play_game_unless(&mut white, &mut black, &start(), &GameSettings::default(), &abandon).unwrap();
-        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
+        assert_eq!(record.end, EndReason::Rules(RuleEnd::Checkmate));
     }
 
     fn shuffle_script() -> Vec<Option<(&'static str, i32)>> {
@@ -534,7 +536,7 @@ mod tests {
         let mut white = Slow(Scripted::new("w", vec![Some(("f2f3", 0)), Some(("g2g4", 0))]), 60);
         let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
         let record = play_game(&mut white, &mut black, &start(), &GameSettings::with_limit(limit));
-        assert_eq!(record.end, EndReason::Rules(Termination::Checkmate));
+        assert_eq!(record.end, EndReason::Rules(RuleEnd::Checkmate));
     }
 
     #[test]
@@ -608,7 +610,7 @@ mod tests {
         let plain = GameSettings::default();
         let cases: Vec<(EndReason, &str, Opening, Script, Script, &GameSettings)> = vec![
             (
-                EndReason::Rules(Termination::Checkmate),
+                EndReason::Rules(RuleEnd::Checkmate),
                 "0-1",
                 start(),
                 vec![Some(("f2f3", 0)), Some(("g2g4", 0))],
@@ -616,23 +618,16 @@ mod tests {
                 &plain,
             ),
             (
-                EndReason::Rules(Termination::Stalemate),
+                EndReason::Rules(RuleEnd::Stalemate),
                 "1/2-1/2",
                 from("7k/4Q3/8/8/8/8/8/K7 w - - 0 1"),
                 vec![Some(("e7f7", 0))],
                 vec![],
                 &plain,
             ),
+            (EndReason::Rules(RuleEnd::ThreefoldRepetition), "1/2-1/2", start(), knights(0).0, knights(0).1, &plain),
             (
-                EndReason::Rules(Termination::ThreefoldRepetition),
-                "1/2-1/2",
-                start(),
-                knights(0).0,
-                knights(0).1,
-                &plain,
-            ),
-            (
-                EndReason::Rules(Termination::FiftyMoveRule),
+                EndReason::Rules(RuleEnd::FiftyMoveRule),
                 "1/2-1/2",
                 from("4k3/8/8/8/8/8/8/R3K3 w - - 99 80"),
                 vec![Some(("a1a2", 0))],
@@ -640,7 +635,7 @@ mod tests {
                 &plain,
             ),
             (
-                EndReason::Rules(Termination::InsufficientMaterial),
+                EndReason::Rules(RuleEnd::InsufficientMaterial),
                 "1/2-1/2",
                 from("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1"),
                 vec![Some(("e1d2", 0))],
@@ -680,7 +675,10 @@ mod tests {
         ));
         let mut covered: Vec<EndReason> = records.iter().map(|c| c.0).collect();
         covered.sort_by_key(|r| EndReason::ALL.iter().position(|a| a == r));
-        assert_eq!(covered, EndReason::ALL, "every end reason is played once");
+        // Perpetual check and the sixty-move rule end Xiangqi games: see the tests of `variant`.
+        let xiangqi = [EndReason::Rules(RuleEnd::PerpetualCheck), EndReason::Rules(RuleEnd::SixtyMoveRule)];
+        let chess: Vec<EndReason> = EndReason::ALL.into_iter().filter(|r| !xiangqi.contains(r)).collect();
+        assert_eq!(covered, chess, "every end reason of chess is played once");
         let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
         for (reason, result, record) in records {
             assert_eq!((record.end, record.result.pgn()), (reason, result), "{reason:?}");

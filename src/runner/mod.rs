@@ -39,12 +39,13 @@ pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudica
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
 pub use openings::{
-    Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_openings, load_openings_as,
-    opening_order, opening_order_from,
+    Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_game_openings, load_openings,
+    load_openings_as, opening_order, opening_order_from,
 };
 pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
 pub use player::{
-    BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError, PlayerMove,
+    BuiltinEngine, BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError,
+    PlayerMove,
 };
 pub use records::{GameRow, RecordError, Repair, RunRecords, read_run, replay};
 pub use report::{cutechess_report, fastchess_report, match_report};
@@ -57,3 +58,4 @@ pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
 pub use timecontrol::{Clock, TimeControl};
 pub use uci_player::{UciEngine, UciPlayer};
+pub use variant::{GameKind, MatchGame, RuleEnd, RulesOutcome};

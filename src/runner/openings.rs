@@ -3,7 +3,8 @@
 //! `file=PATH,format=epd,order=random,plies=N,start=N`).
 
 use super::kv::{KeyValueError, KeyValues};
-use crate::chess::{Game, Move, Position};
+use super::variant::MatchGame;
+use crate::chess::Game;
 use crate::notation::epd::{EpdError, read_epd_file};
 use crate::notation::pgn::{PgnError, read_games_variant};
 use rand::SeedableRng;
@@ -40,22 +41,23 @@ impl Variant {
     }
 }
 
-/// One opening: a start position and the book moves played from it before the engines take over.
+/// One opening of a game `G` (chess by default): a start position and the book moves played from it before the
+/// engines take over.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct Opening<G: MatchGame = Game> {
     /// The position the game starts from (an EPD position, or a PGN game's start).
-    pub start: Position,
+    pub start: G::Position,
     /// Book moves from `start` (empty for EPD openings), all legal.
-    pub moves: Vec<Move>,
+    pub moves: Vec<G::Move>,
     /// 1-based line in the opening file where the opening stands.
     pub line: usize,
 }
 
-impl Opening {
-    /// A game at the end of the book: `start` with the book moves played through [`Game::play`], so their
-    /// keys are in the repetition history.
-    pub fn game(&self) -> Game {
-        let mut game = Game::new(self.start.clone());
+impl<G: MatchGame> Opening<G> {
+    /// A game at the end of the book: `start` with the book moves played through [`MatchGame::play`], so that
+    /// their positions are in the repetition history.
+    pub fn game(&self) -> G {
+        let mut game = G::new_game(self.start.clone());
         for &m in &self.moves {
             let legal = game.play(m);
             debug_assert!(legal, "book moves were checked when the file was read");
@@ -92,6 +94,16 @@ pub enum OpeningError {
     PliesForEpd {
         /// The path.
         file: String,
+    },
+    /// A line that is not an opening of the game played (a Xiangqi EPD or PGN line).
+    #[error("{}: {reason}", place(.file, *.line, 0))]
+    Line {
+        /// The path.
+        file: String,
+        /// 1-based line (0 for the whole file).
+        line: usize,
+        /// What is wrong.
+        reason: String,
     },
     /// A book move ends the game (checkmate, stalemate, repetition...) before the engines play.
     #[error(
@@ -179,27 +191,24 @@ pub fn load_openings_as(
     plies: Option<usize>,
     variant: Variant,
 ) -> Result<Vec<Opening>, OpeningError> {
+    load_game_openings::<Game>(path, format, plies, variant)
+}
+
+/// [`load_openings_as`] for the game `G`: the file is read by [`MatchGame::read_openings`], and then every
+/// opening is checked to leave a move to play.
+///
+/// # Errors
+/// As [`load_openings_as`], and [`OpeningError::Line`] for a line that is not a `G` opening.
+pub fn load_game_openings<G: MatchGame>(
+    path: &Path,
+    format: Option<OpeningFormat>,
+    plies: Option<usize>,
+    variant: Variant,
+) -> Result<Vec<Opening<G>>, OpeningError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
-    let chess960 = variant.is_chess960();
-    let openings = match format.unwrap_or_else(|| OpeningFormat::detect(path, &text)) {
-        OpeningFormat::Epd => {
-            if plies.is_some() {
-                return Err(OpeningError::PliesForEpd { file });
-            }
-            read_epd_file(path, chess960)?
-                .into_iter()
-                .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
-                .collect::<Vec<_>>()
-        }
-        OpeningFormat::Pgn => read_games_variant(&text, &file, chess960)?
-            .into_iter()
-            .map(|mut game| {
-                game.moves.truncate(plies.unwrap_or(usize::MAX));
-                Opening { start: game.start, moves: game.moves, line: game.line }
-            })
-            .collect(),
-    };
+    let format = format.unwrap_or_else(|| OpeningFormat::detect(path, &text));
+    let openings = G::read_openings(path, &text, format, plies, variant)?;
     if openings.is_empty() {
         return Err(OpeningError::Empty { file });
     }
@@ -209,10 +218,41 @@ pub fn load_openings_as(
     Ok(openings)
 }
 
+/// The chess reader of [`MatchGame::read_openings`]: EPD through [`read_epd_file`], PGN through
+/// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
+pub(crate) fn read_chess_openings(
+    path: &Path,
+    text: &str,
+    format: OpeningFormat,
+    plies: Option<usize>,
+    variant: Variant,
+) -> Result<Vec<Opening>, OpeningError> {
+    let file = path.display().to_string();
+    let chess960 = variant.is_chess960();
+    Ok(match format {
+        OpeningFormat::Epd => {
+            if plies.is_some() {
+                return Err(OpeningError::PliesForEpd { file });
+            }
+            read_epd_file(path, chess960)?
+                .into_iter()
+                .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
+                .collect::<Vec<_>>()
+        }
+        OpeningFormat::Pgn => read_games_variant(text, &file, chess960)?
+            .into_iter()
+            .map(|mut game| {
+                game.moves.truncate(plies.unwrap_or(usize::MAX));
+                Opening { start: game.start, moves: game.moves, line: game.line }
+            })
+            .collect(),
+    })
+}
+
 /// Checks that no book position, the last included, ends the game; `index` is the opening's 1-based number.
-fn check_playable(opening: &Opening, index: usize, file: &str) -> Result<(), OpeningError> {
-    let mut game = Game::new(opening.start.clone());
-    let finished = |game: &Game, ply: usize| match game.outcome() {
+fn check_playable<G: MatchGame>(opening: &Opening<G>, index: usize, file: &str) -> Result<(), OpeningError> {
+    let mut game = G::new_game(opening.start.clone());
+    let finished = |game: &G, ply: usize| match game.outcome() {
         Some(outcome) => Err(OpeningError::Finished {
             file: file.to_string(),
             line: opening.line,

@@ -3,7 +3,7 @@
 
 use super::game::GameRecord;
 use super::scheduler::GamePair;
-use crate::notation::pgn::write_game;
+use super::variant::MatchGame;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -273,7 +273,12 @@ impl ResultSink {
     ///
     /// # Errors
     /// [`OutputError`] naming the file that cannot be written.
-    pub fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord) -> Result<(), OutputError> {
+    pub fn write_game<G: MatchGame>(
+        &mut self,
+        pair: &GamePair,
+        game: u8,
+        record: &GameRecord<G>,
+    ) -> Result<(), OutputError> {
         let text = pgn_game_text(&self.event, pair, game, record, SystemTime::now(), self.comments);
         self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
         self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))?;
@@ -289,7 +294,7 @@ impl ResultSink {
                 record.result.pgn().to_string(),
                 record.end.text().to_string(),
                 record.moves.len().to_string(),
-                record.start.to_fen(),
+                G::position_fen(&record.start),
             ])
             .map_err(|reason| OutputError::Csv { path: self.csv_path.display().to_string(), reason })?;
         self.csv.flush().map_err(|e| io_error(&self.csv_path, e))
@@ -305,16 +310,22 @@ impl ResultSink {
 ///
 /// [`play_game`]: super::game::play_game
 /// [`EndReason`]: super::game::EndReason
-pub fn pgn_text(event: &str, pair: &GamePair, game: u8, record: &GameRecord, date: SystemTime) -> String {
+pub fn pgn_text<G: MatchGame>(
+    event: &str,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord<G>,
+    date: SystemTime,
+) -> String {
     pgn_game_text(event, pair, game, record, date, true)
 }
 
 /// [`pgn_text`] with the move comments written only when `comments` is true.
-pub fn pgn_game_text(
+pub fn pgn_game_text<G: MatchGame>(
     event: &str,
     pair: &GamePair,
     game: u8,
-    record: &GameRecord,
+    record: &GameRecord<G>,
     date: SystemTime,
     comments: bool,
 ) -> String {
@@ -334,7 +345,7 @@ pub fn pgn_game_text(
     .map(|(k, v)| (k.to_string(), v))
     .collect();
     let comments = comments.then_some(record.comments.as_slice());
-    write_game(&tags, &record.start, &record.moves, comments, record.result.pgn())
+    G::pgn_text(&tags, &record.start, &record.moves, comments, record.result.pgn())
 }
 
 #[cfg(test)]

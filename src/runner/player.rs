@@ -1,16 +1,19 @@
-//! Players: what the runner asks for a move. A [`Player`] gets the game so far and a [`MoveLimit`] and returns
-//! a [`PlayerMove`] or a [`PlayerError`]; the built-in engine ([`BuiltinPlayer`]) is one implementation, an
-//! external UCI engine process is another (a later issue).
+//! Players: what the runner asks for a move. A [`Player`] of a game `G` (chess by default, or Xiangqi: see
+//! [`MatchGame`]) gets the game so far and a [`MoveLimit`] and returns a [`PlayerMove`] or a [`PlayerError`];
+//! the built-in engines ([`BuiltinPlayer`]: chess's [`Engine`], Xiangqi's [`XiangqiEngine`]) are one
+//! implementation, an external UCI engine process ([`super::UciPlayer`]) is another.
 //!
 //! An [`EngineSpec`] describes one entrant of a match and creates fresh players for the worker threads.
 
 use super::timecontrol::TimeControl;
 use super::uci_player::UciEngine;
+use super::variant::MatchGame;
 use crate::chess::{Game, Move};
 use crate::engine::tt::TranspositionTable;
-use crate::engine::{Engine, EngineConfig, Limits, MATE, is_mate_score};
+use crate::engine::{Engine, EngineConfig, Limits};
+use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use std::fmt;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{AssertUnwindSafe, UnwindSafe, catch_unwind};
 use thiserror::Error;
 
 /// How long one engine may think, set per engine (`--engine ...,tc=10+0.1`) or for all (`--each`, `--nodes`).
@@ -93,6 +96,17 @@ impl EngineScore {
     /// The centipawn value of a mate score in [`EngineScore::as_cp`]: larger than any real evaluation.
     pub const MATE_CP: i32 = 100_000;
 
+    /// The score of a built-in engine's search, `score` centipawns from the mover's view where a mate in `p`
+    /// plies is `±(mate - p)`: [`EngineScore::Mate`] in moves when `is_mate` says so, else centipawns.
+    pub fn from_search(score: i32, mate: i32, is_mate: bool) -> EngineScore {
+        if is_mate {
+            let moves = (mate - score.abs() + 1) / 2;
+            EngineScore::Mate(if score > 0 { moves } else { -moves })
+        } else {
+            EngineScore::Cp(score)
+        }
+    }
+
     /// The score as centipawns for adjudication: a mate counts as ±[`EngineScore::MATE_CP`] (less the moves
     /// to mate), so it passes every resign threshold and no draw threshold.
     pub fn as_cp(self) -> i32 {
@@ -119,11 +133,12 @@ impl fmt::Display for EngineScore {
     }
 }
 
-/// A player's answer: the move and what it reported about its search.
+/// A player's answer: the move (a chess [`Move`] by default, or the move type of another game) and what it
+/// reported about its search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlayerMove {
+pub struct PlayerMove<M = Move> {
     /// The move chosen. The runner checks it; an illegal move loses the game.
-    pub mv: Move,
+    pub mv: M,
     /// The evaluation of the position before the move, from the mover's view, if the player gave one.
     pub score: Option<EngineScore>,
     /// The depth reached in plies (0 if unknown).
@@ -135,7 +150,7 @@ pub struct PlayerMove {
     pub time_ms: u64,
 }
 
-impl PlayerMove {
+impl<M> PlayerMove<M> {
     /// The PGN comment for this move in the cutechess style: `+0.35/12` (score/depth) and, when the thinking time
     /// `time_ms` (milliseconds) is given, ` 0.123s` after it: `+0.35/12 0.123s`. Without a score the comment is
     /// the time alone (`0.123s`), or empty.
@@ -199,11 +214,12 @@ pub enum PlayerError {
     },
 }
 
-/// Something that plays chess moves: the built-in engine in-process or, later, an external UCI engine.
+/// Something that plays moves of the game `G` (chess by default): a built-in engine in-process or an external
+/// UCI engine.
 ///
 /// A player is used by one worker thread at a time (hence `Send`), for many games in turn: the runner calls
 /// [`Player::new_game`] before each game and then [`Player::go`] for every move of its side.
-pub trait Player: Send {
+pub trait Player<G: MatchGame = Game>: Send {
     /// The player's name, as in PGN tags and the CSV.
     fn name(&self) -> &str;
 
@@ -219,7 +235,7 @@ pub trait Player: Send {
     ///
     /// # Errors
     /// A [`PlayerError`] when no move comes back; the runner counts that as a loss.
-    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError>;
+    fn go(&mut self, game: &G, request: &GoRequest) -> Result<PlayerMove<G::Move>, PlayerError>;
 
     /// Warnings gathered while starting the player (options the engine does not list), for the log.
     fn warnings(&self) -> Vec<String> {
@@ -232,72 +248,45 @@ pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String>
     payload.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| payload.downcast_ref::<String>().cloned())
 }
 
-/// The built-in engine as a [`Player`], searching in the worker's thread.
-///
-/// A panic inside the engine is caught and reported as [`PlayerError::Crashed`]; the engine is then rebuilt
-/// from its config before the next game.
-pub struct BuiltinPlayer {
-    config: EngineConfig,
-    engine: Option<Engine>,
+/// A built-in engine as [`BuiltinPlayer`] drives it: built from a config, cleared per game, searching a game
+/// under UCI-style limits.
+pub trait BuiltinEngine: Sized + 'static {
+    /// The game it plays.
+    type Game: MatchGame;
+    /// Its build: name, hash size, weights.
+    type Config: Clone + Send + UnwindSafe;
+
+    /// The engine of `config` (allocates its transposition table).
+    fn build(config: Self::Config) -> Self;
+
+    /// The build's name.
+    fn config_name(config: &Self::Config) -> &str;
+
+    /// Forgets the previous game.
+    fn clear(&mut self);
+
+    /// Searches the side to move's move in `game` under `limits`; `None` when it has no legal move.
+    fn think(&mut self, game: &Self::Game, limits: &Limits) -> Option<PlayerMove<<Self::Game as MatchGame>::Move>>;
 }
 
-impl BuiltinPlayer {
-    /// A player for the engine built from `config` (allocates its transposition table).
-    pub fn new(config: EngineConfig) -> BuiltinPlayer {
-        let engine = Engine::new(config.clone());
-        BuiltinPlayer { config, engine: Some(engine) }
-    }
+impl BuiltinEngine for Engine {
+    type Game = Game;
+    type Config = EngineConfig;
 
-    fn crashed(&self, payload: Box<dyn std::any::Any + Send>) -> PlayerError {
-        let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
-        PlayerError::Crashed { player: self.config.name.clone(), reason: format!("engine panicked: {reason}") }
+    fn build(config: EngineConfig) -> Engine {
+        Engine::new(config)
     }
-}
-
-impl Player for BuiltinPlayer {
-    fn name(&self) -> &str {
-        &self.config.name
+    fn config_name(config: &EngineConfig) -> &str {
+        &config.name
     }
-
-    fn new_game(&mut self) -> Result<(), PlayerError> {
-        let mut engine = match self.engine.take() {
-            Some(engine) => engine,
-            None => {
-                let config = self.config.clone();
-                catch_unwind(move || Engine::new(config)).map_err(|p| self.crashed(p))?
-            }
-        };
-        catch_unwind(AssertUnwindSafe(|| engine.new_game())).map_err(|p| self.crashed(p))?;
-        self.engine = Some(engine);
-        Ok(())
+    fn clear(&mut self) {
+        self.new_game();
     }
-
-    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
-        let Some(engine) = self.engine.as_mut() else {
-            return Err(PlayerError::Start {
-                player: self.config.name.clone(),
-                reason: "the engine was not rebuilt after a crash".to_string(),
-            });
-        };
-        let limits = &request.limits;
-        let searched = catch_unwind(AssertUnwindSafe(|| engine.search(game.position(), game.keys(), limits)));
-        let result = match searched {
-            Ok(result) => result,
-            Err(payload) => {
-                // The engine's state is unknown after a panic: rebuild it before the next game.
-                self.engine = None;
-                return Err(self.crashed(payload));
-            }
-        };
-        let score = result.score;
-        let score = if is_mate_score(score) {
-            let plies = MATE - score.abs();
-            let moves = (plies + 1) / 2;
-            EngineScore::Mate(if score > 0 { moves } else { -moves })
-        } else {
-            EngineScore::Cp(score)
-        };
-        Ok(PlayerMove {
+    fn think(&mut self, game: &Game, limits: &Limits) -> Option<PlayerMove> {
+        let result = self.search(game.position(), game.keys(), limits);
+        let score =
+            EngineScore::from_search(result.score, crate::engine::MATE, crate::engine::is_mate_score(result.score));
+        Some(PlayerMove {
             mv: result.best_move,
             score: Some(score),
             depth: result.depth,
@@ -307,11 +296,121 @@ impl Player for BuiltinPlayer {
     }
 }
 
+impl BuiltinEngine for XiangqiEngine {
+    type Game = crate::xiangqi::Game;
+    type Config = XiangqiConfig;
+
+    fn build(config: XiangqiConfig) -> XiangqiEngine {
+        XiangqiEngine::new(config)
+    }
+    fn config_name(config: &XiangqiConfig) -> &str {
+        &config.name
+    }
+    fn clear(&mut self) {
+        self.new_game();
+    }
+    /// The Xiangqi engine has no clock management: under a clock it gets a fixed share of the time left as its
+    /// move time, `left / 30 + inc / 2` (at most `left / 2`), besides any depth, nodes or movetime limit.
+    fn think(&mut self, game: &crate::xiangqi::Game, limits: &Limits) -> Option<PlayerMove<crate::xiangqi::Move>> {
+        let red = game.position().side_to_move() == crate::xiangqi::Color::Red;
+        let (left, inc) = if red { (limits.wtime_ms, limits.winc_ms) } else { (limits.btime_ms, limits.binc_ms) };
+        let by_clock = left.map(|left| (left / 30 + inc.unwrap_or(0) / 2).min(left / 2).max(1));
+        let movetime_ms = match (limits.movetime_ms, by_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let limits = XiangqiLimits { depth: limits.depth, nodes: limits.nodes, movetime_ms };
+        let result = self.search(game.position(), &game.history_keys(), limits);
+        let score = EngineScore::from_search(
+            result.score,
+            crate::xiangqi::engine::MATE,
+            crate::xiangqi::engine::is_mate_score(result.score),
+        );
+        let depth = result.depth;
+        result.best_move.map(|mv| PlayerMove { mv, score: Some(score), depth, nodes: result.nodes, time_ms: 0 })
+    }
+}
+
+/// A built-in engine (chess's [`Engine`] by default, or [`XiangqiEngine`]) as a [`Player`], searching in the
+/// worker's thread.
+///
+/// A panic inside the engine is caught and reported as [`PlayerError::Crashed`]; the engine is then rebuilt
+/// from its config before the next game.
+pub struct BuiltinPlayer<E: BuiltinEngine = Engine> {
+    config: E::Config,
+    engine: Option<E>,
+}
+
+impl<E: BuiltinEngine> BuiltinPlayer<E> {
+    /// A player for the engine built from `config` (allocates its transposition table).
+    pub fn new(config: E::Config) -> BuiltinPlayer<E> {
+        let engine = E::build(config.clone());
+        BuiltinPlayer { config, engine: Some(engine) }
+    }
+
+    fn name_text(&self) -> String {
+        E::config_name(&self.config).to_string()
+    }
+
+    fn crashed(&self, payload: Box<dyn std::any::Any + Send>) -> PlayerError {
+        let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
+        PlayerError::Crashed { player: self.name_text(), reason: format!("engine panicked: {reason}") }
+    }
+}
+
+impl<E: BuiltinEngine + Send> Player<E::Game> for BuiltinPlayer<E> {
+    fn name(&self) -> &str {
+        E::config_name(&self.config)
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        let mut engine = match self.engine.take() {
+            Some(engine) => engine,
+            None => {
+                let config = self.config.clone();
+                catch_unwind(move || E::build(config)).map_err(|p| self.crashed(p))?
+            }
+        };
+        catch_unwind(AssertUnwindSafe(|| engine.clear())).map_err(|p| self.crashed(p))?;
+        self.engine = Some(engine);
+        Ok(())
+    }
+
+    fn go(
+        &mut self,
+        game: &E::Game,
+        request: &GoRequest,
+    ) -> Result<PlayerMove<<E::Game as MatchGame>::Move>, PlayerError> {
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(PlayerError::Start {
+                player: self.name_text(),
+                reason: "the engine was not rebuilt after a crash".to_string(),
+            });
+        };
+        let limits = &request.limits;
+        match catch_unwind(AssertUnwindSafe(|| engine.think(game, limits))) {
+            Ok(Some(answer)) => Ok(answer),
+            Ok(None) => Err(PlayerError::BadMove {
+                player: self.name_text(),
+                text: "0000".to_string(),
+                reason: "the engine found no legal move".to_string(),
+            }),
+            Err(payload) => {
+                // The engine's state is unknown after a panic: rebuild it before the next game.
+                self.engine = None;
+                Err(self.crashed(payload))
+            }
+        }
+    }
+}
+
 /// What kind of program an entrant is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EngineKind {
-    /// The built-in engine with this configuration (boxed: a config holds every weight).
+    /// The built-in chess engine with this configuration (boxed: a config holds every weight).
     Builtin(Box<EngineConfig>),
+    /// The built-in Xiangqi engine with this configuration.
+    XiangqiBuiltin(Box<XiangqiConfig>),
     /// An external engine process spoken to over UCI.
     Uci(UciEngine),
 }
@@ -364,6 +463,18 @@ impl EngineSpec {
         }
     }
 
+    /// An entrant running the built-in Xiangqi engine with `config`, named `name`, read from `source`; the move
+    /// limit is left unset.
+    pub fn xiangqi(name: &str, mut config: XiangqiConfig, source: &str) -> EngineSpec {
+        config.name = name.to_string();
+        EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::XiangqiBuiltin(Box::new(config)),
+            source: source.to_string(),
+            limit: MoveLimit::default(),
+        }
+    }
+
     /// An entrant running the external UCI engine `engine`, named `name`; the move limit is left unset.
     pub fn uci(name: &str, engine: UciEngine) -> EngineSpec {
         let source = engine.command_line();
@@ -375,6 +486,7 @@ impl EngineSpec {
     pub fn hash_mb(&self) -> usize {
         match &self.kind {
             EngineKind::Builtin(config) => config.hash_mb,
+            EngineKind::XiangqiBuiltin(config) => config.hash_mb,
             EngineKind::Uci(engine) => engine.hash_mb(),
         }
     }
@@ -383,7 +495,7 @@ impl EngineSpec {
     /// `Threads` option when given as a number, else 1.
     pub fn threads(&self) -> usize {
         match &self.kind {
-            EngineKind::Builtin(_) => 1,
+            EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => 1,
             EngineKind::Uci(engine) => engine.numeric_option("threads").unwrap_or(1),
         }
     }
@@ -396,19 +508,19 @@ impl EngineSpec {
     /// (checked before the engine is built, so that the failure is an error and never an abort), the
     /// built-in engine panics while it is built, or an external engine cannot be started or does not answer
     /// `uciok`/`readyok` in time.
-    pub fn create(&self) -> Result<Box<dyn Player>, PlayerError> {
+    pub fn create<G: MatchGame>(&self) -> Result<Box<dyn Player<G>>, PlayerError> {
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
-        match &self.kind {
-            EngineKind::Builtin(config) => {
-                TranspositionTable::check_allocation(config.hash_mb).map_err(|e| start_error(e.to_string()))?;
-                let config = EngineConfig::clone(config);
-                catch_unwind(move || Box::new(BuiltinPlayer::new(config)) as Box<dyn Player>).map_err(|payload| {
-                    let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
-                    start_error(format!("the engine panicked: {reason}"))
-                })
-            }
-            EngineKind::Uci(engine) => {
-                Ok(Box::new(super::uci_player::UciPlayer::start(&self.name, engine.clone())?) as Box<dyn Player>)
+        if let EngineKind::Uci(engine) = &self.kind {
+            let player = super::uci_player::UciPlayer::<G>::start(&self.name, engine.clone())?;
+            return Ok(Box::new(player));
+        }
+        TranspositionTable::check_allocation(self.hash_mb()).map_err(|e| start_error(e.to_string()))?;
+        let kind = self.kind.clone();
+        match catch_unwind(move || G::builtin_player(&kind)) {
+            Ok(player) => player.map_err(start_error),
+            Err(payload) => {
+                let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
+                Err(start_error(format!("the engine panicked: {reason}")))
             }
         }
     }
@@ -479,7 +591,7 @@ mod tests {
         assert_eq!(spec.hash_mb(), 16);
         let EngineKind::Builtin(config) = &mut spec.kind else { panic!("seed is built in") };
         config.hash_mb = usize::MAX >> 20;
-        let err = spec.create().err().unwrap();
+        let err = spec.create::<Game>().err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
         assert!(err.to_string().contains("cannot allocate"), "{err}");
     }
@@ -487,7 +599,7 @@ mod tests {
     #[test]
     fn the_builtin_engine_plays_a_legal_move() {
         let spec = EngineSpec::builtin("seed").unwrap();
-        let mut player = spec.create().unwrap();
+        let mut player = spec.create::<Game>().unwrap();
         player.new_game().unwrap();
         let game = Game::new(crate::chess::Position::startpos());
         let request = GoRequest { limits: Limits { nodes: Some(300), ..Limits::default() }, allowed_ms: None };

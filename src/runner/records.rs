@@ -9,6 +9,7 @@
 use super::game::EndReason;
 use super::output::{CSV_HEADER, OutputError, replace_file};
 use super::scheduler::{MatchSpec, MatchState};
+use super::variant::MatchGame;
 use crate::chess::game::GameResult;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -311,7 +312,11 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
 /// [`RecordError::NotInSchedule`] for a row whose game is not in the schedule (beyond its end, or in another
 /// shard) or does not match it (another opening or other players than the schedule gives that game), and
 /// [`RecordError::BadRow`] for a game counted twice.
-pub fn replay(spec: &MatchSpec, rows: &[GameRow], path: &str) -> Result<(MatchState, HashSet<u64>), RecordError> {
+pub fn replay<G: MatchGame>(
+    spec: &MatchSpec<G>,
+    rows: &[GameRow],
+    path: &str,
+) -> Result<(MatchState, HashSet<u64>), RecordError> {
     let schedule = spec.schedule();
     let mut state = MatchState::new(schedule.clone());
     let mut done = HashSet::new();

@@ -43,6 +43,7 @@
 
 use super::scheduler::{MatchSpec, MatchState};
 use super::tally::PairingTally;
+use super::variant::MatchGame;
 use crate::stats::{SprtDecision, SprtSpec, Wdl, elo_estimate, los};
 use std::fmt::Write as _;
 
@@ -51,7 +52,7 @@ pub const FASTCHESS_RULE: &str = "----------------------------------------------
 
 /// Both reports of every pairing of the match: for each pairing, the cutechess-cli block
 /// ([`cutechess_report`]) then the fastchess block ([`fastchess_report`]).
-pub fn match_report(spec: &MatchSpec, state: &MatchState) -> String {
+pub fn match_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> String {
     let mut out = String::new();
     for index in 0..state.tally.pairings.len() {
         out.push_str(&cutechess_report(spec, state, index));
@@ -66,7 +67,7 @@ pub fn match_report(spec: &MatchSpec, state: &MatchState) -> String {
 ///
 /// # Panics
 /// If `index` is not a pairing of `state`.
-pub fn cutechess_report(spec: &MatchSpec, state: &MatchState, index: usize) -> String {
+pub fn cutechess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
     let tally = &state.tally.pairings[index];
     let (first, second) = names(spec, tally);
     let mut out = String::new();
@@ -122,7 +123,7 @@ pub fn cutechess_report(spec: &MatchSpec, state: &MatchState, index: usize) -> S
 ///
 /// # Panics
 /// If `index` is not a pairing of `state`.
-pub fn fastchess_report(spec: &MatchSpec, state: &MatchState, index: usize) -> String {
+pub fn fastchess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
     let tally = &state.tally.pairings[index];
     let (first, second) = names(spec, tally);
     let (a, b) = (&spec.engines[tally.first], &spec.engines[tally.second]);
@@ -200,12 +201,12 @@ pub fn fastchess_report(spec: &MatchSpec, state: &MatchState, index: usize) -> S
 }
 
 /// The names of a pairing's engines, first engine first.
-fn names<'a>(spec: &'a MatchSpec, tally: &PairingTally) -> (&'a str, &'a str) {
+fn names<'a, G: MatchGame>(spec: &'a MatchSpec<G>, tally: &PairingTally) -> (&'a str, &'a str) {
     (spec.engines[tally.first].name.as_str(), spec.engines[tally.second].name.as_str())
 }
 
 /// The SPRT that pairing `index` reports: the match's, on its first pairing.
-fn sprt_of(spec: &MatchSpec, index: usize) -> Option<SprtSpec> {
+fn sprt_of<G: MatchGame>(spec: &MatchSpec<G>, index: usize) -> Option<SprtSpec> {
     spec.sprt.filter(|_| index == 0)
 }
 
@@ -334,7 +335,7 @@ mod tests {
 
     /// A state whose first pairing holds `tally` (the counts are set directly, as the scheduler would have
     /// counted them).
-    fn state(spec: &MatchSpec, tally: PairingTally) -> MatchState {
+    fn state<G: MatchGame>(spec: &MatchSpec<G>, tally: PairingTally) -> MatchState {
         let mut state = MatchState::new(spec.schedule());
         state.tally.games = tally.wdl.games();
         state.tally.pairings[0] = tally;

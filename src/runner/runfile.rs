@@ -19,6 +19,7 @@
 use super::output::{OutputError, replace_file};
 use super::player::EngineKind;
 use super::scheduler::MatchSpec;
+use super::variant::MatchGame;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -53,6 +54,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 pub fn engine_text(kind: &EngineKind) -> String {
     match kind {
         EngineKind::Builtin(config) => config.to_toml(),
+        EngineKind::XiangqiBuiltin(config) => format!("{config:?}"),
         EngineKind::Uci(engine) => format!("{engine:?}"),
     }
 }
@@ -73,7 +75,7 @@ impl Fingerprint {
     /// order), so a PGN book cut at another `--plies` is another schedule while a comment edited in the file is
     /// not. The game settings and the SPRT are hashed in their `Debug` form, so fields added to them later are
     /// covered without a change here.
-    pub fn of(spec: &MatchSpec) -> Fingerprint {
+    pub fn of<G: MatchGame>(spec: &MatchSpec<G>) -> Fingerprint {
         let mut parts: Vec<(String, String)> = Vec::new();
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
         parts.push(("engines".into(), names.join("\n")));
@@ -84,16 +86,24 @@ impl Fingerprint {
         }
         let mut openings = String::new();
         for opening in &spec.openings {
-            let chess960 = opening.start.is_chess960();
-            let moves: Vec<String> = opening.moves.iter().map(|m| m.to_uci(chess960)).collect();
-            let _ = writeln!(openings, "{} moves {}", opening.start.to_fen(), moves.join(" "));
+            let mut game = G::new_game(opening.start.clone());
+            let mut moves = Vec::with_capacity(opening.moves.len());
+            for &m in &opening.moves {
+                moves.push(game.move_text(m));
+                game.play(m);
+            }
+            let _ = writeln!(openings, "{} moves {}", G::position_fen(&opening.start), moves.join(" "));
         }
         parts.push(("openings".into(), openings));
         let shards = spec.shard.map_or(1, |s| s.count());
-        let schedule = format!(
+        let mut schedule = format!(
             "order={:?} seed={} start={} length={:?} tournament={:?} swap={} variant={:?} shards={shards}",
             spec.order, spec.seed, spec.start, spec.length, spec.tournament, spec.swap, spec.variant
         );
+        // Chess runs keep the fingerprint they had before other games were added.
+        if G::NAME != "chess" {
+            schedule.push_str(&format!(" game={}", G::NAME));
+        }
         parts.push(("schedule".into(), schedule));
         parts.push(("games".into(), format!("{:?}", spec.settings)));
         parts.push(("sprt".into(), format!("{:?}", spec.sprt)));

@@ -19,6 +19,7 @@ use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
 use super::output::ResultSink;
 use super::player::{EngineSpec, Player};
 use super::tally::MatchTally;
+use super::variant::MatchGame;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
@@ -282,13 +283,13 @@ impl Schedule {
     }
 }
 
-/// Everything a match needs.
+/// Everything a match of the game `G` (chess by default) needs.
 #[derive(Clone, Debug)]
-pub struct MatchSpec {
+pub struct MatchSpec<G: MatchGame = crate::chess::Game> {
     /// The entrants (two or more, unique names).
     pub engines: Vec<EngineSpec>,
     /// The openings, in file order.
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<G>>,
     /// Where the openings came from (for the summary).
     pub openings_source: String,
     /// The order in which openings are taken.
@@ -325,7 +326,7 @@ pub struct MatchSpec {
     pub shard: Option<Shard>,
 }
 
-impl MatchSpec {
+impl<G: MatchGame> MatchSpec<G> {
     /// The schedule of this spec: the tournament's pairings, the opening order from `start`, the number of
     /// pairs and the shard.
     pub fn schedule(&self) -> Schedule {
@@ -420,9 +421,9 @@ impl MatchState {
     ///
     /// # Panics
     /// If the pair's pairing is out of range or `game` is not 0 or 1 (internal invariants).
-    pub fn count(
+    pub fn count<G: MatchGame>(
         &mut self,
-        spec: &MatchSpec,
+        spec: &MatchSpec<G>,
         pair: &GamePair,
         game: u8,
         result: GameResult,
@@ -441,10 +442,10 @@ impl MatchState {
     }
 }
 
-/// Receives a match's progress: a progress bar, a log.
-pub trait MatchObserver {
+/// Receives a match's progress (of the game `G`, chess by default): a progress bar, a log.
+pub trait MatchObserver<G: MatchGame = crate::chess::Game> {
     /// Called after each game is written and counted.
-    fn game_finished(&mut self, record: &GameRecord, pair: &GamePair, state: &MatchState);
+    fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, state: &MatchState);
 
     /// A line for the log (a player failure, an SPRT decision).
     fn message(&mut self, text: &str);
@@ -453,15 +454,15 @@ pub trait MatchObserver {
 /// An observer that ignores everything.
 pub struct Silent;
 
-impl MatchObserver for Silent {
-    fn game_finished(&mut self, _record: &GameRecord, _pair: &GamePair, _state: &MatchState) {}
+impl<G: MatchGame> MatchObserver<G> for Silent {
+    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, _state: &MatchState) {}
     fn message(&mut self, _text: &str) {}
 }
 
 /// What a worker tells the recording thread.
-enum Event {
+enum Event<G: MatchGame> {
     /// A game ended. The recording thread answers on `recorded` once it is written and counted.
-    Game { pair: GamePair, game: u8, record: Box<GameRecord>, recorded: mpsc::Sender<()> },
+    Game { pair: GamePair, game: u8, record: Box<GameRecord<G>>, recorded: mpsc::Sender<()> },
     /// A game was abandoned after an interrupt.
     Abandoned,
     /// The worker cannot go on.
@@ -480,10 +481,10 @@ enum Event {
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
 /// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (each
 /// after the move in progress); [`MatchState::interrupted`] is then set.
-pub fn run_match(
-    spec: &MatchSpec,
+pub fn run_match<G: MatchGame>(
+    spec: &MatchSpec<G>,
     sink: &mut ResultSink,
-    observer: &mut dyn MatchObserver,
+    observer: &mut dyn MatchObserver<G>,
     interrupt: &AtomicBool,
 ) -> MatchState {
     run_match_from(spec, MatchState::new(spec.schedule()), &HashSet::new(), sink, observer, interrupt)
@@ -493,12 +494,12 @@ pub fn run_match(
 /// (see [`MatchState::count`]) and `done` their match-wide game numbers ([`GamePair::game_number`]). Pairs
 /// whose two games are done are skipped, a pair with one done game plays only the other, and a match whose
 /// SPRT had already decided starts nothing. [`MatchState::resumed`] is set to the games counted in `state`.
-pub fn run_match_from(
-    spec: &MatchSpec,
+pub fn run_match_from<G: MatchGame>(
+    spec: &MatchSpec<G>,
     mut state: MatchState,
     done: &HashSet<u64>,
     sink: &mut ResultSink,
-    observer: &mut dyn MatchObserver,
+    observer: &mut dyn MatchObserver<G>,
     interrupt: &AtomicBool,
 ) -> MatchState {
     let started = Instant::now();
@@ -506,7 +507,7 @@ pub fn run_match_from(
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let abandon = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<Event>();
+    let (sender, receiver) = mpsc::channel::<Event<G>>();
     let schedule = state.schedule.clone();
     if interrupt.load(Ordering::SeqCst) || state.verdict.is_some() {
         // Interrupted while the match was being prepared, or decided before a resume: start nothing.
@@ -577,15 +578,15 @@ struct Flags<'a> {
 
 /// Writes and counts one game, updates the SPRT and tells the observer.
 #[allow(clippy::too_many_arguments)]
-fn record_game(
-    spec: &MatchSpec,
+fn record_game<G: MatchGame>(
+    spec: &MatchSpec<G>,
     state: &mut MatchState,
     sink: &mut ResultSink,
-    observer: &mut dyn MatchObserver,
+    observer: &mut dyn MatchObserver<G>,
     stop: &AtomicBool,
     pair: &GamePair,
     game: u8,
-    record: &GameRecord,
+    record: &GameRecord<G>,
     started: Instant,
 ) {
     if state.failure.is_some() {
@@ -643,8 +644,14 @@ pub fn decision_text(decision: SprtDecision) -> &'static str {
 
 /// One worker: takes pairs until the schedule (or the shard's part of it) ends or the match stops, playing the
 /// games of each that are not `done` with its own players (created once per engine, on first use).
-fn worker(spec: &MatchSpec, schedule: &Schedule, done: &HashSet<u64>, flags: Flags<'_>, sender: &mpsc::Sender<Event>) {
-    let mut players: Vec<Option<Box<dyn Player>>> = spec.engines.iter().map(|_| None).collect();
+fn worker<G: MatchGame>(
+    spec: &MatchSpec<G>,
+    schedule: &Schedule,
+    done: &HashSet<u64>,
+    flags: Flags<'_>,
+    sender: &mpsc::Sender<Event<G>>,
+) {
+    let mut players: Vec<Option<Box<dyn Player<G>>>> = spec.engines.iter().map(|_| None).collect();
     let (recorded_sender, recorded) = mpsc::channel::<()>();
     while !flags.stop.load(Ordering::Relaxed) {
         let k = flags.next.fetch_add(1, Ordering::Relaxed);
@@ -687,7 +694,11 @@ fn worker(spec: &MatchSpec, schedule: &Schedule, done: &HashSet<u64>, flags: Fla
 }
 
 /// Mutable references to two distinct created players.
-fn two_mut(players: &mut [Option<Box<dyn Player>>], a: usize, b: usize) -> (&mut dyn Player, &mut dyn Player) {
+fn two_mut<G: MatchGame>(
+    players: &mut [Option<Box<dyn Player<G>>>],
+    a: usize,
+    b: usize,
+) -> (&mut dyn Player<G>, &mut dyn Player<G>) {
     assert_ne!(a, b, "a pairing has two different engines");
     let (low, high) = players.split_at_mut(a.max(b));
     let (pa, pb) = if a < b { (&mut low[a], &mut high[0]) } else { (&mut high[0], &mut low[b]) };

@@ -8,6 +8,7 @@ use super::player::EngineKind;
 use super::report::match_report;
 use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
+use super::variant::MatchGame;
 use crate::stats::SprtDecision;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -46,13 +47,14 @@ pub const SUMMARY_CSV_HEADER: [&str; 25] = [
 /// and pentanomial counts (from the first engine's view), the Elo with its 95% interval, the LOS and, under
 /// an SPRT, the LLR with its bounds and the decision; then the same counts in the cutechess-cli and fastchess
 /// line formats ([`match_report`]).
-pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
+pub fn summary_text<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> String {
     let mut out = String::new();
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
     let _ = writeln!(out, "Arbiter match");
     for engine in &spec.engines {
         let kind = match &engine.kind {
             EngineKind::Builtin(_) => "built-in engine",
+            EngineKind::XiangqiBuiltin(_) => "built-in Xiangqi engine",
             EngineKind::Uci(_) => "UCI engine",
         };
         let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
@@ -66,6 +68,9 @@ pub fn summary_text(spec: &MatchSpec, state: &MatchState) -> String {
         spec.order.name(),
         spec.seed
     );
+    if G::NAME != "chess" {
+        let _ = writeln!(out, "  game       {}", G::NAME);
+    }
     if spec.variant != Variant::Standard {
         let _ = writeln!(out, "  variant    {}", spec.variant.name());
     }
@@ -195,7 +200,7 @@ fn pairing_text(out: &mut String, tally: &PairingTally) {
 }
 
 /// The SPRT lines of the first pairing.
-fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
+fn sprt_text<G: MatchGame>(out: &mut String, spec: &MatchSpec<G>, state: &MatchState) {
     let Some(sprt) = spec.sprt else {
         return;
     };
@@ -233,7 +238,7 @@ fn sprt_text(out: &mut String, spec: &MatchSpec, state: &MatchState) {
 }
 
 /// One `summary.csv` row per pairing (SPRT columns on the first pairing only, when there is an SPRT).
-pub fn summary_rows(spec: &MatchSpec, state: &MatchState) -> Vec<Vec<String>> {
+pub fn summary_rows<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> Vec<Vec<String>> {
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
     let float = |v: f64| format!("{v:.4}");
     state
@@ -286,7 +291,7 @@ pub fn summary_rows(spec: &MatchSpec, state: &MatchState) -> Vec<Vec<String>> {
 ///
 /// # Errors
 /// [`OutputError`] naming the file; [`OutputError::Exists`] if either exists already.
-pub fn write_summary(dir: &Path, spec: &MatchSpec, state: &MatchState) -> Result<(), OutputError> {
+pub fn write_summary<G: MatchGame>(dir: &Path, spec: &MatchSpec<G>, state: &MatchState) -> Result<(), OutputError> {
     let path = dir.join("summary.txt");
     let io = |path: &Path, reason| OutputError::Io { path: path.display().to_string(), reason };
     let mut file = create_new_file(&path)?;

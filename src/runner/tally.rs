@@ -144,10 +144,9 @@ impl MatchTally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Termination;
     use GameResult::{BlackWins, Draw, WhiteWins};
 
-    const MATE: EndReason = EndReason::Rules(Termination::Checkmate);
+    const MATE: EndReason = EndReason::Rules(crate::runner::RuleEnd::Checkmate);
 
     #[test]
     fn pairs_are_counted_from_the_first_engines_view() {

@@ -9,10 +9,11 @@
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::player::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
+use super::variant::MatchGame;
 use crate::chess::{Game, Position};
 use crate::engine::Limits;
-use crate::notation::parse_uci;
 use crate::uci::{EngineProcess, UciError};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -181,23 +182,36 @@ fn describe(error: &UciError, process: &EngineProcess) -> String {
     }
 }
 
-/// An external UCI engine process playing for one worker.
-pub struct UciPlayer {
+/// An external UCI engine process playing the game `G` (chess by default) for one worker. For a game with a
+/// [`MatchGame::UCI_VARIANT`] (Xiangqi), `setoption name UCI_Variant value ...` is sent after the handshake,
+/// before the user's options, and moves go both ways in the engine's notation
+/// ([`MatchGame::engine_move_text`]).
+pub struct UciPlayer<G: MatchGame = Game> {
     name: String,
     engine: UciEngine,
     process: Option<EngineProcess>,
     /// Whether `UCI_Chess960` is on in the running process.
     chess960: bool,
     warnings: Vec<String>,
+    game: PhantomData<fn(&G)>,
 }
 
-impl UciPlayer {
-    /// Starts the engine: process, `uci`/`uciok`, the options, `isready`/`readyok`.
+impl<G: MatchGame> UciPlayer<G> {
+    /// Starts the engine: process, `uci`/`uciok`, `UCI_Variant` for games other than chess, the options,
+    /// `isready`/`readyok`.
     ///
     /// # Errors
-    /// [`PlayerError::Start`] naming the command and what failed, with the engine's last lines.
-    pub fn start(name: &str, engine: UciEngine) -> Result<UciPlayer, PlayerError> {
-        let mut player = UciPlayer { name: name.to_string(), engine, process: None, chess960: false, warnings: vec![] };
+    /// [`PlayerError::Start`] naming the command and what failed, with the engine's last lines; for a game with
+    /// a `UCI_Variant`, an engine whose `UCI_Variant` option does not offer it.
+    pub fn start(name: &str, engine: UciEngine) -> Result<UciPlayer<G>, PlayerError> {
+        let mut player = UciPlayer {
+            name: name.to_string(),
+            engine,
+            process: None,
+            chess960: false,
+            warnings: vec![],
+            game: PhantomData,
+        };
         player.launch()?;
         Ok(player)
     }
@@ -222,6 +236,21 @@ impl UciPlayer {
             .map(|rest| rest.split(" type ").next().unwrap_or(rest).trim().to_ascii_lowercase())
             .collect();
         self.warnings.clear();
+        if let Some(variant) = G::UCI_VARIANT {
+            let offered = lines.iter().any(|l| {
+                let l = l.trim();
+                l.to_ascii_lowercase().starts_with("option name uci_variant ")
+                    && l.split_whitespace().collect::<Vec<_>>().windows(2).any(|w| w == ["var", variant])
+            });
+            if !offered {
+                return Err(start_error(format!(
+                    "{}: the engine's UCI_Variant option does not offer {variant:?}; it cannot play --game {}",
+                    engine.cmd,
+                    G::NAME
+                )));
+            }
+            process.set_option("UCI_Variant", variant).map_err(|e| start_error(with_lines(e, &process)))?;
+        }
         for (name, value) in &engine.options {
             if !listed.contains(&name.to_ascii_lowercase()) {
                 self.warnings
@@ -255,7 +284,7 @@ impl UciPlayer {
     }
 }
 
-impl Player for UciPlayer {
+impl<G: MatchGame> Player<G> for UciPlayer<G> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -271,11 +300,11 @@ impl Player for UciPlayer {
         sent.map_err(|e| self.failed(e, "ucinewgame/isready"))
     }
 
-    fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+    fn go(&mut self, game: &G, request: &GoRequest) -> Result<PlayerMove<G::Move>, PlayerError> {
         if self.process.is_none() {
             self.launch()?;
         }
-        let chess960 = game.position().is_chess960();
+        let chess960 = game.is_chess960();
         let process = self.process.as_mut().expect("launched above");
         if chess960 != self.chess960 {
             if let Err(e) = process.set_option("UCI_Chess960", if chess960 { "true" } else { "false" }) {
@@ -283,7 +312,7 @@ impl Player for UciPlayer {
             }
             self.chess960 = chess960;
         }
-        let sent = process.send(&position_command(game)).and_then(|()| process.send(&go_command(&request.limits)));
+        let sent = process.send(&game.uci_position()).and_then(|()| process.send(&go_command(&request.limits)));
         if let Err(e) = sent {
             return Err(self.failed(e, "position/go"));
         }
@@ -321,7 +350,7 @@ impl Player for UciPlayer {
         }
         let last = lines.last().expect("wait_for returns the matching line last");
         let text = last.split_whitespace().nth(1).unwrap_or("").to_string();
-        let mv = parse_uci(game.position(), &text).map_err(|e| PlayerError::BadMove {
+        let mv = game.parse_engine_move(&text).map_err(|e| PlayerError::BadMove {
             player: self.name.clone(),
             text: text.clone(),
             reason: format!("{e}; last lines: {:?}", process.last_lines()),
@@ -337,6 +366,7 @@ impl Player for UciPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::parse_uci;
 
     #[test]
     fn go_commands() {
@@ -402,7 +432,7 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_a_start_error() {
-        let err = UciPlayer::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
+        let err = UciPlayer::<Game>::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "ghost"), "{err}");
         assert!(err.to_string().contains("/no/such/engine"), "{err}");
     }

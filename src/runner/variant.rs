@@ -1,27 +1,28 @@
-//! The game trait through which the runner is to play any game: [`MatchGame`], implemented for chess
+//! The game trait through which the runner plays any game: [`MatchGame`], implemented for chess
 //! ([`crate::chess::Game`]) and Xiangqi ([`crate::xiangqi::Game`]).
 //!
-//! # Design (issue 8, second part)
+//! # Design
 //!
-//! Reading the runner, a game needs from its rules exactly this, and nothing else:
+//! A game needs from its rules exactly what the runner reads, and nothing else:
 //!
 //! | runner need | trait item |
 //! |---|---|
 //! | `--game NAME`, the PGN `Variant` tag, the UCI `UCI_Variant` option | [`MatchGame::NAME`], [`MatchGame::PGN_VARIANT`], [`MatchGame::UCI_VARIANT`] |
-//! | the start position and opening FENs (EPD books, the PGN `FEN` tag) | [`MatchGame::START_FEN`], [`MatchGame::from_fen`], [`MatchGame::start_fen`] |
+//! | the start position and opening FENs (EPD and PGN books, the CSV's `start_fen`) | [`MatchGame::Position`], [`MatchGame::new_game`], [`MatchGame::from_fen`], [`MatchGame::position_fen`], [`MatchGame::read_openings`] |
 //! | whose turn (clocks, players, results by colour) | [`MatchGame::mover`] (the first mover, Red in Xiangqi, is `Color::White`) |
-//! | legal moves (random book plies, the illegal-move check) | [`MatchGame::legal_moves`], [`MatchGame::play`] |
-//! | the moves so far (records, UCI `position ... moves`) | [`MatchGame::moves`] |
-//! | the end by the rules, repetition and move-count rules included | [`MatchGame::outcome`] |
-//! | move text for the record (`e2e4`, `h2e2`) and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`MatchGame::move_text`], [`MatchGame::parse_move`], [`MatchGame::engine_move_text`], [`MatchGame::parse_engine_move`] |
+//! | legal moves, the illegal-move check, the move cap | [`MatchGame::legal_moves`], [`MatchGame::play`], [`MatchGame::plies`], [`MatchGame::moves`] |
+//! | the end by the rules, repetition and move-count rules included; a time forfeit against a side that cannot win | [`MatchGame::outcome`], [`MatchGame::can_win`] |
+//! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10), the `position` command | [`MatchGame::move_text`], [`MatchGame::parse_move`], [`MatchGame::engine_move_text`], [`MatchGame::parse_engine_move`], [`MatchGame::uci_position`] |
+//! | `games.pgn` | [`MatchGame::pgn_text`] (chess: SAN; Xiangqi: coordinates, read back by [`read_rules_pgn`]) |
+//! | the built-in engine of an `--engine` entry | [`MatchGame::builtin_player`] |
 //!
 //! The trait sits on the game-with-history type, not the position, because the end of a game (repetition,
 //! perpetual check) depends on the history. Colours stay [`Color`] and results [`GameResult`], so that the
-//! tallies, SPRT, Elo, CSV and summaries need no change: they never see a move. The plan is that
-//! [`crate::runner::Player`], [`crate::runner::GameRecord`], the openings and the PGN writer and reader take a
-//! type parameter `G: MatchGame` defaulting to chess, so that the chess path monomorphises to the code it runs
-//! today (same speed, same output), and Xiangqi is a second instantiation. Until then [`play_rules_game`] plays a
-//! game through the trait alone (used by the tests and the Xiangqi self-play measurement).
+//! tallies, SPRT, Elo, CSV and summaries need no change: they never see a move. [`crate::runner::Player`],
+//! [`crate::runner::GameRecord`], [`crate::runner::Opening`], [`crate::runner::MatchSpec`], the scheduler, the
+//! PGN writer and the UCI player take a type parameter `G: MatchGame` that defaults to chess, so the chess path
+//! monomorphises to the code it ran before (same output, same run fingerprints) and Xiangqi is a second
+//! instantiation; `arbiter match --game xiangqi` picks it ([`GameKind`]).
 //!
 //! # The Xiangqi rules of the runner
 //!
@@ -31,24 +32,108 @@
 //! capture are a draw (Arbiter's choice, like chess's fifty-move rule). Perpetual chasing is not judged: such a
 //! repetition is a draw.
 
+use super::openings::{Opening, OpeningError, OpeningFormat, Variant};
+use super::player::{EngineKind, Player};
 use crate::chess::game::GameResult;
 use crate::chess::{self, Color};
+use crate::notation::pgn::{RawGame, split_games};
 use crate::xiangqi::{self, RepetitionVerdict};
+use std::path::Path;
 
-/// A game ended by its rules: the result and the text of the PGN `Termination` tag and the CSV.
+/// The game a command plays (`--game`): chess (with its variants, see [`Variant`]) or Xiangqi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum GameKind {
+    /// Chess ([`chess::Game`]).
+    #[default]
+    Chess,
+    /// Xiangqi, Chinese chess ([`xiangqi::Game`]).
+    Xiangqi,
+}
+
+impl GameKind {
+    /// The name on the command line: `chess` or `xiangqi` (the [`MatchGame::NAME`] of its game).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => <chess::Game as MatchGame>::NAME,
+            GameKind::Xiangqi => <xiangqi::Game as MatchGame>::NAME,
+        }
+    }
+}
+
+/// Why a game ended by the rules of its game: the chess terminations and those of Xiangqi.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleEnd {
+    /// The side to move is checkmated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check (a draw in chess, a loss in Xiangqi).
+    Stalemate,
+    /// A position occurred for the third time (a draw).
+    ThreefoldRepetition,
+    /// Chess: 100 plies without a capture or pawn move.
+    FiftyMoveRule,
+    /// Chess: neither side can mate.
+    InsufficientMaterial,
+    /// Xiangqi: a repetition in which one side gave check with every move; that side loses.
+    PerpetualCheck,
+    /// Xiangqi: [`XIANGQI_NO_CAPTURE_PLIES`] plies without a capture (a draw).
+    SixtyMoveRule,
+}
+
+impl RuleEnd {
+    /// Every rules termination, in the order of the summary's termination table.
+    pub const ALL: [RuleEnd; 7] = [
+        RuleEnd::Checkmate,
+        RuleEnd::Stalemate,
+        RuleEnd::ThreefoldRepetition,
+        RuleEnd::FiftyMoveRule,
+        RuleEnd::InsufficientMaterial,
+        RuleEnd::PerpetualCheck,
+        RuleEnd::SixtyMoveRule,
+    ];
+
+    /// The text of the PGN `Termination` tag and the CSV: `checkmate`, `stalemate`, `threefold repetition`,
+    /// `fifty-move rule`, `insufficient material`, `perpetual check`, `sixty-move rule`.
+    pub fn text(self) -> &'static str {
+        match self {
+            RuleEnd::Checkmate => "checkmate",
+            RuleEnd::Stalemate => "stalemate",
+            RuleEnd::ThreefoldRepetition => "threefold repetition",
+            RuleEnd::FiftyMoveRule => "fifty-move rule",
+            RuleEnd::InsufficientMaterial => "insufficient material",
+            RuleEnd::PerpetualCheck => "perpetual check",
+            RuleEnd::SixtyMoveRule => "sixty-move rule",
+        }
+    }
+}
+
+impl From<chess::Termination> for RuleEnd {
+    fn from(termination: chess::Termination) -> RuleEnd {
+        match termination {
+            chess::Termination::Checkmate => RuleEnd::Checkmate,
+            chess::Termination::Stalemate => RuleEnd::Stalemate,
+            chess::Termination::ThreefoldRepetition => RuleEnd::ThreefoldRepetition,
+            chess::Termination::FiftyMoveRule => RuleEnd::FiftyMoveRule,
+            chess::Termination::InsufficientMaterial => RuleEnd::InsufficientMaterial,
+        }
+    }
+}
+
+/// A game ended by its rules: who won and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RulesEnd {
+pub struct RulesOutcome {
     /// Who won.
     pub result: GameResult,
-    /// Why: `checkmate`, `stalemate`, `threefold repetition`, `perpetual check`, `sixty-move rule`, ...
-    pub termination: &'static str,
+    /// Why.
+    pub termination: RuleEnd,
 }
 
 /// The rules of a game as the runner needs them (see the module docs). `Self` is a game in progress: a
 /// position with the moves that led to it.
-pub trait MatchGame: Clone + Send + 'static {
+pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// A move.
-    type Move: Copy + Eq + std::fmt::Debug + Send;
+    type Move: Copy + Eq + std::fmt::Debug + Send + Sync;
+    /// A position (the start of a game, an opening).
+    type Position: Clone + std::fmt::Debug + PartialEq + Send + Sync;
 
     /// The name `--game` takes: `chess`, `xiangqi`.
     const NAME: &'static str;
@@ -59,14 +144,25 @@ pub trait MatchGame: Clone + Send + 'static {
     /// The standard start position.
     const START_FEN: &'static str;
 
+    /// A game starting at `start`, no move played.
+    fn new_game(start: Self::Position) -> Self;
+
     /// A game starting at the position of `fen`.
     ///
     /// # Errors
     /// Why the FEN cannot be read, as text.
     fn from_fen(fen: &str) -> Result<Self, String>;
 
+    /// The position the game started from.
+    fn start_position(&self) -> &Self::Position;
+
+    /// The FEN of `position`.
+    fn position_fen(position: &Self::Position) -> String;
+
     /// The FEN of the start position of this game.
-    fn start_fen(&self) -> String;
+    fn start_fen(&self) -> String {
+        Self::position_fen(self.start_position())
+    }
 
     /// The FEN of the current position.
     fn fen(&self) -> String;
@@ -80,11 +176,21 @@ pub trait MatchGame: Clone + Send + 'static {
     /// Plays `m` if it is legal; false (and nothing changed) otherwise.
     fn play(&mut self, m: Self::Move) -> bool;
 
+    /// The number of moves (plies) played from the start position.
+    fn plies(&self) -> usize;
+
     /// The moves played from the start position.
     fn moves(&self) -> Vec<Self::Move>;
 
     /// `Some` once the game is over by its rules.
-    fn outcome(&self) -> Option<RulesEnd>;
+    fn outcome(&self) -> Option<RulesOutcome>;
+
+    /// Whether `color` could still win by some sequence of legal moves, as far as material tells: a side that
+    /// oversteps its time then draws instead of losing when the opponent cannot win (FIDE Laws 6.9). True
+    /// unless the game knows better.
+    fn can_win(&self, _color: Color) -> bool {
+        true
+    }
 
     /// A move of the current position as record text (UCI coordinates; Xiangqi ranks 0..9: `h2e2`).
     fn move_text(&self, m: Self::Move) -> String;
@@ -107,20 +213,74 @@ pub trait MatchGame: Clone + Send + 'static {
     fn parse_engine_move(&self, text: &str) -> Result<Self::Move, String> {
         self.parse_move(text)
     }
+
+    /// The UCI `position` command for this game: `position fen START moves ...` in the engine's notation.
+    fn uci_position(&self) -> String {
+        let mut replay = Self::new_game(self.start_position().clone());
+        let mut line = format!("position fen {}", self.start_fen());
+        for (i, m) in self.moves().into_iter().enumerate() {
+            line.push_str(if i == 0 { " moves " } else { " " });
+            line.push_str(&replay.engine_move_text(m));
+            replay.play(m);
+        }
+        line
+    }
+
+    /// Whether the game is Chess960 (a UCI engine then gets `UCI_Chess960 true`).
+    fn is_chess960(&self) -> bool {
+        false
+    }
+
+    /// The record of one game as PGN text: `tags` (the runner's roster and `Termination`), the start position
+    /// where the game needs it (`SetUp`, `FEN`, `Variant`), the movetext with an optional comment per move and
+    /// the result.
+    fn pgn_text(
+        tags: &[(String, String)],
+        start: &Self::Position,
+        moves: &[Self::Move],
+        comments: Option<&[String]>,
+        result: &str,
+    ) -> String;
+
+    /// Reads every opening of an EPD or PGN file (format detected when `format` is `None`); for PGN, `plies`
+    /// keeps the first plies of each game.
+    ///
+    /// # Errors
+    /// An [`OpeningError`] naming the file and line.
+    fn read_openings(
+        path: &Path,
+        text: &str,
+        format: OpeningFormat,
+        plies: Option<usize>,
+        variant: Variant,
+    ) -> Result<Vec<Opening<Self>>, OpeningError>;
+
+    /// The built-in engine of `kind` as a player of this game.
+    ///
+    /// # Errors
+    /// Why it cannot play this game (a build of another game's engine, or an external engine), as text.
+    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String>;
 }
 
 impl MatchGame for chess::Game {
     type Move = chess::Move;
+    type Position = chess::Position;
     const NAME: &'static str = "chess";
     const PGN_VARIANT: Option<&'static str> = None;
     const UCI_VARIANT: Option<&'static str> = None;
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+    fn new_game(start: chess::Position) -> Self {
+        chess::Game::new(start)
+    }
     fn from_fen(fen: &str) -> Result<Self, String> {
         chess::Position::from_fen(fen).map(chess::Game::new).map_err(|e| e.to_string())
     }
-    fn start_fen(&self) -> String {
-        self.start().to_fen()
+    fn start_position(&self) -> &chess::Position {
+        self.start()
+    }
+    fn position_fen(position: &chess::Position) -> String {
+        position.to_fen()
     }
     fn fen(&self) -> String {
         self.position().to_fen()
@@ -134,17 +294,58 @@ impl MatchGame for chess::Game {
     fn play(&mut self, m: chess::Move) -> bool {
         chess::Game::play(self, m)
     }
+    fn plies(&self) -> usize {
+        chess::Game::moves(self).len()
+    }
     fn moves(&self) -> Vec<chess::Move> {
         chess::Game::moves(self).to_vec()
     }
-    fn outcome(&self) -> Option<RulesEnd> {
-        chess::Game::outcome(self).map(|o| RulesEnd { result: o.result, termination: o.termination.text() })
+    fn outcome(&self) -> Option<RulesOutcome> {
+        chess::Game::outcome(self).map(|o| RulesOutcome { result: o.result, termination: o.termination.into() })
+    }
+    fn can_win(&self, color: Color) -> bool {
+        super::game::can_mate(self.position(), color)
     }
     fn move_text(&self, m: chess::Move) -> String {
         m.to_uci(self.position().is_chess960())
     }
     fn parse_move(&self, text: &str) -> Result<chess::Move, String> {
         crate::notation::parse_uci(self.position(), text).map_err(|e| e.to_string())
+    }
+    fn uci_position(&self) -> String {
+        super::uci_player::position_command(self)
+    }
+    fn is_chess960(&self) -> bool {
+        self.position().is_chess960()
+    }
+    fn pgn_text(
+        tags: &[(String, String)],
+        start: &chess::Position,
+        moves: &[chess::Move],
+        comments: Option<&[String]>,
+        result: &str,
+    ) -> String {
+        crate::notation::pgn::write_game(tags, start, moves, comments, result)
+    }
+    fn read_openings(
+        path: &Path,
+        text: &str,
+        format: OpeningFormat,
+        plies: Option<usize>,
+        variant: Variant,
+    ) -> Result<Vec<Opening>, OpeningError> {
+        super::openings::read_chess_openings(path, text, format, plies, variant)
+    }
+    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
+        match kind {
+            EngineKind::Builtin(config) => Ok(Box::new(super::player::BuiltinPlayer::<crate::engine::Engine>::new(
+                crate::engine::EngineConfig::clone(config),
+            ))),
+            EngineKind::XiangqiBuiltin(config) => {
+                Err(format!("{} is a Xiangqi build; it cannot play chess (pass --game xiangqi)", config.name))
+            }
+            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
+        }
     }
 }
 
@@ -160,16 +361,23 @@ fn xiangqi_color(color: xiangqi::Color) -> Color {
 
 impl MatchGame for xiangqi::Game {
     type Move = xiangqi::Move;
+    type Position = xiangqi::Position;
     const NAME: &'static str = "xiangqi";
     const PGN_VARIANT: Option<&'static str> = Some("xiangqi");
     const UCI_VARIANT: Option<&'static str> = Some("xiangqi");
     const START_FEN: &'static str = xiangqi::START_FEN;
 
+    fn new_game(start: xiangqi::Position) -> Self {
+        xiangqi::Game::new(start)
+    }
     fn from_fen(fen: &str) -> Result<Self, String> {
         xiangqi::Position::from_fen(fen).map(xiangqi::Game::new).map_err(|e| e.to_string())
     }
-    fn start_fen(&self) -> String {
-        self.start().to_fen()
+    fn start_position(&self) -> &xiangqi::Position {
+        self.start()
+    }
+    fn position_fen(position: &xiangqi::Position) -> String {
+        position.to_fen()
     }
     fn fen(&self) -> String {
         self.position().to_fen()
@@ -183,31 +391,33 @@ impl MatchGame for xiangqi::Game {
     fn play(&mut self, m: xiangqi::Move) -> bool {
         xiangqi::Game::play(self, m).is_ok()
     }
+    fn plies(&self) -> usize {
+        self.ply_count()
+    }
     fn moves(&self) -> Vec<xiangqi::Move> {
         xiangqi::Game::moves(self)
     }
-    fn outcome(&self) -> Option<RulesEnd> {
+    fn outcome(&self) -> Option<RulesOutcome> {
         let mover = self.mover();
         if let Some(outcome) = xiangqi::Game::outcome(self) {
             let termination = match outcome {
-                xiangqi::Outcome::Checkmate { .. } => "checkmate",
-                xiangqi::Outcome::Stalemate { .. } => "stalemate",
+                xiangqi::Outcome::Checkmate { .. } => RuleEnd::Checkmate,
+                xiangqi::Outcome::Stalemate { .. } => RuleEnd::Stalemate,
             };
-            return Some(RulesEnd { result: GameResult::win_for(mover.flip()), termination });
+            return Some(RulesOutcome { result: GameResult::win_for(mover.flip()), termination });
         }
         if let Some(verdict) = self.repetition_verdict() {
-            return Some(match verdict {
-                RepetitionVerdict::Draw => RulesEnd { result: GameResult::Draw, termination: "threefold repetition" },
-                RepetitionVerdict::MoverLoses => {
-                    RulesEnd { result: GameResult::win_for(mover), termination: "perpetual check" }
-                }
-                RepetitionVerdict::SideToMoveLoses => {
-                    RulesEnd { result: GameResult::win_for(mover.flip()), termination: "perpetual check" }
-                }
-            });
+            let result = match verdict {
+                RepetitionVerdict::Draw => GameResult::Draw,
+                RepetitionVerdict::MoverLoses => GameResult::win_for(mover),
+                RepetitionVerdict::SideToMoveLoses => GameResult::win_for(mover.flip()),
+            };
+            let termination =
+                if verdict == RepetitionVerdict::Draw { RuleEnd::ThreefoldRepetition } else { RuleEnd::PerpetualCheck };
+            return Some(RulesOutcome { result, termination });
         }
         if self.position().halfmove_clock() >= XIANGQI_NO_CAPTURE_PLIES {
-            return Some(RulesEnd { result: GameResult::Draw, termination: "sixty-move rule" });
+            return Some(RulesOutcome { result: GameResult::Draw, termination: RuleEnd::SixtyMoveRule });
         }
         None
     }
@@ -225,124 +435,98 @@ impl MatchGame for xiangqi::Game {
             .ok_or_else(|| format!("move {text:?}: expected coordinates with ranks 1-10 such as h3e3"))?;
         self.parse_move(&ours)
     }
-}
-
-/// A game played through [`MatchGame`] alone by [`play_rules_game`].
-#[derive(Clone, Debug)]
-pub struct RulesGameRecord<G: MatchGame> {
-    /// The game at its end.
-    pub game: G,
-    /// The result.
-    pub result: GameResult,
-    /// Why it ended: a [`RulesEnd::termination`], `max moves`, or `illegal move` / `no move` (the mover loses).
-    pub termination: &'static str,
-}
-
-/// A player for [`play_rules_game`]: gets the game, returns its move or `None` when it has none.
-pub type RulesPlayer<'a, G> = &'a mut dyn FnMut(&G) -> Option<<G as MatchGame>::Move>;
-
-/// Plays `game` to its end with `players[0]` moving for White (Red) and `players[1]` for Black: each gets the
-/// game and returns a move, or `None` when it has none. The game ends by its rules, by a draw after `max_plies`
-/// plies in all (`max moves`), or by a loss for a player whose move is illegal or missing.
-pub fn play_rules_game<G: MatchGame>(
-    mut game: G,
-    players: [RulesPlayer<'_, G>; 2],
-    max_plies: usize,
-) -> RulesGameRecord<G> {
-    let [white, black] = players;
-    loop {
-        if let Some(end) = game.outcome() {
-            return RulesGameRecord { game, result: end.result, termination: end.termination };
+    /// The runner's tags, then `Variant "xiangqi"`, `SetUp "1"` and `FEN` (always: the start is never chess's),
+    /// and the moves as record text (`h2e2`), `1.` before each of Red's moves, comments in braces.
+    fn pgn_text(
+        tags: &[(String, String)],
+        start: &xiangqi::Position,
+        moves: &[xiangqi::Move],
+        comments: Option<&[String]>,
+        result: &str,
+    ) -> String {
+        let mut out = String::new();
+        let variant = [("Variant", "xiangqi".to_string()), ("SetUp", "1".to_string()), ("FEN", start.to_fen())];
+        for (key, value) in tags.iter().map(|(k, v)| (k.as_str(), v.clone())).chain(variant) {
+            out.push_str(&format!("[{key} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\"")));
         }
-        if game.moves().len() >= max_plies {
-            return RulesGameRecord { game, result: GameResult::Draw, termination: "max moves" };
-        }
-        let mover = game.mover();
-        let answer = if mover == Color::White { white(&game) } else { black(&game) };
-        let termination = match answer {
-            Some(m) if game.play(m) => continue,
-            Some(_) => "illegal move",
-            None => "no move",
-        };
-        return RulesGameRecord { game, result: GameResult::win_for(mover.flip()), termination };
-    }
-}
-
-/// A built-in Xiangqi engine as a player for [`play_rules_game`]: searches under `limits` with the game's history.
-pub fn xiangqi_builtin_move(
-    engine: &mut xiangqi::engine::XiangqiEngine,
-    game: &xiangqi::Game,
-    limits: xiangqi::engine::XiangqiLimits,
-) -> Option<xiangqi::Move> {
-    engine.search(game.position(), &game.history_keys(), limits).best_move
-}
-
-/// Asks the UCI engine `engine` (started, its options set, `UCI_Variant` included) for a move in `game` at
-/// `nodes` nodes: sends `position fen START moves ...` in the engine's move notation and `go nodes`, waits up to
-/// `timeout` for `bestmove`, and reads the move in the engine's notation.
-///
-/// # Errors
-/// The engine's failure (a crash, a stall) or a `bestmove` that is not a legal move here, as text.
-pub fn uci_engine_move<G: MatchGame>(
-    engine: &mut crate::uci::EngineProcess,
-    game: &G,
-    nodes: u64,
-    timeout: std::time::Duration,
-) -> Result<G::Move, String> {
-    let start = game.start_fen();
-    let mut replay = G::from_fen(&start)?;
-    let mut line = format!("position fen {start}");
-    for (i, m) in game.moves().into_iter().enumerate() {
-        line.push_str(if i == 0 { " moves " } else { " " });
-        line.push_str(&replay.engine_move_text(m));
-        replay.play(m);
-    }
-    engine.send(&line).map_err(|e| e.to_string())?;
-    engine.send(&format!("go nodes {nodes}")).map_err(|e| e.to_string())?;
-    let lines = engine.wait_for(|l| l.starts_with("bestmove"), "bestmove", timeout).map_err(|e| e.to_string())?;
-    let last = lines.last().expect("wait_for returns the matching line");
-    let text = last.split_whitespace().nth(1).ok_or_else(|| format!("{}: no move in {last:?}", engine.cmd()))?;
-    game.parse_engine_move(text).map_err(|e| format!("{}: bestmove {text}: {e}", engine.cmd()))
-}
-
-/// The record of one game in the PGN-like format of the runner: the seven-tag roster with `White`, `Black`,
-/// `Round` and `Result` filled, then `Variant` (for games that have one, such as `xiangqi`), `SetUp "1"`, `FEN`
-/// (the start position) and `Termination`, a blank line, and the moves as record text (UCI-style coordinates;
-/// Xiangqi ranks 0..9: `h2e2`), one per ply, numbered `1.` before each first mover's move, ending with the result
-/// and a blank line. The PGN standard's tag syntax is kept so that PGN tools can read the tags.
-pub fn rules_pgn_text<G: MatchGame>(event: &str, round: &str, names: [&str; 2], record: &RulesGameRecord<G>) -> String {
-    let mut out = String::new();
-    let result = record.result.pgn();
-    let tags = [("Event", event), ("Site", "?"), ("Date", "????.??.??"), ("Round", round)];
-    for (key, value) in tags.into_iter().chain([("White", names[0]), ("Black", names[1]), ("Result", result)]) {
-        out.push_str(&format!("[{key} \"{value}\"]\n"));
-    }
-    if let Some(variant) = G::PGN_VARIANT {
-        out.push_str(&format!("[Variant \"{variant}\"]\n"));
-    }
-    out.push_str(&format!(
-        "[SetUp \"1\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n\n",
-        record.game.start_fen(),
-        record.termination
-    ));
-    let mut replay = G::from_fen(&record.game.start_fen()).expect("the record's own start FEN reads back");
-    let mut words = Vec::new();
-    for (i, m) in record.game.moves().into_iter().enumerate() {
-        if replay.mover() == Color::White {
-            words.push(format!("{}.", i / 2 + 1));
-        } else if i == 0 {
-            words.push("1...".to_string());
-        }
-        words.push(replay.move_text(m));
-        replay.play(m);
-    }
-    words.push(result.to_string());
-    for line in words.chunks(12) {
-        out.push_str(&line.join(" "));
         out.push('\n');
+        let mut words = Vec::with_capacity(moves.len() * 2 + 1);
+        let mut game = xiangqi::Game::new(start.clone());
+        for (i, &m) in moves.iter().enumerate() {
+            if game.position().side_to_move() == xiangqi::Color::Red {
+                words.push(format!("{}.", i / 2 + 1));
+            } else if i == 0 {
+                words.push("1...".to_string());
+            }
+            words.push(m.to_text());
+            if let Some(c) = comments.and_then(|c| c.get(i)).filter(|c| !c.is_empty()) {
+                words.push(format!("{{{}}}", c.replace('}', ")")));
+            }
+            let legal = game.play(m).is_ok();
+            debug_assert!(legal, "a record holds legal moves");
+        }
+        words.push(result.to_string());
+        crate::notation::pgn::push_movetext(&mut out, &words);
+        out
     }
-    out.push('\n');
-    out
+    fn read_openings(
+        path: &Path,
+        text: &str,
+        format: OpeningFormat,
+        plies: Option<usize>,
+        variant: Variant,
+    ) -> Result<Vec<Opening<Self>>, OpeningError> {
+        let file = path.display().to_string();
+        if variant.is_chess960() {
+            return Err(OpeningError::Line { file, line: 0, reason: "--variant chess960 is a chess variant".into() });
+        }
+        match format {
+            OpeningFormat::Epd => {
+                if plies.is_some() {
+                    return Err(OpeningError::PliesForEpd { file });
+                }
+                read_xiangqi_epd(text, &file)
+            }
+            OpeningFormat::Pgn => Ok(read_rules_pgn::<xiangqi::Game>(text, &file)?
+                .into_iter()
+                .map(|game| {
+                    let mut moves = game.game.moves();
+                    moves.truncate(plies.unwrap_or(usize::MAX));
+                    Opening { start: game.game.start().clone(), moves, line: game.line }
+                })
+                .collect()),
+        }
+    }
+    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String> {
+        match kind {
+            EngineKind::XiangqiBuiltin(config) => {
+                Ok(Box::new(super::player::BuiltinPlayer::<xiangqi::engine::XiangqiEngine>::new(
+                    xiangqi::engine::XiangqiConfig::clone(config),
+                )))
+            }
+            EngineKind::Builtin(config) => {
+                Err(format!("{} is a chess build; it cannot play Xiangqi (give a Xiangqi config)", config.name))
+            }
+            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
+        }
+    }
+}
+
+/// Reads Xiangqi EPD openings with the EPD reader of [`crate::notation::epd`] (FEN fields, then opcodes, which
+/// are ignored here), each FEN checked by the Xiangqi FEN reader.
+fn read_xiangqi_epd(text: &str, file: &str) -> Result<Vec<Opening<xiangqi::Game>>, OpeningError> {
+    let check = |fen: &str| xiangqi::Position::from_fen(fen).map(drop).map_err(|e| e.to_string());
+    crate::notation::epd::parse_epd_text_with(text, file, &check)?
+        .into_iter()
+        .map(|epd| {
+            let start = xiangqi::Position::from_fen(&epd.fen).map_err(|e| OpeningError::Line {
+                file: file.to_string(),
+                line: epd.line,
+                reason: e.to_string(),
+            })?;
+            Ok(Opening { start, moves: Vec::new(), line: epd.line })
+        })
+        .collect()
 }
 
 /// One game read back by [`read_rules_pgn`].
@@ -354,82 +538,57 @@ pub struct RulesPgnGame<G: MatchGame> {
     pub game: G,
     /// The result token at the end of the moves (`None` for `*` or none).
     pub result: Option<GameResult>,
+    /// The 1-based line where the game begins.
+    pub line: usize,
 }
 
-/// Reads every game of a file written by [`rules_pgn_text`] (or any PGN whose moves are record text):
-/// the tags, the moves replayed legally from the `FEN` tag, and the result token. `file` names the origin in
+/// Reads every game of a PGN file whose moves are record text ([`MatchGame::move_text`], as the runner writes
+/// Xiangqi games): the tags, the moves replayed legally from the `FEN` tag, and the result token; comments,
+/// NAGs and variations are skipped (the PGN syntax is read by [`split_games`]). `file` names the origin in
 /// errors.
 ///
 /// # Errors
-/// `file:line: ...` text for a malformed tag, a `Variant` tag other than [`MatchGame::PGN_VARIANT`], a bad FEN, or
-/// a token that is not a legal move (with the move number and the position's FEN).
-pub fn read_rules_pgn<G: MatchGame>(text: &str, file: &str) -> Result<Vec<RulesPgnGame<G>>, String> {
+/// [`OpeningError::Pgn`] for the PGN syntax, [`OpeningError::Line`] (`file:line: ...`) for a `Variant` tag other
+/// than [`MatchGame::PGN_VARIANT`], a bad FEN, or a token that is not a legal move (with the ply and the
+/// position's FEN).
+pub fn read_rules_pgn<G: MatchGame>(text: &str, file: &str) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
     let mut games = Vec::new();
-    let mut tags: Vec<(String, String)> = Vec::new();
-    let mut game: Option<G> = None;
-    let mut result = None;
-    let mut in_moves = false;
-    let finish = |tags: &mut Vec<(String, String)>, game: &mut Option<G>, result, games: &mut Vec<RulesPgnGame<G>>| {
-        if let Some(g) = game.take() {
-            games.push(RulesPgnGame { tags: std::mem::take(tags), game: g, result });
+    for RawGame { tags, tokens, line } in split_games(text, file)? {
+        let at = |line: usize, reason: String| OpeningError::Line { file: file.to_string(), line, reason };
+        if let Some((_, value)) = tags.iter().find(|t| t.0 == "Variant")
+            && Some(value.as_str()) != G::PGN_VARIANT
+        {
+            let expected = G::PGN_VARIANT.map_or("none".to_string(), |v| format!("{v:?}"));
+            return Err(at(line, format!("Variant {value:?}, expected {expected} for --game {}", G::NAME)));
         }
-    };
-    for (n, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        let at = |what: String| format!("{file}:{}: {what}", n + 1);
-        if line.starts_with('[') {
-            if in_moves {
-                finish(&mut tags, &mut game, result.take(), &mut games);
-                in_moves = false;
-            }
-            let inner = line
-                .strip_prefix('[')
-                .and_then(|l| l.strip_suffix(']'))
-                .ok_or_else(|| at(format!("bad tag {line:?}")))?;
-            let (key, value) = inner.split_once(' ').ok_or_else(|| at(format!("bad tag {line:?}")))?;
-            let value = value
-                .trim()
-                .strip_prefix('"')
-                .and_then(|v| v.strip_suffix('"'))
-                .ok_or_else(|| at(format!("bad tag value in {line:?}")))?;
-            if key == "Variant" && Some(value) != G::PGN_VARIANT {
-                return Err(at(format!("Variant {value:?}, expected {:?} for --game {}", G::PGN_VARIANT, G::NAME)));
-            }
-            tags.push((key.to_string(), value.to_string()));
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if !in_moves {
-            let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
-            game = Some(G::from_fen(fen).map_err(|e| at(format!("FEN tag: {e}")))?);
-            in_moves = true;
-        }
-        let g = game.as_mut().expect("set when the moves began");
-        for token in line.split_whitespace() {
-            match token {
+        let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
+        let mut game = G::from_fen(fen).map_err(|e| at(line, format!("FEN tag: {e}")))?;
+        let mut result = None;
+        for (n, token) in tokens {
+            match token.as_str() {
                 "1-0" => result = Some(GameResult::WhiteWins),
                 "0-1" => result = Some(GameResult::BlackWins),
                 "1/2-1/2" => result = Some(GameResult::Draw),
                 "*" => result = None,
-                t if t.ends_with('.') && t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+                t if t.starts_with('$') => {}
+                t if t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
                 t => {
-                    let m = g.parse_move(t).map_err(|e| at(format!("ply {}: {e}", g.moves().len() + 1)))?;
-                    g.play(m);
+                    let m = game.parse_move(t).map_err(|e| at(n, format!("ply {}: {e}", game.plies() + 1)))?;
+                    game.play(m);
                 }
             }
         }
+        games.push(RulesPgnGame { tags, game, result, line });
     }
-    finish(&mut tags, &mut game, result, &mut games);
     Ok(games)
 }
 
 /// Up to `count` distinct openings of `plies` random legal plies each from `start`, for matches where every game
 /// would otherwise replay the same moves: a line is drawn ply by ply uniformly among the legal moves with a
 /// `StdRng` seeded by `seed` (so the same arguments give the same openings), and kept when the game has not
-/// ended by its rules, `keep` accepts the final game (for example a balance test with an engine's evaluation),
-/// and its final FEN is new. Gives up after `count * 100` tries, so it may return fewer.
+/// ended by its rules, its final FEN is new, and `keep` accepts the final game (for example a balance test with
+/// an engine's search; it is asked only for new positions, so that its calls match the openings it accepted
+/// one to one). Gives up after `count * 100` tries, so it may return fewer.
 pub fn random_openings<G: MatchGame>(
     start: &G,
     count: usize,
@@ -455,7 +614,12 @@ pub fn random_openings<G: MatchGame>(
             }
             game.play(moves[rng.random_range(0..moves.len())]);
         }
-        if ok && game.outcome().is_none() && keep(&game) && seen.insert(game.fen()) {
+        if !ok || game.outcome().is_some() {
+            continue;
+        }
+        let fen = game.fen();
+        if !seen.contains(&fen) && keep(&game) {
+            seen.insert(fen);
             out.push(game);
         }
     }
@@ -465,34 +629,40 @@ pub fn random_openings<G: MatchGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
+    use crate::runner::game::{EndReason, GameSettings, play_game};
+    use crate::runner::output::pgn_text;
+    use crate::runner::player::{BuiltinPlayer, MoveLimit};
+    use crate::runner::scheduler::GamePair;
+    use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine};
 
-    fn engine(name: &str) -> XiangqiEngine {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/xiangqi/{name}.toml"));
-        XiangqiEngine::new(XiangqiConfig::load(&path).unwrap())
+    fn player(name: &str) -> BuiltinPlayer<XiangqiEngine> {
+        BuiltinPlayer::new(XiangqiConfig::builtin(name).unwrap())
     }
 
     #[test]
     fn random_openings_are_distinct_balanced_and_reproducible() {
         let start = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
-        let weights = engine("nopsqt").config().weights.clone();
+        let weights = XiangqiConfig::builtin("nopsqt").unwrap().weights;
         let balanced = |g: &xiangqi::Game| crate::xiangqi::engine::evaluate(g.position(), &weights).abs() <= 50;
         let a = random_openings(&start, 20, 4, 7, balanced);
         let b = random_openings(&start, 20, 4, 7, balanced);
         assert_eq!(a.len(), 20);
         let fens: Vec<String> = a.iter().map(MatchGame::fen).collect();
         assert_eq!(fens, b.iter().map(MatchGame::fen).collect::<Vec<_>>());
-        assert!(a.iter().all(|g| g.moves().len() == 4 && MatchGame::outcome(g).is_none()));
+        assert!(a.iter().all(|g| g.plies() == 4 && MatchGame::outcome(g).is_none()));
         assert_eq!(fens.iter().collect::<std::collections::HashSet<_>>().len(), 20);
     }
 
     #[test]
     fn xiangqi_move_text_for_fairy_stockfish() {
-        let game = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
+        let mut game = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
         let m = game.parse_engine_move("h3e3").unwrap();
         assert_eq!(game.move_text(m), "h2e2");
         assert_eq!(game.engine_move_text(m), "h3e3");
         assert!(game.parse_engine_move("h2e2x").is_err());
+        assert!(MatchGame::play(&mut game, m));
+        let expected = format!("position fen {} moves h3e3", xiangqi::START_FEN);
+        assert_eq!(game.uci_position(), expected);
     }
 
     #[test]
@@ -504,44 +674,53 @@ mod tests {
             let m = game.parse_move(text).unwrap();
             assert!(MatchGame::play(&mut game, m));
         }
-        let end = RulesEnd { result: GameResult::BlackWins, termination: "perpetual check" };
+        let end = RulesOutcome { result: GameResult::BlackWins, termination: RuleEnd::PerpetualCheck };
         assert_eq!(MatchGame::outcome(&game), Some(end));
     }
 
     #[test]
-    fn xiangqi_self_play_through_the_trait() {
-        let (mut seed, mut nopsqt) = (engine("seed"), engine("nopsqt"));
-        let limits = XiangqiLimits { nodes: Some(300), ..Default::default() };
-        let mut red = |g: &xiangqi::Game| xiangqi_builtin_move(&mut seed, g, limits);
-        let mut black = |g: &xiangqi::Game| xiangqi_builtin_move(&mut nopsqt, g, limits);
-        let start = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
-        let record = play_rules_game(start, [&mut red, &mut black], 400);
-        // Replaying the record from its start is legal move by move and ends in the same position.
-        let mut replay = <xiangqi::Game as MatchGame>::from_fen(&record.game.start_fen()).unwrap();
-        for m in record.game.moves() {
+    fn sixty_moves_without_a_capture_draw() {
+        let mut game = <xiangqi::Game as MatchGame>::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 119 80").unwrap();
+        assert_eq!(MatchGame::outcome(&game), None);
+        let m = game.parse_move("a7a6").unwrap();
+        assert!(MatchGame::play(&mut game, m));
+        let end = RulesOutcome { result: GameResult::Draw, termination: RuleEnd::SixtyMoveRule };
+        assert_eq!(MatchGame::outcome(&game), Some(end));
+    }
+
+    #[test]
+    fn xiangqi_self_play_through_the_runner() {
+        let (mut seed, mut nopsqt) = (player("seed"), player("nopsqt"));
+        let opening = Opening { start: xiangqi::Position::startpos(), moves: Vec::new(), line: 1 };
+        let settings = GameSettings::with_limit(MoveLimit { nodes: Some(300), ..MoveLimit::default() });
+        let record = play_game(&mut seed, &mut nopsqt, &opening, &settings);
+        // Replaying the record from its start is legal move by move.
+        let mut replay = xiangqi::Game::new(record.start.clone());
+        for &m in &record.moves {
             assert!(MatchGame::play(&mut replay, m));
         }
-        assert_eq!(replay.fen(), record.game.fen());
+        assert_eq!(MatchGame::outcome(&replay).map(|o| o.result), Some(record.result));
         // The record file reads back: the same tags, moves and result.
-        let text = rules_pgn_text("t", "1.1", ["seed", "nopsqt"], &record);
+        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
+        let text = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);
         assert!(text.contains("[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"rnbakabnr/9/1c5c1/"), "{text}");
-        assert!(text.contains("\n\n1. b2e2 b7b6 2. b0c2 "), "{text}");
+        assert!(text.contains("\n\n1. b2e2 {+0.10/1} b7b6 {+0.00/1} 2. b0c2 {+0.17/1} "), "{text}");
         let games = read_rules_pgn::<xiangqi::Game>(&text, "games.pgn").unwrap();
         assert_eq!(games.len(), 1);
-        assert_eq!(games[0].game.moves(), record.game.moves());
+        assert_eq!(games[0].game.moves(), record.moves);
         assert_eq!(games[0].result, Some(record.result));
         assert!(games[0].tags.contains(&("Termination".to_string(), "checkmate".to_string())));
         let twice = format!("{text}{text}");
         assert_eq!(read_rules_pgn::<xiangqi::Game>(&twice, "games.pgn").unwrap().len(), 2);
-        let chess_err = read_rules_pgn::<chess::Game>(&text, "games.pgn").unwrap_err();
-        assert_eq!(chess_err, "games.pgn:8: Variant \"xiangqi\", expected None for --game chess");
+        let chess_err = read_rules_pgn::<chess::Game>(&text, "games.pgn").unwrap_err().to_string();
+        assert_eq!(chess_err, "games.pgn:1: Variant \"xiangqi\", expected none for --game chess");
         let bad = text.replacen("1. b2e2", "1. b2e9", 1);
-        let err = read_rules_pgn::<xiangqi::Game>(&bad, "games.pgn").unwrap_err();
-        assert!(err.starts_with("games.pgn:13: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
+        let err = read_rules_pgn::<xiangqi::Game>(&bad, "games.pgn").unwrap_err().to_string();
+        assert!(err.starts_with("games.pgn:14: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
         // At 300 nodes a move, the build with piece-square tables mates the one without in 43 plies.
         assert_eq!(
-            (record.result, record.termination, record.game.moves().len()),
-            (GameResult::WhiteWins, "checkmate", 43)
+            (record.result, record.end, record.moves.len()),
+            (GameResult::WhiteWins, EndReason::Rules(RuleEnd::Checkmate), 43)
         );
     }
 }

@@ -91,6 +91,11 @@ impl Game {
         &self.position
     }
 
+    /// The number of moves (plies) played.
+    pub fn ply_count(&self) -> usize {
+        self.history.len()
+    }
+
     /// The moves played, in order.
     pub fn moves(&self) -> Vec<Move> {
         self.history.iter().map(|h| h.0).collect()

@@ -138,6 +138,18 @@ impl XiangqiConfig {
         XiangqiConfig::from_toml_str(&text, &file)
     }
 
+    /// The builds compiled into Arbiter, by name: `seed` (`configs/xiangqi/seed.toml`, material and
+    /// piece-square tables) and `nopsqt` (`configs/xiangqi/nopsqt.toml`, the same material without tables);
+    /// `None` for other names.
+    pub fn builtin(name: &str) -> Option<XiangqiConfig> {
+        let (text, file) = match name {
+            "seed" => (include_str!("../../../configs/xiangqi/seed.toml"), "configs/xiangqi/seed.toml"),
+            "nopsqt" => (include_str!("../../../configs/xiangqi/nopsqt.toml"), "configs/xiangqi/nopsqt.toml"),
+            _ => return None,
+        };
+        Some(XiangqiConfig::from_toml_str(text, file).expect("the shipped configs are valid (tested)"))
+    }
+
     /// Parses a config from TOML text; `file` names the origin in errors.
     ///
     /// # Errors
@@ -232,5 +244,8 @@ mod tests {
         assert_eq!(seed.weights.material, nopsqt.weights.material);
         assert_ne!(seed.weights.psqt, nopsqt.weights.psqt);
         assert!(nopsqt.weights.psqt.iter().all(|t| t.iter().all(|&v| v == 0)));
+        assert_eq!(XiangqiConfig::builtin("seed"), Some(seed));
+        assert_eq!(XiangqiConfig::builtin("nopsqt"), Some(nopsqt));
+        assert_eq!(XiangqiConfig::builtin("nomob"), None);
     }
 }

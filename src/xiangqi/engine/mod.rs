@@ -17,4 +17,4 @@ pub mod search;
 
 pub use config::{XiangqiConfig, XiangqiConfigError, XiangqiWeights};
 pub use eval::evaluate;
-pub use search::{MATE, XiangqiEngine, XiangqiLimits, XiangqiSearchResult};
+pub use search::{MATE, XiangqiEngine, XiangqiLimits, XiangqiSearchResult, is_mate_score};
