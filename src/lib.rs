@@ -2,6 +2,7 @@
 //!
 //! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` →
 //! `chess`, and beside it `xiangqi`.
+pub mod checkers;
 pub mod chess;
 pub mod cli;
 pub mod engine;

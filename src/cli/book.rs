@@ -177,6 +177,9 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         eprintln!("error: {msg}");
         Ok(2)
     };
+    if let Err(e) = args.game.refuse_checkers("book") {
+        return bad(e);
+    }
     if !(1..=MAX_POSITIONS).contains(&args.positions) {
         return bad(format!("--positions {}: expected 1 to {MAX_POSITIONS}", args.positions));
     }
@@ -192,6 +195,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     let default_out = match args.game {
         GameKind::Chess => "suites/openings/arbiter-book.epd",
         GameKind::Xiangqi => "suites/openings/xiangqi-book.epd",
+        GameKind::Russian | GameKind::English => unreachable!("checkers refused above"),
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(default_out));
     if out.exists() && !args.force {
@@ -203,6 +207,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
             let seed = XiangqiConfig::builtin("seed").expect("the seed build is built in");
             (generate_xiangqi(&args, seed), "xiangqi-book")
         }
+        GameKind::Russian | GameKind::English => unreachable!("checkers refused above"),
     };
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -244,6 +244,8 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                 GameKind::Xiangqi => {
                     XiangqiConfig::builtin(name).map(|config| EngineSpec::xiangqi(name, config, "built-in"))
                 }
+                // No built-in checkers engine: `arbiter match` refuses checkers before reading engines.
+                GameKind::Russian | GameKind::English => None,
             };
             let builtins = if game == GameKind::Chess { "seed, nomob" } else { "seed, nopsqt" };
             builtin.ok_or(EngineArgError::NotBuiltin { name: name.to_string(), builtins })?

@@ -389,7 +389,13 @@ fn run_inner(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<
     match args.game {
         GameKind::Chess => start::<crate::chess::Game>(args, raw, interrupt),
         GameKind::Xiangqi => start::<crate::xiangqi::Game>(args, raw, interrupt),
+        GameKind::Russian | GameKind::English => Err(refuse_checkers(args.game, "match")),
     }
+}
+
+/// The input error (exit 2) of `arbiter command --game russian|english`: checkers is not played.
+pub(crate) fn refuse_checkers(game: GameKind, command: &str) -> Failure {
+    Failure::Input(anyhow::anyhow!(game.refuse_checkers(command).err().unwrap_or_default()))
 }
 
 /// Starts the new match of `args` in the game `G`.
@@ -497,6 +503,7 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
     match args.game {
         GameKind::Chess => resume_as::<crate::chess::Game>(&dir, &shown, args, &run, lock, interrupt),
         GameKind::Xiangqi => resume_as::<crate::xiangqi::Game>(&dir, &shown, args, &run, lock, interrupt),
+        GameKind::Russian | GameKind::English => Err(refuse_checkers(args.game, "match")),
     }
 }
 

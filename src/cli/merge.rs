@@ -166,6 +166,7 @@ fn merge(args: &MergeArgs) -> Result<i32, Failure> {
     match match_args.game {
         GameKind::Chess => merge_as::<crate::chess::Game>(&match_args, &shards, &dirs, &here, &out),
         GameKind::Xiangqi => merge_as::<crate::xiangqi::Game>(&match_args, &shards, &dirs, &here, &out),
+        GameKind::Russian | GameKind::English => Err(super::match_cmd::refuse_checkers(match_args.game, "merge")),
     }
 }
 

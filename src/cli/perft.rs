@@ -1,10 +1,11 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging, for chess
-//! (the default) or Xiangqi (`--game xiangqi`). The driver is written once over [`PerftGame`].
+//! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
+//! driver is written once over [`PerftGame`].
 
 use crate::notation::epd::{Epd, read_epd_file_with};
 pub use crate::runner::GameKind;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
-use crate::suite::perft::{PerftGame, PerftTable, perft_split};
+use crate::suite::perft::{Checkers, PerftGame, PerftTable, perft_split};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -14,9 +15,14 @@ use std::time::Instant;
 /// Flags of `arbiter perft`.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
-    /// The game: `chess` (the default) or `xiangqi` (Xiangqi FEN as Fairy-Stockfish writes it, moves as `h2e2`).
+    /// The game: `chess` (the default), `xiangqi` (Xiangqi FEN as Fairy-Stockfish writes it, moves as `h2e2`),
+    /// `russian` (Russian draughts, PDN FEN `W:Wa1,c1:Bb6`, moves `c3-d4`, `c3:e5:g3`) or `english` (English
+    /// checkers, PDN FEN `B:W21,22:B1,2`, moves `9-13`, `9x18x27`).
     #[arg(long, value_enum, default_value_t = GameKind::Chess)]
     pub game: GameKind,
+    /// Checkers board size, squares a side: 8 (the default), or 4 and 6 for Russian rules on small boards.
+    #[arg(long, default_value_t = 8)]
+    pub board: u8,
     /// Position to count from (FEN); the start position when neither --fen nor --suite is given.
     #[arg(long, conflicts_with = "suite")]
     pub fen: Option<String>,
@@ -112,12 +118,30 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         eprintln!("error: --chess960 applies to --game chess only");
         return Ok(2);
     }
+    if args.board != 8 && args.game != GameKind::Russian {
+        eprintln!("error: --board {}: only --game russian is played on 4x4 and 6x6 (the default is 8)", args.board);
+        return Ok(2);
+    }
+    if ![4, 6, 8].contains(&args.board) {
+        eprintln!("error: --board {}: expected 4, 6 or 8", args.board);
+        return Ok(2);
+    }
+    if args.game.is_checkers() && args.compare_with.is_some() {
+        eprintln!("error: --compare-with: no UCI engine for checkers (--game {})", args.game.name());
+        return Ok(2);
+    }
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
     match args.game {
         GameKind::Chess => run_game::<crate::chess::Position>(&args),
         GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args),
+        GameKind::Russian => match args.board {
+            4 => run_game::<Checkers<false, 4>>(&args),
+            6 => run_game::<Checkers<false, 6>>(&args),
+            _ => run_game::<Checkers<false, 8>>(&args),
+        },
+        GameKind::English => run_game::<Checkers<true, 8>>(&args),
     }
 }
 

@@ -40,7 +40,8 @@ use crate::notation::pgn::{RawGame, split_games};
 use crate::xiangqi::{self, RepetitionVerdict};
 use std::path::Path;
 
-/// The game a command plays (`--game`): chess (with its variants, see [`Variant`]) or Xiangqi.
+/// The game a command plays (`--game`): chess (with its variants, see [`Variant`]), Xiangqi, or checkers
+/// (Russian draughts, English checkers: `arbiter perft` only, see [`GameKind::refuse_checkers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum GameKind {
     /// Chess ([`chess::Game`]).
@@ -48,15 +49,42 @@ pub enum GameKind {
     Chess,
     /// Xiangqi, Chinese chess ([`xiangqi::Game`]).
     Xiangqi,
+    /// Russian draughts ([`crate::checkers`]; perft only).
+    Russian,
+    /// English checkers ([`crate::checkers`]; perft only).
+    English,
 }
 
 impl GameKind {
-    /// The name on the command line: `chess` or `xiangqi` (the [`MatchGame::NAME`] of its game).
+    /// The name on the command line: `chess`, `xiangqi` (the [`MatchGame::NAME`] of its game), `russian` or
+    /// `english`.
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Chess => <chess::Game as MatchGame>::NAME,
             GameKind::Xiangqi => <xiangqi::Game as MatchGame>::NAME,
+            GameKind::Russian => "russian",
+            GameKind::English => "english",
         }
+    }
+
+    /// Whether the game is checkers (Russian draughts or English checkers).
+    pub fn is_checkers(self) -> bool {
+        matches!(self, GameKind::Russian | GameKind::English)
+    }
+
+    /// `Ok` for chess and Xiangqi; for checkers, which Arbiter cannot play, the error text of `arbiter
+    /// command` (`match`, `merge`, `book`): checkers has perft and the endgame base only.
+    ///
+    /// # Errors
+    /// The sentence to print (the caller exits with code 2).
+    pub fn refuse_checkers(self, command: &str) -> Result<(), String> {
+        if self.is_checkers() {
+            return Err(format!(
+                "--game {}: arbiter {command} plays chess and xiangqi; checkers has perft and the endgame base",
+                self.name()
+            ));
+        }
+        Ok(())
     }
 }
 

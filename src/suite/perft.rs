@@ -1,11 +1,14 @@
 //! What perft needs from a game, and the parts of the perft driver that are the same for every game: the split
 //! over root moves with rayon and the shared transposition table.
 //!
-//! [`PerftGame`] is implemented for [`crate::chess::Position`] and [`crate::xiangqi::Position`]. Each game keeps
-//! its own perft (`chess::perft::perft`, `xiangqi::perft::perft`, with bulk counting at the last ply) and the
+//! [`PerftGame`] is implemented for [`crate::chess::Position`], [`crate::xiangqi::Position`] and
+//! [`Checkers`] (a [`crate::checkers::Position`] whose rules and board size are fixed by the type). Each game
+//! keeps its own perft (`chess::perft::perft`, `xiangqi::perft::perft`, `checkers::perft::perft`, with bulk
+//! counting at the last ply) and the
 //! trait calls it, so a game's hot path is compiled exactly as without the trait; the driver (`arbiter perft`,
 //! [`super::compare`]) is written once over the trait.
 
+use crate::checkers;
 use crate::chess;
 use crate::xiangqi;
 use rayon::prelude::*;
@@ -205,6 +208,70 @@ impl PerftGame for xiangqi::Position {
     }
 }
 
+/// A checkers position for the perft driver: English checkers when `ENGLISH`, else Russian draughts, on the
+/// `SIZE` x `SIZE` board (4, 6 or 8; English 8 only), so that [`PerftGame::from_fen`] and
+/// [`PerftGame::start_fen`] know the rules and the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checkers<const ENGLISH: bool, const SIZE: u8>(pub checkers::Position);
+
+impl<const ENGLISH: bool, const SIZE: u8> Checkers<ENGLISH, SIZE> {
+    const RULES: checkers::Rules = if ENGLISH { checkers::Rules::English } else { checkers::Rules::Russian };
+}
+
+impl<const ENGLISH: bool, const SIZE: u8> PerftGame for Checkers<ENGLISH, SIZE> {
+    type Move = checkers::Move;
+    type Undo = checkers::Position;
+    type Moves = Vec<checkers::Move>;
+    const NAME: &'static str = if ENGLISH { "english" } else { "russian" };
+
+    fn start_fen() -> String {
+        checkers::Position::start(Self::RULES, SIZE).map(|p| p.to_fen()).unwrap_or_default()
+    }
+
+    fn from_fen(fen: &str, _chess960: bool) -> Result<Self, String> {
+        checkers::Position::from_fen(Self::RULES, SIZE, fen).map(Checkers).map_err(|e| e.to_string())
+    }
+
+    fn to_fen(&self) -> String {
+        self.0.to_fen()
+    }
+
+    fn key(&self) -> u64 {
+        self.0.key()
+    }
+
+    fn legal_moves(&self) -> Vec<checkers::Move> {
+        self.0.legal_moves()
+    }
+
+    #[inline]
+    fn make_move(&mut self, m: checkers::Move) -> checkers::Position {
+        self.0.make_move(&m)
+    }
+
+    #[inline]
+    fn unmake_move(&mut self, _m: checkers::Move, undo: &checkers::Position) {
+        self.0.unmake_move(undo)
+    }
+
+    fn perft(&mut self, depth: u32) -> u64 {
+        checkers::perft::perft(&self.0, depth)
+    }
+
+    fn move_text(&self, m: checkers::Move) -> String {
+        self.0.move_text(&m)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<checkers::Move, String> {
+        self.0.parse_move(text).map_err(|e| e.to_string())
+    }
+
+    /// No UCI engine plays checkers (`arbiter perft --compare-with` refuses checkers).
+    fn uci_options(_chess960: bool) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+}
+
 /// A shared transposition table for perft: (key, depth) -> leaf count, lockless (each entry stores the key
 /// xor-ed with its data, so a torn write from another thread reads as a miss; Hyatt and Mann, "A lockless
 /// transposition table implementation for parallel search", ICGA Journal 2002).
@@ -303,5 +370,12 @@ mod tests {
             assert_eq!(perft_split(&pos, depth, Some(&table)), expected);
             assert_eq!(perft_split(&pos, depth, None), expected);
         }
+        // Source: ../shared/suites/draughts/russian_draughts_initial.keep_duplicates.epd, english_... (dctl).
+        let table = PerftTable::new(4);
+        let russian = Checkers::<false, 8>::from_fen(&Checkers::<false, 8>::start_fen(), false).unwrap();
+        assert_eq!(perft_hashed(&mut russian.clone(), 7, &table), 190_146);
+        assert_eq!(perft_split(&russian, 7, None), 190_146);
+        let english = Checkers::<true, 8>::from_fen(&Checkers::<true, 8>::start_fen(), false).unwrap();
+        assert_eq!(perft_split(&english, 7, Some(&PerftTable::new(4))), 179_740);
     }
 }
