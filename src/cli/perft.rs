@@ -2,7 +2,7 @@
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
 //! driver is written once over [`PerftGame`].
 
-use crate::notation::epd::{Epd, read_epd_file_with};
+use crate::notation::epd::{Epd, read_epd_file_with, read_one_field_file_with};
 pub use crate::runner::GameKind;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
 use crate::suite::perft::{Checkers, PerftGame, PerftTable, perft_split};
@@ -217,7 +217,8 @@ fn read_suite<G: PerftGame>(
     path: &std::path::Path,
     chess960: bool,
 ) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
-    read_epd_file_with(path, &|fen| G::from_fen(fen, chess960).map(drop))
+    let check = |fen: &str| G::from_fen(fen, chess960).map(drop);
+    if G::ONE_FIELD_FEN { read_one_field_file_with(path, &check) } else { read_epd_file_with(path, &check) }
 }
 
 /// The position of a suite line (its FEN was checked when the suite was read).

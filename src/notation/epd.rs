@@ -99,6 +99,26 @@ impl Epd {
         Ok(Epd { fen, ops, line })
     }
 
+    /// Parses one line whose position is a single whitespace-free field before the operations, checked by
+    /// `check_fen`: the PDN FEN of draughts suites, `W:Wa1,c1:Bb6 ;D1 7 ;D2 49` (`fen` is that field as given).
+    ///
+    /// # Errors
+    /// A reason string when the line has no position or `check_fen` refuses it.
+    pub fn parse_one_field_with(
+        text: &str,
+        line: usize,
+        check_fen: &dyn Fn(&str) -> Result<(), String>,
+    ) -> Result<Epd, String> {
+        let text = text.trim();
+        let end = text.find(|c: char| c.is_whitespace() || c == ';').unwrap_or(text.len());
+        let (fen, rest) = text.split_at(end);
+        if fen.is_empty() {
+            return Err("expected a position before the first ';'".to_string());
+        }
+        check_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
+        Ok(Epd { fen: fen.to_string(), ops: split_operations(rest.trim()), line })
+    }
+
     /// The operands of the first operation with this opcode.
     pub fn get(&self, opcode: &str) -> Option<&str> {
         self.ops.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_str())
@@ -177,6 +197,23 @@ pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> 
 /// # Errors
 /// As [`read_epd_file`].
 pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Vec<Epd>, EpdError> {
+    read_lines(path, &|text, line| Epd::parse_with(text, line, check_fen))
+}
+
+/// Reads a suite whose positions are one field each ([`Epd::parse_one_field_with`], the draughts suites), each
+/// FEN checked by `check_fen`.
+///
+/// # Errors
+/// As [`read_epd_file`].
+pub fn read_one_field_file_with(
+    path: &Path,
+    check_fen: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<Vec<Epd>, EpdError> {
+    read_lines(path, &|text, line| Epd::parse_one_field_with(text, line, check_fen))
+}
+
+/// Reads every non-empty, non-comment line of a file with `parse` (the line's text and 1-based number).
+fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, String>) -> Result<Vec<Epd>, EpdError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
     let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
@@ -185,7 +222,7 @@ pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), St
         text: String::new(),
         reason,
     })?;
-    parse_epd_text_with(text, &file, check_fen)
+    parse_lines(text, &file, parse)
 }
 
 /// The text of a file's bytes without a leading UTF-8 byte-order mark; on invalid UTF-8, the 1-based line of
@@ -221,6 +258,15 @@ pub fn parse_epd_text_with(
     file: &str,
     check_fen: &dyn Fn(&str) -> Result<(), String>,
 ) -> Result<Vec<Epd>, EpdError> {
+    parse_lines(text, file, &|line, number| Epd::parse_with(line, number, check_fen))
+}
+
+/// Parses every non-empty, non-comment line of `text` with `parse`; `file` names the source in errors.
+fn parse_lines(
+    text: &str,
+    file: &str,
+    parse: &dyn Fn(&str, usize) -> Result<Epd, String>,
+) -> Result<Vec<Epd>, EpdError> {
     let mut out = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
@@ -228,7 +274,7 @@ pub fn parse_epd_text_with(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let epd = Epd::parse_with(line, i + 1, check_fen).map_err(|reason| EpdError::Line {
+        let epd = parse(line, i + 1).map_err(|reason| EpdError::Line {
             file: file.to_string(),
             line: i + 1,
             text: raw.to_string(),

@@ -26,6 +26,10 @@ pub trait PerftGame: Clone + Send + Sync + 'static {
     /// The game's name as `--game` spells it.
     const NAME: &'static str;
 
+    /// Whether a suite line's position is one whitespace-free field (the PDN FEN of checkers) rather than the
+    /// four EPD fields of chess and Xiangqi FEN.
+    const ONE_FIELD_FEN: bool = false;
+
     /// The start position's FEN.
     fn start_fen() -> String;
 
@@ -223,6 +227,7 @@ impl<const ENGLISH: bool, const SIZE: u8> PerftGame for Checkers<ENGLISH, SIZE> 
     type Undo = checkers::Position;
     type Moves = Vec<checkers::Move>;
     const NAME: &'static str = if ENGLISH { "english" } else { "russian" };
+    const ONE_FIELD_FEN: bool = true;
 
     fn start_fen() -> String {
         checkers::Position::start(Self::RULES, SIZE).map(|p| p.to_fen()).unwrap_or_default()
