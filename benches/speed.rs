@@ -1,10 +1,11 @@
 //! Speed benchmark (not a test): perft Mnps from the start position at depth 6 and Kiwipete at depth 5, single
 //! thread, with bulk counting; Xiangqi perft Mnps from its start position at depth 5 beside Fairy-Stockfish's
-//! `go perft 5` in the same run; match games per second at 5000 nodes per move; and the tuner's gradient pass
+//! `go perft 5` in the same run; checkers perft Mnps from the Russian and English start positions at depth 10;
+//! match games per second at 5000 nodes per move; and the tuner's gradient pass
 //! in CPU nanoseconds per position per epoch.
 //!
-//! Run: `cargo bench --bench speed` (add `-- perft`, `-- xiangqi`, `-- match`, `-- xiangqi-match` or `-- tune` for
-//! one part). The `xiangqi-match` part plays 20 Xiangqi games of seed vs nopsqt at 5000 nodes through the
+//! Run: `cargo bench --bench speed` (add `-- perft`, `-- xiangqi`, `-- checkers`, `-- match`, `-- xiangqi-match`
+//! or `-- tune` for one part). The `xiangqi-match` part plays 20 Xiangqi games of seed vs nopsqt at 5000 nodes through the
 //! runner's game trait on one thread. Perft
 //! prints the median of 3 runs; the Xiangqi part runs Arbiter 3 times (median) and `/usr/games/fairy-stockfish`
 //! once, timed from `go perft 5` sent to `Nodes searched` read (its start-up excluded); the match part plays 100
@@ -24,21 +25,23 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn perft_bench(name: &str, fen: &str, depth: u32, expected: u64) {
-    let pos = Position::from_fen(fen).expect("bench FEN");
+/// Runs `count` 3 times, checks it returns `expected` nodes (`name` in the panic), and returns the median Mnps.
+fn median_mnps(name: &str, expected: u64, count: impl Fn() -> u64) -> f64 {
     let mut rates = Vec::new();
     for _ in 0..3 {
-        let mut p = pos.clone();
         let t = Instant::now();
-        let n = perft(&mut p, depth);
+        let n = count();
         let secs = t.elapsed().as_secs_f64();
         assert_eq!(n, expected, "{name}: wrong node count");
         rates.push(n as f64 / secs / 1e6);
     }
-    println!(
-        "perft {name:<10} depth {depth}  {expected:>11} nodes  {:7.1} Mnps (1 thread, median of 3)",
-        median(rates)
-    );
+    median(rates)
+}
+
+fn perft_bench(name: &str, fen: &str, depth: u32, expected: u64) {
+    let pos = Position::from_fen(fen).expect("bench FEN");
+    let rate = median_mnps(name, expected, || perft(&mut pos.clone(), depth));
+    println!("perft {name:<10} depth {depth}  {expected:>11} nodes  {rate:7.1} Mnps (1 thread, median of 3)");
 }
 
 /// Xiangqi start position, depth 5: 133,312,995 nodes (../shared/suites/xiangqi/xiangqi_perft.epd, line 1).
@@ -46,16 +49,7 @@ const XIANGQI_D5: u64 = 133_312_995;
 
 fn xiangqi_bench() {
     let pos = arbiter::xiangqi::Position::startpos();
-    let mut rates = Vec::new();
-    for _ in 0..3 {
-        let mut p = pos.clone();
-        let t = Instant::now();
-        let n = arbiter::xiangqi::perft::perft(&mut p, 5);
-        let secs = t.elapsed().as_secs_f64();
-        assert_eq!(n, XIANGQI_D5, "xiangqi: wrong node count");
-        rates.push(n as f64 / secs / 1e6);
-    }
-    let ours = median(rates);
+    let ours = median_mnps("xiangqi", XIANGQI_D5, || arbiter::xiangqi::perft::perft(&mut pos.clone(), 5));
     println!(
         "xiangqi perft startpos depth 5  {XIANGQI_D5:>11} nodes  {ours:7.1} Mnps (arbiter, 1 thread, median of 3)"
     );
@@ -169,6 +163,16 @@ fn tune_bench() {
     }
 }
 
+/// Checkers start positions at depth 10, keep-duplicates counts (dctl; ../shared/suites/draughts/*.epd).
+fn checkers_bench() {
+    use arbiter::checkers::{Position, Rules};
+    for (name, rules, expected) in [("russian", Rules::Russian, 22_450_628), ("english", Rules::English, 18_391_564)] {
+        let pos = Position::start(rules, 8).expect("the 8x8 start");
+        let rate = median_mnps(name, expected, || arbiter::checkers::perft::perft(&pos, 10));
+        println!("checkers perft {name:<8} depth 10  {expected:>11} nodes  {rate:7.1} Mnps (1 thread, median of 3)");
+    }
+}
+
 fn main() {
     let filter: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let want = |part: &str| filter.is_empty() || filter.iter().any(|f| f == part);
@@ -179,6 +183,9 @@ fn main() {
     }
     if want("xiangqi") {
         xiangqi_bench();
+    }
+    if want("checkers") {
+        checkers_bench();
     }
     if want("xiangqi-match") {
         xiangqi_match_bench(20, 5000);
