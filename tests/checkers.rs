@@ -480,3 +480,57 @@ fn cli_refuses_what_checkers_cannot_do() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+/// Every valid position of the 4x4 board (each of the 8 squares empty or holding one of 4 pieces, either side
+/// to move).
+fn every_4x4_position() -> Vec<Position> {
+    let mut out = Vec::new();
+    for code in 0..5u32.pow(8) {
+        let (mut men, mut kings) = ([0u32; 2], [0u32; 2]);
+        let mut c = code;
+        for s in 0..8 {
+            match c % 5 {
+                1 => men[0] |= 1 << s,
+                2 => kings[0] |= 1 << s,
+                3 => men[1] |= 1 << s,
+                4 => kings[1] |= 1 << s,
+                _ => {}
+            }
+            c /= 5;
+        }
+        for side in [Color::White, Color::Black] {
+            if let Ok(p) = Position::new(Rules::Russian, 4, men, kings, side) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn parents_equal_the_exhaustive_reverse_of_every_4x4_move() {
+    // Independent of the un-move walk: the parents of every 4x4 position found by playing every legal move of
+    // every position.
+    let all = every_4x4_position();
+    let mut reverse: std::collections::HashMap<Position, Vec<Position>> = std::collections::HashMap::new();
+    for q in &all {
+        for m in q.legal_moves() {
+            reverse.entry(q.apply(&m)).or_default().push(*q);
+        }
+    }
+    let mut with_parents = 0;
+    for p in &all {
+        let mut expected = reverse.remove(p).unwrap_or_default();
+        expected.sort_unstable();
+        expected.dedup();
+        with_parents += usize::from(!expected.is_empty());
+        assert_eq!(p.parents(), expected, "parents of {}", p.to_fen());
+    }
+    assert_eq!((all.len(), with_parents), (ALL_4X4, WITH_PARENTS_4X4));
+}
+
+/// Valid 4x4 positions: 2 sides x 5^4 (the middle rows) x 4^4 (the back rows, where a man of the colour
+/// promoting there cannot stand).
+const ALL_4X4: usize = 320_000;
+/// Of those, the positions with at least one parent (Arbiter's count, by both methods of the test).
+const WITH_PARENTS_4X4: usize = 158_904;

@@ -94,8 +94,9 @@ impl Back<'_> {
 
 impl Position {
     /// Every distinct position from which a legal move leads to this one (see [`Position::parents_restoring`]),
-    /// sorted. Un-captures may put back any number of pieces: on a nearly empty board with a flying king this
-    /// list can be long; an endgame database bounded in material wants [`Position::parents_restoring`].
+    /// sorted. Un-captures may put back any number of pieces: a lone Russian king on 8x8 has tens of thousands
+    /// of parents (about 36,000 for `B:WKd4:Bh2`, found in milliseconds); an endgame database bounded in
+    /// material can ask for fewer with [`Position::parents_restoring`].
     pub fn parents(&self) -> Vec<Position> {
         self.parents_restoring(u32::MAX)
     }
