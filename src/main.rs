@@ -41,6 +41,8 @@ enum Command {
     /// Self-play games from random balanced openings, writing labelled positions (EPD with c9 results) for
     /// tuning.
     Datagen(cli::datagen::DatagenArgs),
+    /// The checkers endgame base: build it by retrograde analysis, probe a position.
+    Checkers(cli::checkers_cmd::CheckersArgs),
 }
 
 fn main() {
@@ -82,6 +84,7 @@ fn main() {
         Command::Sprt(args) => cli::sprt_cmd::run(args),
         Command::Tune(args) => cli::tune_cmd::run(args),
         Command::Datagen(args) => cli::datagen::run(args),
+        Command::Checkers(args) => Ok(cli::checkers_cmd::run(args.command)),
     };
     let code = match result {
         Ok(code) => code,

@@ -32,6 +32,7 @@
 //! assert_eq!(next.parents_restoring(0), vec![pos]); // the steps back; un-captures are parents too
 //! ```
 
+pub mod base;
 pub mod fen;
 pub mod movegen;
 pub mod parents;

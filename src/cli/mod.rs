@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod checkers_cmd;
 pub mod config_cmd;
 pub mod datagen;
 pub mod elo_cmd;

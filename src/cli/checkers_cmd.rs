@@ -1,0 +1,255 @@
+//! `arbiter checkers`: the checkers endgame base. `build` solves every material signature up to `--pieces`
+//! pieces by retrograde analysis and writes one file per signature; `probe` answers a position given by FEN.
+//!
+//! Exit codes: 0 done, 2 bad input (flags, a FEN, a missing or foreign base file), 1 an internal failure (a
+//! file that cannot be written).
+
+use crate::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport};
+use crate::checkers::{Color, Position, Rules};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::Write as _;
+use std::path::PathBuf;
+
+/// Flags of `arbiter checkers`.
+#[derive(clap::Args, Debug)]
+pub struct CheckersArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: CheckersCommand,
+}
+
+/// `arbiter checkers` subcommands.
+#[derive(clap::Subcommand, Debug)]
+pub enum CheckersCommand {
+    /// Build the endgame base: every signature of at most --pieces pieces, in order of material, by
+    /// retrograde analysis; one file per signature in --dir.
+    Build(BuildArgs),
+    /// Print the value, distance and best moves of a position from the base.
+    Probe(ProbeArgs),
+}
+
+/// The rules of a base.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantArg {
+    /// Russian draughts (flying kings; men capture backward); also the 4x4 and 6x6 boards.
+    Russian,
+    /// English checkers (8x8 only).
+    English,
+}
+
+impl VariantArg {
+    fn rules(self) -> Rules {
+        match self {
+            VariantArg::Russian => Rules::Russian,
+            VariantArg::English => Rules::English,
+        }
+    }
+}
+
+/// Flags of `arbiter checkers build`.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// The rules.
+    #[arg(long, value_enum, default_value_t = VariantArg::Russian)]
+    pub variant: VariantArg,
+    /// Every signature with at most this many pieces in all (2 or more).
+    #[arg(long)]
+    pub pieces: u8,
+    /// The board: 8 (8x8), or 4 and 6 (Russian rules) for small bases.
+    #[arg(long, default_value_t = 8)]
+    pub board: u8,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Where the files go (default: results/checkers/<variant>-<board>x<board>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Flags of `arbiter checkers probe`.
+#[derive(clap::Args, Debug)]
+pub struct ProbeArgs {
+    /// The position, as PDN FEN (`W:Wc3,Ke1:Bd6`).
+    #[arg(long)]
+    pub fen: String,
+    /// The rules.
+    #[arg(long, value_enum, default_value_t = VariantArg::Russian)]
+    pub variant: VariantArg,
+    /// The board the FEN is on: 8, 6 or 4.
+    #[arg(long, default_value_t = 8)]
+    pub board: u8,
+    /// The base folder (default: results/checkers/<variant>-<board>x<board>).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
+/// Runs `arbiter checkers`; returns the exit code.
+pub fn run(command: CheckersCommand) -> i32 {
+    let outcome = match command {
+        CheckersCommand::Build(args) => build(&args),
+        CheckersCommand::Probe(args) => probe(&args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err((code, message)) => {
+            eprintln!("error: {message}");
+            code
+        }
+    }
+}
+
+/// An error exit: the code and the message.
+type Failure = (i32, String);
+
+fn bad(message: String) -> Failure {
+    (2, message)
+}
+
+/// Checks the board and rules flags.
+fn check_board(variant: VariantArg, board: u8) -> Result<(), Failure> {
+    match (variant, board) {
+        (_, 8) | (VariantArg::Russian, 4 | 6) => Ok(()),
+        (VariantArg::English, 4 | 6) => Err(bad(format!("--board {board}: the small boards play Russian rules"))),
+        _ => Err(bad(format!("--board {board}: expected 4, 6 or 8"))),
+    }
+}
+
+fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
+    let name = match variant {
+        VariantArg::Russian => "russian",
+        VariantArg::English => "english",
+    };
+    PathBuf::from(format!("results/checkers/{name}-{board}x{board}"))
+}
+
+fn build(args: &BuildArgs) -> Result<i32, Failure> {
+    check_board(args.variant, args.board)?;
+    let squares = u32::from(args.board) * u32::from(args.board) / 2;
+    if args.pieces < 2 || u32::from(args.pieces) > squares.min(12) {
+        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, squares.min(12))));
+    }
+    let threads = match args.threads {
+        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| (1, format!("cannot start {threads} threads: {e}")))?;
+    let rules = args.variant.rules();
+    let signatures = Signature::all(args.board, args.pieces);
+    let total_positions: u64 = signatures.iter().map(|&s| Indexer::new(rules, args.board, s).count()).sum();
+    println!(
+        "arbiter checkers build: {:?} {}x{}, up to {} pieces: {} signatures, {} positions, {threads} threads, into {}",
+        rules,
+        args.board,
+        args.board,
+        args.pieces,
+        signatures.len(),
+        total_positions,
+        dir.display()
+    );
+    let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} signatures {msg}")
+        .expect("the template is valid")
+        .progress_chars("=> ");
+    let bar = ProgressBar::new(signatures.len() as u64).with_style(style);
+    let started = std::time::Instant::now();
+    let mut lines: Vec<SignatureReport> = Vec::new();
+    let built = pool.install(|| {
+        base::build(rules, args.board, args.pieces, &dir, |line, done, _| {
+            bar.set_position(done as u64);
+            bar.set_message(format!("{} done", line.signature));
+            bar.suspend(|| print_line(line));
+            lines.push(line.clone());
+        })
+    });
+    bar.finish_and_clear();
+    built.map_err(|e| (1, e.to_string()))?;
+    let seconds = started.elapsed().as_secs_f64();
+    write_csv(&dir, &lines).map_err(|e| (1, e))?;
+    println!(
+        "total: {} signatures, {} positions in {:.1} s, {:.0} positions/s; per-signature figures in {}",
+        lines.len(),
+        total_positions,
+        seconds,
+        total_positions as f64 / seconds.max(1e-9),
+        dir.join("build.csv").display()
+    );
+    Ok(0)
+}
+
+fn print_line(line: &SignatureReport) {
+    println!(
+        "{:<16} {:>10} positions  W/D/L {:>9}/{:>9}/{:>9}  longest {:>3} plies  {:>7.2} s  {:>11.0} positions/s",
+        line.signature.name(),
+        line.positions,
+        line.wins,
+        line.draws,
+        line.losses,
+        line.longest,
+        line.seconds,
+        line.positions as f64 / line.seconds.max(1e-9)
+    );
+}
+
+/// `build.csv`: one row per signature.
+fn write_csv(dir: &std::path::Path, lines: &[SignatureReport]) -> Result<(), String> {
+    let path = dir.join("build.csv");
+    let mut text = String::from("signature,positions,wins,draws,losses,longest_plies,seconds,positions_per_second\n");
+    for l in lines {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{:.3},{:.0}\n",
+            l.signature.name(),
+            l.positions,
+            l.wins,
+            l.draws,
+            l.losses,
+            l.longest,
+            l.seconds,
+            l.positions as f64 / l.seconds.max(1e-9)
+        ));
+    }
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
+    check_board(args.variant, args.board)?;
+    let rules = args.variant.rules();
+    let pos = Position::from_fen(rules, args.board, &args.fen).map_err(|e| bad(format!("--fen: {e}")))?;
+    let (white, black) = (base::pieces(&pos, Color::White), base::pieces(&pos, Color::Black));
+    if white == 0 || black == 0 {
+        return Err(bad("--fen: one side has no pieces: the game is over".to_string()));
+    }
+    let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    let bases = base::load_bases(&dir, rules, args.board, white + black).map_err(|e| match e {
+        BaseError::Missing { .. } | BaseError::Format { .. } => bad(e.to_string()),
+        BaseError::Io { .. } => bad(e.to_string()),
+    })?;
+    let probe = bases.probe(&pos);
+    let mover = base::color_name(pos.side_to_move());
+    let other = base::color_name(pos.side_to_move().flip());
+    println!("fen      {}", pos.to_fen());
+    println!("value    {:+}", probe.value);
+    println!("distance {} plies", probe.distance);
+    let verdict = match probe.value {
+        0 => "a draw with best play".to_string(),
+        v if v > 0 => format!("{mover} (to move) wins, keeping at least {v} pieces, within {} plies", probe.distance),
+        v => format!("{other} wins, keeping at least {} pieces, within {} plies", -v, probe.distance),
+    };
+    println!("verdict  {verdict}");
+    let best: Vec<String> = probe
+        .moves
+        .iter()
+        .filter(|(_, v, d)| *v == probe.value && (probe.value == 0 || *d == probe.moves[0].2))
+        .map(|(m, _, _)| pos.move_text(m))
+        .collect();
+    println!("best     {}", if best.is_empty() { "(no legal move)".to_string() } else { best.join(" ") });
+    for (m, v, d) in &probe.moves {
+        println!("  {:<14} value {v:+3}  distance {d}", pos.move_text(m));
+    }
+    Ok(0)
+}

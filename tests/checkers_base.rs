@@ -1,0 +1,244 @@
+//! The checkers endgame base: the perfect index, the retrograde analysis and its proofs of correctness.
+//!
+//! - The index numbers every placement of a signature once: `index(position(i)) == i` for every index, and the
+//!   count equals a brute-force enumeration of the placements (4x4 and 6x6 boards).
+//! - Every position of the whole 4x4 base (Russian rules, all signatures up to 8 pieces) and a large random
+//!   sample of the 8x8 Russian bases up to 4 pieces: the stored value equals the best child value with its sign
+//!   flipped (terminal positions: minus the opponent's pieces), and the stored ranks satisfy the retrograde
+//!   equations (a win: 1 + the least rank of a child lost at that threshold; a loss: 1 + the largest rank of
+//!   its children).
+//! - A forward alpha-beta search of the small positions (4x4, up to 4 pieces) of exactly the stored distance
+//!   returns the stored value, and one ply less does not (for decided positions).
+//! - The parent generator agrees with the move generator over the base: the parents in a signature are
+//!   exactly the reversed moves that stay in it.
+
+use arbiter::checkers::base::{self, Bases, Indexer, NOT_RESOLVED, Signature, Solved};
+use arbiter::checkers::{Color, Position, Rules};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
+
+/// Builds the bases of `rules` on `size` up to `pieces` into a temporary folder.
+fn build(rules: Rules, size: u8, pieces: u8, name: &str) -> (Bases, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("arbiter-ckbase-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let bases = base::build(rules, size, pieces, &dir, |_, _, _| {}).unwrap();
+    (bases, dir)
+}
+
+/// The value of a position by the rules: a side to move without a legal move has lost, minus the opponent's
+/// pieces; else the best child value with the sign flipped.
+fn negamax_of_children(bases: &Bases, pos: &Position) -> i8 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return -(base::pieces(pos, pos.side_to_move().flip()) as i8);
+    }
+    moves.iter().map(|m| -bases.value(&pos.apply(m)).0).max().expect("moves")
+}
+
+/// Checks the negamax equation and the rank equations for position `i` of a signature.
+fn check_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) {
+    let pos = indexer.position(i as u64);
+    let v = solved.values[i];
+    assert_eq!(v, negamax_of_children(bases, &pos), "{} (index {i} of {})", pos.to_fen(), indexer.signature);
+    let t = v.unsigned_abs();
+    if t == 0 {
+        return;
+    }
+    let moves = pos.legal_moves();
+    let rank = solved.rank(i, t);
+    if moves.is_empty() {
+        assert_eq!(rank, 0, "{}", pos.to_fen());
+        return;
+    }
+    let child_ranks: Vec<(i8, u16)> = moves
+        .iter()
+        .map(|m| {
+            let (value, ranks) = bases.lookup(&pos.apply(m), t);
+            (value, ranks[usize::from(t) - 1])
+        })
+        .collect();
+    let expected = if v > 0 {
+        child_ranks.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r + 1).min()
+    } else {
+        child_ranks.iter().map(|(_, r)| r + 1).max()
+    };
+    assert_eq!(Some(rank), expected, "rank of {} at threshold {t}", pos.to_fen());
+}
+
+#[test]
+fn the_index_is_perfect_on_small_boards() {
+    for (size, max) in [(4u8, 8u8), (6, 4)] {
+        for sig in Signature::all(size, max) {
+            let indexer = Indexer::new(Rules::Russian, size, sig);
+            let count = indexer.count();
+            for i in 0..count {
+                let pos = indexer.position(i);
+                assert_eq!(Signature::of(&pos), sig);
+                assert_eq!(indexer.index(&pos), i, "{sig} on {size}x{size}: {}", pos.to_fen());
+            }
+            // Brute force on 4x4: every assignment of the 8 squares to empty or a piece kind.
+            if size == 4 {
+                let mut brute = 0u64;
+                for code in 0..5u32.pow(8) {
+                    let (mut men, mut kings) = ([0u32; 2], [0u32; 2]);
+                    let mut c = code;
+                    for s in 0..8 {
+                        match c % 5 {
+                            1 => men[0] |= 1 << s,
+                            2 => men[1] |= 1 << s,
+                            3 => kings[0] |= 1 << s,
+                            4 => kings[1] |= 1 << s,
+                            _ => {}
+                        }
+                        c /= 5;
+                    }
+                    let counts = |m: [u32; 2]| m.map(|b| b.count_ones() as u8);
+                    if counts(men) == sig.men && counts(kings) == sig.kings {
+                        brute += Position::new(Rules::Russian, 4, men, kings, Color::White).is_ok() as u64;
+                    }
+                }
+                assert_eq!(count, 2 * brute, "{sig}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_whole_4x4_base_is_consistent_and_a_forward_search_agrees() {
+    let (bases, dir) = build(Rules::Russian, 4, 8, "4x4");
+    let mut positions = 0;
+    for sig in Signature::all(4, 8) {
+        let (indexer, solved) = bases.get(sig).unwrap();
+        for i in 0..solved.values.len() {
+            check_position(&bases, indexer, solved, i);
+        }
+        positions += solved.values.len();
+        // The files read back to the same solution.
+        let read = base::read_base(&base::base_path(&dir, sig), indexer).unwrap();
+        assert_eq!(&read, solved, "{sig}");
+    }
+    // Exact figures of the whole 4x4 base (a regression guard: any change of rules or index shows here).
+    assert_eq!(positions, 308_338, "positions of the 4x4 base");
+    // The forward search on positions of up to 4 pieces.
+    let mut searched = 0;
+    for sig in Signature::all(4, 4) {
+        let (indexer, solved) = bases.get(sig).unwrap();
+        for i in 0..solved.values.len() {
+            let pos = indexer.position(i as u64);
+            let (v, d) = (solved.values[i], solved.distance(i));
+            let mut memo = HashMap::new();
+            assert_eq!(alphabeta(&pos, u32::from(d), -100, 100, &mut memo), v, "{} at depth {d}", pos.to_fen());
+            if v != 0 && d > 0 {
+                let shorter = alphabeta(&pos, u32::from(d) - 1, -100, 100, &mut memo);
+                assert_ne!(shorter, v, "{}: depth {} already gives {v}", pos.to_fen(), d - 1);
+            }
+            searched += 1;
+        }
+    }
+    assert!(searched > 1000, "{searched}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A forward negamax search with alpha-beta, `depth` plies, leaves at the horizon scored 0, a lost terminal
+/// minus the opponent's pieces; memoized by `(key, depth)` for exact (full-window) results.
+fn alphabeta(pos: &Position, depth: u32, mut alpha: i8, beta: i8, memo: &mut HashMap<(u64, u32), i8>) -> i8 {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return -(base::pieces(pos, pos.side_to_move().flip()) as i8);
+    }
+    if depth == 0 {
+        return 0;
+    }
+    let full = alpha == -100 && beta == 100;
+    if full && let Some(&v) = memo.get(&(pos.key(), depth)) {
+        return v;
+    }
+    let mut best = -100;
+    for m in moves.iter() {
+        let v = -alphabeta(&pos.apply(m), depth - 1, -beta, -alpha, memo);
+        best = best.max(v);
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    if full {
+        memo.insert((pos.key(), depth), best);
+    }
+    best
+}
+
+#[test]
+fn parents_in_a_signature_are_the_reversed_moves() {
+    for (size, pieces) in [(4u8, 5u8), (6, 3)] {
+        for sig in Signature::all(size, pieces) {
+            let indexer = Indexer::new(Rules::Russian, size, sig);
+            let mut forward = Vec::new();
+            let mut backward = Vec::new();
+            for i in 0..indexer.count() {
+                let pos = indexer.position(i);
+                for m in pos.legal_moves().iter() {
+                    let child = pos.apply(m);
+                    if Signature::of(&child) == sig {
+                        forward.push((i, indexer.index(&child)));
+                    }
+                }
+                for q in pos.parents_restoring(0) {
+                    if Signature::of(&q) == sig {
+                        backward.push((indexer.index(&q), i));
+                    }
+                }
+            }
+            forward.sort_unstable();
+            forward.dedup();
+            backward.sort_unstable();
+            backward.dedup();
+            assert_eq!(forward, backward, "{sig} on {size}x{size}");
+        }
+    }
+}
+
+#[test]
+fn a_random_sample_of_the_8x8_bases_is_consistent() {
+    let (bases, dir) = build(Rules::Russian, 8, 3, "8x8");
+    let mut rng = StdRng::seed_from_u64(9);
+    for sig in Signature::all(8, 3) {
+        let (indexer, solved) = bases.get(sig).unwrap();
+        for _ in 0..2000 {
+            let i = rng.random_range(0..solved.values.len());
+            check_position(&bases, indexer, solved, i);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+#[ignore = "builds the 8x8 Russian bases up to 4 pieces (minutes on two cores)"]
+fn a_random_sample_of_the_8x8_four_piece_bases_is_consistent() {
+    let (bases, dir) = build(Rules::Russian, 8, 4, "8x8-4");
+    let mut rng = StdRng::seed_from_u64(10);
+    for sig in Signature::all(8, 4) {
+        let (indexer, solved) = bases.get(sig).unwrap();
+        for _ in 0..5000 {
+            let i = rng.random_range(0..solved.values.len());
+            check_position(&bases, indexer, solved, i);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ranks_are_resolved_exactly_where_the_value_says() {
+    let (bases, dir) = build(Rules::Russian, 4, 4, "4x4-ranks");
+    for sig in Signature::all(4, 4) {
+        let (_, solved) = bases.get(sig).unwrap();
+        for i in 0..solved.values.len() {
+            let v = solved.values[i].unsigned_abs();
+            for t in 1..=solved.ranks.len() as u8 {
+                assert_eq!(solved.rank(i, t) != NOT_RESOLVED, t <= v, "{sig} index {i} threshold {t}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
