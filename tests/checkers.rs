@@ -6,9 +6,11 @@
 //! Suite counts up to depth 10 run here; deeper ones (depths 11..14, up to 13 billion nodes) are ignored:
 //! `cargo test --release --test checkers -- --ignored`.
 
+mod checkers_common;
 use arbiter::checkers::perft::{perft, perft_checked};
 use arbiter::checkers::{Color, Move, Position, Rules};
 use arbiter::suite::perft::{PerftTable, perft_split};
+use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::path::PathBuf;
@@ -18,19 +20,17 @@ fn suite_path(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/draughts/")).join(name)
 }
 
-/// The FEN and (depth, count) pairs of a one-line suite file.
+/// The FEN and (depth, count) pairs of a one-line suite file, read by the library's EPD reader (the `Dn`
+/// opcodes in file order).
 fn suite(name: &str) -> (String, Vec<(u32, u64)>) {
-    let text = std::fs::read_to_string(suite_path(name)).expect("shared draughts suite readable");
-    let line = text.lines().find(|l| !l.trim().is_empty()).expect("one line");
-    let mut parts = line.split(';');
-    let fen = parts.next().expect("a FEN").trim().to_string();
-    let counts = parts
-        .map(|op| {
-            let (d, n) = op.trim().split_once(' ').expect("`Dn count`");
-            (d.trim_start_matches('D').parse().expect("depth"), n.trim().parse().expect("count"))
-        })
+    let epd =
+        arbiter::notation::epd::read_one_field_file_with(&suite_path(name), &|_| Ok(())).expect("the suite reads");
+    let counts = epd[0]
+        .ops
+        .iter()
+        .map(|(op, n)| (op.trim_start_matches('D').parse().expect("depth"), n.parse().expect("count")))
         .collect();
-    (fen, counts)
+    (epd[0].fen.clone(), counts)
 }
 
 /// Checks the suite's counts at depths `depths` (in parallel over root moves, no table); a failure prints the
@@ -479,32 +479,6 @@ fn cli_refuses_what_checkers_cannot_do() {
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(err.contains(message), "{args:?}: {err}");
     }
-}
-
-/// Every valid position of the 4x4 board (each of the 8 squares empty or holding one of 4 pieces, either side
-/// to move).
-fn every_4x4_position() -> Vec<Position> {
-    let mut out = Vec::new();
-    for code in 0..5u32.pow(8) {
-        let (mut men, mut kings) = ([0u32; 2], [0u32; 2]);
-        let mut c = code;
-        for s in 0..8 {
-            match c % 5 {
-                1 => men[0] |= 1 << s,
-                2 => kings[0] |= 1 << s,
-                3 => men[1] |= 1 << s,
-                4 => kings[1] |= 1 << s,
-                _ => {}
-            }
-            c /= 5;
-        }
-        for side in [Color::White, Color::Black] {
-            if let Ok(p) = Position::new(Rules::Russian, 4, men, kings, side) {
-                out.push(p);
-            }
-        }
-    }
-    out
 }
 
 #[test]

@@ -12,8 +12,10 @@
 //! - The parent generator agrees with the move generator over the base: the parents in a signature are
 //!   exactly the reversed moves that stay in it.
 
+mod checkers_common;
 use arbiter::checkers::base::{self, Bases, Indexer, NOT_RESOLVED, Signature, Solved};
-use arbiter::checkers::{Color, Position, Rules};
+use arbiter::checkers::{Position, Rules};
+use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
@@ -68,6 +70,7 @@ fn check_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) {
 
 #[test]
 fn the_index_is_perfect_on_small_boards() {
+    let every_4x4 = every_4x4_position();
     for (size, max) in [(4u8, 8u8), (6, 4)] {
         for sig in Signature::all(size, max) {
             let indexer = Indexer::new(Rules::Russian, size, sig);
@@ -77,28 +80,10 @@ fn the_index_is_perfect_on_small_boards() {
                 assert_eq!(Signature::of(&pos), sig);
                 assert_eq!(indexer.index(&pos), i, "{sig} on {size}x{size}: {}", pos.to_fen());
             }
-            // Brute force on 4x4: every assignment of the 8 squares to empty or a piece kind.
+            // Brute force on 4x4: every valid placement, both sides to move.
             if size == 4 {
-                let mut brute = 0u64;
-                for code in 0..5u32.pow(8) {
-                    let (mut men, mut kings) = ([0u32; 2], [0u32; 2]);
-                    let mut c = code;
-                    for s in 0..8 {
-                        match c % 5 {
-                            1 => men[0] |= 1 << s,
-                            2 => men[1] |= 1 << s,
-                            3 => kings[0] |= 1 << s,
-                            4 => kings[1] |= 1 << s,
-                            _ => {}
-                        }
-                        c /= 5;
-                    }
-                    let counts = |m: [u32; 2]| m.map(|b| b.count_ones() as u8);
-                    if counts(men) == sig.men && counts(kings) == sig.kings {
-                        brute += Position::new(Rules::Russian, 4, men, kings, Color::White).is_ok() as u64;
-                    }
-                }
-                assert_eq!(count, 2 * brute, "{sig}");
+                let brute = every_4x4.iter().filter(|p| Signature::of(p) == sig).count() as u64;
+                assert_eq!(count, brute, "{sig}");
             }
         }
     }
@@ -240,5 +225,57 @@ fn ranks_are_resolved_exactly_where_the_value_says() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn arbiter(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn build_and_probe_from_the_command_line() {
+    let dir = std::env::temp_dir().join(format!("arbiter-ckcli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, err) =
+        arbiter(&["checkers", "build", "--variant", "russian", "--board", "4", "--pieces", "3", "--dir", d]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("Russian 4x4, up to 3 pieces: 16 signatures"), "{out}");
+    let csv = std::fs::read_to_string(dir.join("build.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 17, "{csv}");
+    // A white king on the long diagonal against a black man: a1-b2 forces the man onto c3, where it is taken.
+    let (code, out, err) = arbiter(&["checkers", "probe", "--board", "4", "--fen", "W:WKa1:Bd4", "--dir", d]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("value    +1\ndistance 3 plies\n"), "{out}");
+    assert!(out.contains("best     a1-b2\n"), "{out}");
+    assert!(out.contains("  a1-c3          value  -1  distance 2"), "{out}");
+    // Bad input: exit 2 with the reason.
+    let cases: [(&[&str], &str); 5] = [
+        (&["probe", "--board", "4", "--fen", "W:WKa1:Bz9", "--dir", d], "square \"z9\""),
+        (&["probe", "--board", "4", "--fen", "W:WKa1,c1,b2:Bd4", "--dir", d], "no base for"),
+        (&["probe", "--board", "4", "--fen", "W:WKa1:B", "--dir", d], "one side has no pieces"),
+        (
+            &["build", "--variant", "english", "--board", "4", "--pieces", "3", "--dir", d],
+            "the small boards play Russian rules",
+        ),
+        (&["build", "--pieces", "1", "--dir", d], "--pieces 1: expected 2 to 12"),
+    ];
+    for (args, reason) in cases {
+        let (code, _, err) = arbiter(&[&["checkers"][..], args].concat());
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(reason), "{args:?}: {err}");
+    }
+    // A damaged file is refused, not read.
+    let file = dir.join("1x1-0m1k-1m0k.cdb");
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() - 1]).unwrap();
+    let (code, _, err) = arbiter(&["checkers", "probe", "--board", "4", "--fen", "W:WKa1:Bd4", "--dir", d]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not an Arbiter checkers base of Russian 4x4 1x1-0m1k-1m0k"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -61,7 +61,7 @@ pub struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Where the files go (default: results/checkers/<variant>-<board>x<board>).
+    /// Where the files go (default: `results/checkers/<variant>-<board>x<board>`).
     #[arg(long)]
     pub dir: Option<PathBuf>,
 }
@@ -78,7 +78,7 @@ pub struct ProbeArgs {
     /// The board the FEN is on: 8, 6 or 4.
     #[arg(long, default_value_t = 8)]
     pub board: u8,
-    /// The base folder (default: results/checkers/<variant>-<board>x<board>).
+    /// The base folder (default: `results/checkers/<variant>-<board>x<board>`).
     #[arg(long)]
     pub dir: Option<PathBuf>,
 }
@@ -235,10 +235,11 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     println!("fen      {}", pos.to_fen());
     println!("value    {:+}", probe.value);
     println!("distance {} plies", probe.distance);
+    let kept = |n: i8| if n.abs() == 1 { "1 piece".to_string() } else { format!("{} pieces", n.abs()) };
     let verdict = match probe.value {
         0 => "a draw with best play".to_string(),
-        v if v > 0 => format!("{mover} (to move) wins, keeping at least {v} pieces, within {} plies", probe.distance),
-        v => format!("{other} wins, keeping at least {} pieces, within {} plies", -v, probe.distance),
+        v if v > 0 => format!("{mover} (to move) wins, keeping at least {}, within {} plies", kept(v), probe.distance),
+        v => format!("{other} wins, keeping at least {}, within {} plies", kept(v), probe.distance),
     };
     println!("verdict  {verdict}");
     let best: Vec<String> = probe

@@ -1,5 +1,5 @@
 //! The checkers endgame base: every position of every material signature up to a piece count, with its exact
-//! value and distance, built by retrograde analysis ([`solve`]) over a perfect index ([`index`]).
+//! value and distance, built by retrograde analysis ([`solve()`]) over a perfect index ([`index`]).
 //!
 //! A base is one file per signature ([`Signature::name`], such as `3x2-2m1k-1m1k.cdb`) in a folder
 //! (see [`write_base`] for the layout). [`build`] solves the signatures in [`Signature::all`] order, each with
@@ -134,7 +134,7 @@ impl Bases {
 /// The answer of [`Bases::probe`].
 #[derive(Clone, Debug)]
 pub struct Probe {
-    /// The value from the side to move's view (see [`solve`]).
+    /// The value from the side to move's view (see the module [`mod@solve`]).
     pub value: i8,
     /// The distance in plies (0 for a draw or a finished game).
     pub distance: u16,
