@@ -114,6 +114,14 @@ fn check_board(variant: VariantArg, board: u8) -> Result<(), Failure> {
     }
 }
 
+/// Refuses a `--dir` that exists but is not a folder (a file where the base's folder should be).
+fn check_dir(dir: &std::path::Path) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad(format!("--dir {}: not a folder (a file of that name is in the way)", dir.display())));
+    }
+    Ok(())
+}
+
 fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
     let name = match variant {
         VariantArg::Russian => "russian",
@@ -134,6 +142,7 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    check_dir(&dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -225,6 +234,19 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
         return Err(bad("--fen: one side has no pieces: the game is over".to_string()));
     }
     let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    check_dir(&dir)?;
+    // The position's own signature first, so that a missing base names it (and the --pieces that builds it),
+    // not the first missing signature of that piece count.
+    let own = Signature::of(&pos);
+    if !base::base_path(&dir, own).exists() {
+        return Err(bad(BaseError::Missing {
+            dir: dir.display().to_string(),
+            signature: own.name(),
+            file: base::base_path(&dir, own).display().to_string(),
+            pieces: own.total(),
+        }
+        .to_string()));
+    }
     let bases = base::load_bases(&dir, rules, args.board, white + black).map_err(|e| match e {
         BaseError::Missing { .. } | BaseError::Format { .. } => bad(e.to_string()),
         BaseError::Io { .. } => bad(e.to_string()),
