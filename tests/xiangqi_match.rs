@@ -149,7 +149,11 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
             &["--engine", "name=seed", "--engine", "name=nomob"],
             "`nomob` has no config= or cmd= and is not a built-in build (seed, nopsqt)",
         ),
-        (&["--engine", "name=seed", "--engine", "name=c,config=configs/seed.toml"], "configs/seed.toml"),
+        (
+            &["--engine", "name=seed", "--engine", "name=c,config=configs/seed.toml"],
+            "--engine: configs/seed.toml: a chess build, but this match plays xiangqi; give a Xiangqi build (the \
+             layout of configs/xiangqi/seed.toml)",
+        ),
         (&["--variant", "chess960"], "--variant chess960 is a chess variant"),
         (&["--openings", book.to_str().unwrap()], "book.epd:2:"),
         (&["--engine", "name=seed", "--engine", "name=sf,cmd=/usr/games/stockfish"], "does not offer \"xiangqi\""),
