@@ -168,3 +168,19 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_out_folder_is_refused_even_with_force() {
+    let dir = temp_dir("bookdir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    for force in [&[][..], &["--force"][..]] {
+        let args =
+            [&["book", "--game", "xiangqi", "--positions", "2", "--nodes", "100", "--out", d][..], force].concat();
+        let run = arbiter(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr, format!("error: --out {d}: a folder; expected a file (such as {d}/book.epd)\n"), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
