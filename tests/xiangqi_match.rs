@@ -144,7 +144,11 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
     let book = dir.join("book.epd");
     std::fs::write(&book, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n").unwrap();
     let out = dir.join("run");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--engine", "name=seed", "--engine", "name=f,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=chess"],
+            "--engine: f: option.UCI_Variant= cannot be given with --game xiangqi: Arbiter sets UCI_Variant to xiangqi",
+        ),
         (
             &["--engine", "name=seed", "--engine", "name=nomob"],
             "`nomob` has no config= or cmd= and is not a built-in build (seed, nopsqt)",

@@ -67,6 +67,18 @@ pub enum EngineArgError {
         /// What to give instead.
         hint: &'static str,
     },
+    /// `option.UCI_Variant=` in a game that sets `UCI_Variant` itself (it would make the engine play another game).
+    #[error(
+        "--engine: {name}: option.{option}= cannot be given with --game {game}: Arbiter sets UCI_Variant to {game}"
+    )]
+    VariantOption {
+        /// The engine's name.
+        name: String,
+        /// The option as given.
+        option: String,
+        /// The game of the match.
+        game: &'static str,
+    },
     /// No `config=` or `cmd=` and the name is not built in.
     #[error("--engine: `{name}` has no config= or cmd= and is not a built-in build ({builtins})")]
     NotBuiltin {
@@ -270,7 +282,13 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                     file
                 }
             };
-            EngineSpec::uci(&name, uci_engine(cmd, &kv, each)?)
+            let engine = uci_engine(cmd, &kv, each)?;
+            if game == GameKind::Xiangqi
+                && let Some((option, _)) = engine.options.iter().find(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"))
+            {
+                return Err(EngineArgError::VariantOption { name, option: option.clone(), game: "xiangqi" });
+            }
+            EngineSpec::uci(&name, engine)
         }
         (Some(name), None, None) => {
             let builtin = match game {
