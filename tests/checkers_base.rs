@@ -258,7 +258,11 @@ fn build_and_probe_from_the_command_line() {
     let file = dir.join("build.csv");
     let f = file.to_str().unwrap();
     let not_a_folder = format!("--dir {f}: not a folder");
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["probe", "--fen", "W:Wa1,c1,e1,g1,b2,d2,f2:Bb6,d6,f6,h6,a7,c7", "--dir", d],
+            "--fen: 13 pieces; a base holds at most 12 (`arbiter checkers build --pieces 2..12`)",
+        ),
         (&["probe", "--board", "4", "--fen", "W:WKa1:Bz9", "--dir", d], "square \"z9\""),
         // The position's own signature is named, with the --pieces that builds it.
         (&["probe", "--board", "4", "--fen", "W:WKa1,c1,b2:Bd4", "--dir", d], "no base for 3x1-2m1k-1m0k ("),

@@ -122,6 +122,11 @@ fn check_dir(dir: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The most pieces a base on `board` can hold: the board's dark squares, at most 12.
+fn max_pieces(board: u8) -> u8 {
+    (u32::from(board) * u32::from(board) / 2).min(12) as u8
+}
+
 fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
     let name = match variant {
         VariantArg::Russian => "russian",
@@ -132,9 +137,8 @@ fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
 
 fn build(args: &BuildArgs) -> Result<i32, Failure> {
     check_board(args.variant, args.board)?;
-    let squares = u32::from(args.board) * u32::from(args.board) / 2;
-    if args.pieces < 2 || u32::from(args.pieces) > squares.min(12) {
-        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, squares.min(12))));
+    if args.pieces < 2 || args.pieces > max_pieces(args.board) {
+        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, max_pieces(args.board))));
     }
     let threads = match args.threads {
         Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
@@ -232,6 +236,14 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     let (white, black) = (base::pieces(&pos, Color::White), base::pieces(&pos, Color::Black));
     if white == 0 || black == 0 {
         return Err(bad("--fen: one side has no pieces: the game is over".to_string()));
+    }
+    if white + black > max_pieces(args.board) {
+        return Err(bad(format!(
+            "--fen: {} pieces; a base holds at most {} (`arbiter checkers build --pieces 2..{}`)",
+            white + black,
+            max_pieces(args.board),
+            max_pieces(args.board)
+        )));
     }
     let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
     check_dir(&dir)?;
