@@ -464,6 +464,11 @@ fn cli_refuses_what_checkers_cannot_do() {
         ),
         (&["perft", "--game", "russian", "--board", "10"][..], "--board 10: expected 4, 6 or 8"),
         (&["perft", "--board", "4"][..], "--board 4: only --game russian"),
+        // A table too large to allocate: exit 2, not an abort.
+        (
+            &["perft", "--game", "russian", "--depth", "3", "--hash-mb", "100000000000000"][..],
+            "--hash-mb 100000000000000: cannot allocate that much memory",
+        ),
         (&["perft", "--game", "russian", "--compare-with", "/bin/true"][..], "no UCI engine for checkers"),
         (&["perft", "--game", "russian", "--fen", "W:Wz9"][..], "square \"z9\""),
         (

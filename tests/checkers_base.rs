@@ -255,9 +255,29 @@ fn build_and_probe_from_the_command_line() {
     assert!(out.contains("best     a1-b2\n"), "{out}");
     assert!(out.contains("  a1-c3          value  -1  distance 2"), "{out}");
     // Bad input: exit 2 with the reason.
-    let cases: [(&[&str], &str); 5] = [
+    let file = dir.join("build.csv");
+    let f = file.to_str().unwrap();
+    let not_a_folder = format!("--dir {f}: not a folder");
+    let cases: [(&[&str], &str); 10] = [
+        (
+            &["probe", "--fen", "W:Wa1,c1,e1,g1,b2,d2,f2:Bb6,d6,f6,h6,a7,c7", "--dir", d],
+            "--fen: 13 pieces; a base holds at most 12 (`arbiter checkers build --pieces 2..12`)",
+        ),
         (&["probe", "--board", "4", "--fen", "W:WKa1:Bz9", "--dir", d], "square \"z9\""),
-        (&["probe", "--board", "4", "--fen", "W:WKa1,c1,b2:Bd4", "--dir", d], "no base for"),
+        // The position's own signature is named, with the --pieces that builds it.
+        (&["probe", "--board", "4", "--fen", "W:WKa1,c1,b2:Bd4", "--dir", d], "no base for 3x1-2m1k-1m0k ("),
+        (
+            &["probe", "--board", "4", "--fen", "W:WKa1,c1,b2:Bd4", "--dir", d],
+            "build it with `arbiter checkers build --pieces 4`",
+        ),
+        (&["probe", "--board", "4", "--fen", "W:WKa1:Bd4", "--dir", f], &not_a_folder),
+        (&["build", "--board", "4", "--pieces", "2", "--dir", f], &not_a_folder),
+        // A base of another board (the 4x4 files probed as 8x8).
+        (
+            &["probe", "--fen", "W:WKa1:Bh8", "--dir", d],
+            "1x1-0m1k-0m1k.cdb: not an Arbiter checkers base of Russian 8x8 1x1-0m1k-0m1k: header [0, 4, 0, 0, 1, 1], \
+             expected [0, 8, 0, 0, 1, 1]",
+        ),
         (&["probe", "--board", "4", "--fen", "W:WKa1:B", "--dir", d], "one side has no pieces"),
         (
             &["build", "--variant", "english", "--board", "4", "--pieces", "3", "--dir", d],

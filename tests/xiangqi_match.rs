@@ -144,12 +144,20 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
     let book = dir.join("book.epd");
     std::fs::write(&book, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - -\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n").unwrap();
     let out = dir.join("run");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--engine", "name=seed", "--engine", "name=f,cmd=/usr/games/fairy-stockfish,option.UCI_Variant=chess"],
+            "--engine: f: option.UCI_Variant= cannot be given with --game xiangqi: Arbiter sets UCI_Variant to xiangqi",
+        ),
         (
             &["--engine", "name=seed", "--engine", "name=nomob"],
             "`nomob` has no config= or cmd= and is not a built-in build (seed, nopsqt)",
         ),
-        (&["--engine", "name=seed", "--engine", "name=c,config=configs/seed.toml"], "configs/seed.toml"),
+        (
+            &["--engine", "name=seed", "--engine", "name=c,config=configs/seed.toml"],
+            "--engine: configs/seed.toml: a chess build, but this match plays xiangqi; give a Xiangqi build (the \
+             layout of configs/xiangqi/seed.toml)",
+        ),
         (&["--variant", "chess960"], "--variant chess960 is a chess variant"),
         (&["--openings", book.to_str().unwrap()], "book.epd:2:"),
         (&["--engine", "name=seed", "--engine", "name=sf,cmd=/usr/games/stockfish"], "does not offer \"xiangqi\""),
@@ -161,6 +169,22 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
         assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(reason), "{args:?}: {stderr}");
         assert!(!out.join("games.csv").exists(), "{args:?} wrote results");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_out_folder_is_refused_even_with_force() {
+    let dir = temp_dir("bookdir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    for force in [&[][..], &["--force"][..]] {
+        let args =
+            [&["book", "--game", "xiangqi", "--positions", "2", "--nodes", "100", "--out", d][..], force].concat();
+        let run = arbiter(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr, format!("error: --out {d}: a folder; expected a file (such as {d}/book.epd)\n"), "{args:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -198,6 +198,13 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         GameKind::Russian | GameKind::English => unreachable!("checkers refused above"),
     };
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(default_out));
+    if out.is_dir() {
+        return bad(format!(
+            "--out {}: a folder; expected a file (such as {})",
+            out.display(),
+            out.join("book.epd").display()
+        ));
+    }
     if out.exists() && !args.force {
         return bad(format!("{}: already exists; pass --force to replace it", out.display()));
     }

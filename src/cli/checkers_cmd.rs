@@ -114,6 +114,19 @@ fn check_board(variant: VariantArg, board: u8) -> Result<(), Failure> {
     }
 }
 
+/// Refuses a `--dir` that exists but is not a folder (a file where the base's folder should be).
+fn check_dir(dir: &std::path::Path) -> Result<(), Failure> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(bad(format!("--dir {}: not a folder (a file of that name is in the way)", dir.display())));
+    }
+    Ok(())
+}
+
+/// The most pieces a base on `board` can hold: the board's dark squares, at most 12.
+fn max_pieces(board: u8) -> u8 {
+    (u32::from(board) * u32::from(board) / 2).min(12) as u8
+}
+
 fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
     let name = match variant {
         VariantArg::Russian => "russian",
@@ -124,9 +137,8 @@ fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
 
 fn build(args: &BuildArgs) -> Result<i32, Failure> {
     check_board(args.variant, args.board)?;
-    let squares = u32::from(args.board) * u32::from(args.board) / 2;
-    if args.pieces < 2 || u32::from(args.pieces) > squares.min(12) {
-        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, squares.min(12))));
+    if args.pieces < 2 || args.pieces > max_pieces(args.board) {
+        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, max_pieces(args.board))));
     }
     let threads = match args.threads {
         Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
@@ -134,6 +146,7 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    check_dir(&dir)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -224,7 +237,28 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     if white == 0 || black == 0 {
         return Err(bad("--fen: one side has no pieces: the game is over".to_string()));
     }
+    if white + black > max_pieces(args.board) {
+        return Err(bad(format!(
+            "--fen: {} pieces; a base holds at most {} (`arbiter checkers build --pieces 2..{}`)",
+            white + black,
+            max_pieces(args.board),
+            max_pieces(args.board)
+        )));
+    }
     let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    check_dir(&dir)?;
+    // The position's own signature first, so that a missing base names it (and the --pieces that builds it),
+    // not the first missing signature of that piece count.
+    let own = Signature::of(&pos);
+    if !base::base_path(&dir, own).exists() {
+        return Err(bad(BaseError::Missing {
+            dir: dir.display().to_string(),
+            signature: own.name(),
+            file: base::base_path(&dir, own).display().to_string(),
+            pieces: own.total(),
+        }
+        .to_string()));
+    }
     let bases = base::load_bases(&dir, rules, args.board, white + black).map_err(|e| match e {
         BaseError::Missing { .. } | BaseError::Format { .. } => bad(e.to_string()),
         BaseError::Io { .. } => bad(e.to_string()),

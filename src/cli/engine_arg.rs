@@ -55,6 +55,30 @@ pub enum EngineArgError {
     /// The Xiangqi config file is missing or bad.
     #[error("--engine: {0}")]
     XiangqiConfig(#[from] crate::xiangqi::engine::XiangqiConfigError),
+    /// A `config=` file that is a build of the other game (a chess build with `--game xiangqi`, or the reverse).
+    #[error("--engine: {path}: a {is} build, but this match plays {plays}; {hint}")]
+    WrongGame {
+        /// The config file.
+        path: String,
+        /// The game the file is a build of.
+        is: &'static str,
+        /// The game of the match.
+        plays: &'static str,
+        /// What to give instead.
+        hint: &'static str,
+    },
+    /// `option.UCI_Variant=` in a game that sets `UCI_Variant` itself (it would make the engine play another game).
+    #[error(
+        "--engine: {name}: option.{option}= cannot be given with --game {game}: Arbiter sets UCI_Variant to {game}"
+    )]
+    VariantOption {
+        /// The engine's name.
+        name: String,
+        /// The option as given.
+        option: String,
+        /// The game of the match.
+        game: &'static str,
+    },
     /// No `config=` or `cmd=` and the name is not built in.
     #[error("--engine: `{name}` has no config= or cmd= and is not a built-in build ({builtins})")]
     NotBuiltin {
@@ -202,7 +226,18 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     let mut spec = match (name, kv.text("config"), kv.text("cmd")) {
         (_, Some(_), Some(_)) => return Err(EngineArgError::ConfigAndCmd),
         (_, Some(path), None) if game == GameKind::Xiangqi => {
-            let config = XiangqiConfig::load(std::path::Path::new(path))?;
+            let config = XiangqiConfig::load(std::path::Path::new(path)).map_err(|e| {
+                if EngineConfig::load(path).is_ok() {
+                    EngineArgError::WrongGame {
+                        path: path.to_string(),
+                        is: "chess",
+                        plays: "xiangqi",
+                        hint: "give a Xiangqi build (the layout of configs/xiangqi/seed.toml)",
+                    }
+                } else {
+                    e.into()
+                }
+            })?;
             if name.is_none()
                 && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
             {
@@ -212,7 +247,18 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
             EngineSpec::xiangqi(&name, config, path)
         }
         (_, Some(path), None) => {
-            let config = EngineConfig::load(path)?;
+            let config = EngineConfig::load(path).map_err(|e| {
+                if XiangqiConfig::load(std::path::Path::new(path)).is_ok() {
+                    EngineArgError::WrongGame {
+                        path: path.to_string(),
+                        is: "xiangqi",
+                        plays: "chess",
+                        hint: "add --game xiangqi, or give a chess build (the layout of configs/seed.toml)",
+                    }
+                } else {
+                    e.into()
+                }
+            })?;
             if name.is_none()
                 && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
             {
@@ -236,7 +282,13 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                     file
                 }
             };
-            EngineSpec::uci(&name, uci_engine(cmd, &kv, each)?)
+            let engine = uci_engine(cmd, &kv, each)?;
+            if game == GameKind::Xiangqi
+                && let Some((option, _)) = engine.options.iter().find(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"))
+            {
+                return Err(EngineArgError::VariantOption { name, option: option.clone(), game: "xiangqi" });
+            }
+            EngineSpec::uci(&name, engine)
         }
         (Some(name), None, None) => {
             let builtin = match game {
@@ -340,6 +392,12 @@ mod tests {
         assert!(err("name=sf,cmd=sf,proto=xboard").contains("proto=\"xboard\""));
         assert!(err("name=sf,cmd=").contains("cmd=\"\""));
         assert!(err("name=sf,cmd=sf,option.=1").contains("unknown key `option.`"));
+        // A build of the other game is named as such.
+        assert_eq!(
+            err("name=x,config=configs/xiangqi/seed.toml"),
+            "--engine: configs/xiangqi/seed.toml: a xiangqi build, but this match plays chess; add --game xiangqi, \
+             or give a chess build (the layout of configs/seed.toml)"
+        );
         let err = EachArgs::parse(Some("name=x")).unwrap_err().to_string();
         assert!(err.starts_with("--each: unknown key `name`"), "{err}");
         let err = EachArgs::parse(Some("tc=0")).unwrap_err().to_string();

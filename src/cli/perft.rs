@@ -110,6 +110,10 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         eprintln!("error: --threads {n}: expected 1 to {MAX_THREADS}");
         return Ok(2);
     }
+    if args.hash_mb > 0 && PerftTable::try_new(args.hash_mb).is_none() {
+        eprintln!("error: --hash-mb {}: cannot allocate that much memory", args.hash_mb);
+        return Ok(2);
+    }
     if args.suite.is_some() && args.divide {
         eprintln!("error: --divide works with --fen, not --suite (a failing suite line prints its divide)");
         return Ok(2);

@@ -287,11 +287,21 @@ pub struct PerftTable {
 
 impl PerftTable {
     /// A table of about `mb` mebibytes (rounded down to a power of two entries of 16 bytes; at least 1024).
+    ///
+    /// # Panics
+    /// When the memory cannot be had (see [`PerftTable::try_new`]).
     pub fn new(mb: usize) -> PerftTable {
-        let wanted = (mb.max(1) << 20) / 16;
+        PerftTable::try_new(mb).unwrap_or_else(|| panic!("cannot allocate a perft table of {mb} MiB"))
+    }
+
+    /// [`PerftTable::new`], or `None` when the memory cannot be had (instead of aborting the process).
+    pub fn try_new(mb: usize) -> Option<PerftTable> {
+        let wanted = mb.max(1).checked_mul(1 << 20)? / 16;
         let n = (wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 }).max(1024);
-        let entries = (0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]).collect();
-        PerftTable { entries, mask: n - 1 }
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n).ok()?;
+        entries.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Some(PerftTable { entries, mask: n - 1 })
     }
 
     fn probe(&self, key: u64, depth: u32) -> Option<u64> {
