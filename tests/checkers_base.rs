@@ -28,44 +28,12 @@ fn build(rules: Rules, size: u8, pieces: u8, name: &str) -> (Bases, std::path::P
     (bases, dir)
 }
 
-/// The value of a position by the rules: a side to move without a legal move has lost, minus the opponent's
-/// pieces; else the best child value with the sign flipped.
-fn negamax_of_children(bases: &Bases, pos: &Position) -> i8 {
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return -(base::pieces(pos, pos.side_to_move().flip()) as i8);
-    }
-    moves.iter().map(|m| -bases.value(&pos.apply(m)).0).max().expect("moves")
-}
-
-/// Checks the negamax equation and the rank equations for position `i` of a signature.
+/// Checks the negamax equation and the rank equations for position `i` of a signature
+/// ([`base::verify_position`]).
 fn check_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) {
-    let pos = indexer.position(i as u64);
-    let v = solved.values[i];
-    assert_eq!(v, negamax_of_children(bases, &pos), "{} (index {i} of {})", pos.to_fen(), indexer.signature);
-    let t = v.unsigned_abs();
-    if t == 0 {
-        return;
+    if let Err(e) = base::verify_position(bases, indexer, solved, i) {
+        panic!("{e}");
     }
-    let moves = pos.legal_moves();
-    let rank = solved.rank(i, t);
-    if moves.is_empty() {
-        assert_eq!(rank, 0, "{}", pos.to_fen());
-        return;
-    }
-    let child_ranks: Vec<(i8, u16)> = moves
-        .iter()
-        .map(|m| {
-            let (value, ranks) = bases.lookup(&pos.apply(m), t);
-            (value, ranks[usize::from(t) - 1])
-        })
-        .collect();
-    let expected = if v > 0 {
-        child_ranks.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r + 1).min()
-    } else {
-        child_ranks.iter().map(|(_, r)| r + 1).max()
-    };
-    assert_eq!(Some(rank), expected, "rank of {} at threshold {t}", pos.to_fen());
 }
 
 #[test]
@@ -290,6 +258,18 @@ fn build_and_probe_from_the_command_line() {
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains(reason), "{args:?}: {err}");
     }
+    // verify: every position against its children; a changed value is found.
+    let (code, out, _) = arbiter(&["checkers", "verify", "--board", "4", "--pieces", "3", "--sample", "0", "--dir", d]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("verified 3936 positions of 16 signatures (Russian 4x4, up to 3 pieces)"), "{out}");
+    assert!(out.contains(": 0 inconsistent"), "{out}");
+    let file = dir.join("2x1-0m2k-0m1k.cdb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[23 + 5] = if bytes[23 + 5] == 0 { 1 } else { 0 };
+    std::fs::write(&file, &bytes).unwrap();
+    let (code, out, _) = arbiter(&["checkers", "verify", "--board", "4", "--pieces", "3", "--sample", "0", "--dir", d]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(!out.contains(": 0 inconsistent"), "{out}");
     // A damaged file is refused, not read.
     let file = dir.join("1x1-0m1k-1m0k.cdb");
     let bytes = std::fs::read(&file).unwrap();

@@ -26,6 +26,9 @@ pub enum CheckersCommand {
     Build(BuildArgs),
     /// Print the value, distance and best moves of a position from the base.
     Probe(ProbeArgs),
+    /// Check a built base: random positions of every signature against their children (the value equals the
+    /// best child value negated; the ranks satisfy the retrograde equations).
+    Verify(VerifyArgs),
 }
 
 /// The rules of a base.
@@ -83,11 +86,38 @@ pub struct ProbeArgs {
     pub dir: Option<PathBuf>,
 }
 
+/// Flags of `arbiter checkers verify`.
+#[derive(clap::Args, Debug)]
+pub struct VerifyArgs {
+    /// The rules of the base.
+    #[arg(long, value_enum, default_value_t = VariantArg::Russian)]
+    pub variant: VariantArg,
+    /// Every signature with at most this many pieces is checked (and loaded).
+    #[arg(long)]
+    pub pieces: u8,
+    /// The board of the base.
+    #[arg(long, default_value_t = 8)]
+    pub board: u8,
+    /// Positions checked per signature, drawn at random (0: every position).
+    #[arg(long, default_value_t = 10_000)]
+    pub sample: u64,
+    /// Seed of the random draw.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// The base folder (default: `results/checkers/<variant>-<board>x<board>`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+}
+
 /// Runs `arbiter checkers`; returns the exit code.
 pub fn run(command: CheckersCommand) -> i32 {
     let outcome = match command {
         CheckersCommand::Build(args) => build(&args),
         CheckersCommand::Probe(args) => probe(&args),
+        CheckersCommand::Verify(args) => verify(&args),
     };
     match outcome {
         Ok(code) => code,
@@ -287,4 +317,60 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
         println!("  {:<14} value {v:+3}  distance {d}", pos.move_text(m));
     }
     Ok(0)
+}
+
+/// `arbiter checkers verify`: exit 0 when every checked position satisfies [`base::verify_position`], 1 with
+/// the failures (at most 10 printed) otherwise.
+fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
+    use rand::{RngExt, SeedableRng};
+    use rayon::prelude::*;
+    check_board(args.variant, args.board)?;
+    if args.pieces < 2 || args.pieces > max_pieces(args.board) {
+        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, max_pieces(args.board))));
+    }
+    let threads = match args.threads {
+        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
+    check_dir(&dir)?;
+    let rules = args.variant.rules();
+    let started = std::time::Instant::now();
+    let bases = base::load_bases(&dir, rules, args.board, args.pieces).map_err(|e| bad(e.to_string()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| (1, format!("cannot start {threads} threads: {e}")))?;
+    let (mut checked, mut failures) = (0u64, Vec::new());
+    for sig in Signature::all(args.board, args.pieces) {
+        let (indexer, solved) = bases.get(sig).expect("loaded above");
+        let count = solved.values.len() as u64;
+        let picks: Vec<usize> = if args.sample == 0 || args.sample >= count {
+            (0..solved.values.len()).collect()
+        } else {
+            let mut rng =
+                rand::rngs::StdRng::seed_from_u64(args.seed ^ crate::runner::runfile::fnv1a(sig.name().as_bytes()));
+            (0..args.sample).map(|_| rng.random_range(0..count) as usize).collect()
+        };
+        let bad_ones: Vec<String> = pool.install(|| {
+            picks.par_iter().filter_map(|&i| base::verify_position(&bases, indexer, solved, i).err()).collect()
+        });
+        checked += picks.len() as u64;
+        failures.extend(bad_ones);
+    }
+    println!(
+        "verified {checked} positions of {} signatures ({:?} {}x{}, up to {} pieces) in {:.1} s: {} inconsistent",
+        Signature::all(args.board, args.pieces).len(),
+        rules,
+        args.board,
+        args.board,
+        args.pieces,
+        started.elapsed().as_secs_f64(),
+        failures.len()
+    );
+    for failure in failures.iter().take(10) {
+        println!("  {failure}");
+    }
+    Ok(if failures.is_empty() { 0 } else { 1 })
 }

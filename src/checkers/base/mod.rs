@@ -193,7 +193,7 @@ pub fn write_base(path: &Path, indexer: &Indexer, solved: &Solved) -> Result<(),
 ///
 /// # Errors
 /// [`BaseError::Io`] when the file cannot be read, [`BaseError::Format`] when it is not this base (another
-/// rules variant, board or signature, or a truncated file).
+/// rules variant, board or signature, a truncated file, or a value beyond its thresholds).
 pub fn read_base(path: &Path, indexer: &Indexer) -> Result<Solved, BaseError> {
     let shown = path.display().to_string();
     let mut bytes = Vec::new();
@@ -221,7 +221,10 @@ pub fn read_base(path: &Path, indexer: &Indexer) -> Result<Solved, BaseError> {
     if bytes.len() != 23 + count * (1 + 2 * thresholds) {
         return Err(format(format!("{} bytes, expected {}", bytes.len(), 23 + count * (1 + 2 * thresholds))));
     }
-    let values = bytes[23..23 + count].iter().map(|&b| b as i8).collect();
+    let values: Vec<i8> = bytes[23..23 + count].iter().map(|&b| b as i8).collect();
+    if let Some(i) = values.iter().position(|v| usize::from(v.unsigned_abs()) > thresholds) {
+        return Err(format(format!("value {} at index {i} is beyond the {thresholds} thresholds", values[i])));
+    }
     let ranks = (0..thresholds)
         .map(|t| {
             let start = 23 + count + 2 * count * t;
@@ -310,6 +313,62 @@ pub fn build(
         bases.insert(indexer, solved);
     }
     Ok(bases)
+}
+
+/// Checks position `i` of a solved signature against its children (the proof of a base, used by the tests and
+/// `arbiter checkers verify`): its value must equal the best child value with the sign flipped (a position
+/// without a legal move: minus the opponent's pieces), and its rank at `t = |v|` the retrograde equation: a
+/// win 1 + the least rank of a child lost at `t` for its side, a loss 1 + the largest rank of its children
+/// (every child won at `t` for its side), a terminal 0.
+///
+/// # Errors
+/// The position's FEN and which equation fails, with both sides of it.
+///
+/// # Panics
+/// If a child's signature is not in `bases` (load every signature up to the position's piece count).
+pub fn verify_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) -> Result<(), String> {
+    let pos = indexer.position(i as u64);
+    let v = solved.values[i];
+    let moves = pos.legal_moves();
+    let children: Vec<Position> = moves.iter().map(|m| pos.apply(m)).collect();
+    let best = match children.iter().map(|c| -bases.value(c).0).max() {
+        Some(best) => best,
+        None => -(pieces(&pos, pos.side_to_move().flip()) as i8),
+    };
+    if v != best {
+        return Err(format!(
+            "{} ({} index {i}): value {v:+}, best child value {best:+}",
+            pos.to_fen(),
+            indexer.signature
+        ));
+    }
+    let t = v.unsigned_abs();
+    if t == 0 {
+        return Ok(());
+    }
+    let rank = solved.rank(i, t);
+    let ranks: Vec<(i8, u16)> = children
+        .iter()
+        .map(|c| {
+            let (value, ranks) = bases.lookup(c, t);
+            (value, ranks[usize::from(t) - 1])
+        })
+        .collect();
+    let expected = if children.is_empty() {
+        Some(0)
+    } else if v > 0 {
+        ranks.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r.saturating_add(1)).min()
+    } else {
+        ranks.iter().map(|(_, r)| r.saturating_add(1)).max()
+    };
+    if Some(rank) != expected {
+        return Err(format!(
+            "{} ({} index {i}): rank {rank} at threshold {t}, the children give {expected:?}",
+            pos.to_fen(),
+            indexer.signature
+        ));
+    }
+    Ok(())
 }
 
 /// The side of a colour index, for the CLI.
