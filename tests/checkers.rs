@@ -282,6 +282,14 @@ fn fen_errors_name_what_is_wrong() {
     );
     assert_eq!(err(Rules::Russian, 8, "W:Wa1:Wc3"), "FEN \"W:Wa1:Wc3\": field \"Wc3\": a second list for this colour");
     assert_eq!(
+        err(Rules::Russian, 8, "W:WKa1,:Bd4"),
+        "FEN \"W:WKa1,:Bd4\": field \"WKa1,\": an empty entry in the piece list (a comma too many)"
+    );
+    assert_eq!(
+        err(Rules::Russian, 8, "W:Wa1,,c3:Bd6"),
+        "FEN \"W:Wa1,,c3:Bd6\": field \"Wa1,,c3\": an empty entry in the piece list (a comma too many)"
+    );
+    assert_eq!(
         err(Rules::Russian, 8, "W:Wb1"),
         "FEN \"W:Wb1\": square \"b1\": expected a dark square a1..h8 such as c3"
     );

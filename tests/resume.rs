@@ -409,6 +409,9 @@ fn resume_keeps_the_recorded_flags_and_refuses_a_changed_schedule() {
 
     let (_, stderr) = arbiter_exits(2, &["match", "--resume", path_str(&run), "--games", "4", "--nodes=9"]);
     assert!(stderr.contains("--games, --nodes cannot be given with --resume"), "{stderr}");
+    let missing = base.join("no-such-run");
+    let (_, stderr) = arbiter_exits(2, &["match", "--resume", path_str(&missing)]);
+    assert!(stderr.contains("(expected the folder of an earlier run, holding run.toml)"), "{stderr}");
 
     config.weights.bishop_pair += 5;
     std::fs::write(base.join("mine.toml"), config.to_toml()).unwrap();

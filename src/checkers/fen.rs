@@ -153,7 +153,13 @@ impl Position {
             if std::mem::replace(&mut seen[color.index()], true) {
                 return Err(bad_field("a second list for this colour"));
             }
-            for token in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            let list = list.trim();
+            // An empty list is a side without pieces; inside a list every entry names a square.
+            let tokens = if list.is_empty() { Vec::new() } else { list.split(',').map(str::trim).collect() };
+            if tokens.iter().any(|t| t.is_empty()) {
+                return Err(bad_field("an empty entry in the piece list (a comma too many)"));
+            }
+            for token in tokens {
                 let bad_square =
                     |reason: String| FenError::Square { fen: fen.to_string(), token: token.to_string(), reason };
                 let (king, name) = match token.strip_prefix('K') {

@@ -482,7 +482,9 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
         .into());
     }
     let shown = dir.display().to_string();
-    let dir = dir.canonicalize().map_err(|e| anyhow::anyhow!("--resume {shown}: {e}"))?;
+    let dir = dir.canonicalize().map_err(|e| {
+        anyhow::anyhow!("--resume {shown}: {e} (expected the folder of an earlier run, holding run.toml)")
+    })?;
     let run_path = dir.join(RUN_TOML);
     let run = RunFile::read(&run_path).map_err(|e| {
         anyhow::anyhow!("--resume {shown}: {e} (a run folder holds run.toml from its first moment; is this one?)")
