@@ -81,33 +81,39 @@ impl Bases {
         self.solved.get(&sig)
     }
 
-    /// The value of `pos` and its ranks at thresholds `1..=thresholds`, from its side to move's view. A side
-    /// to move without pieces has lost: minus the opponent's pieces, rank 0 at every threshold up to that.
+    /// Where the value of `pos` is: a bare side to move, or an entry of a loaded signature.
     ///
     /// # Panics
     /// If the position's signature is not loaded (a caller's bug: bases are solved in order).
-    pub fn lookup(&self, pos: &Position, thresholds: u8) -> (i8, Vec<u16>) {
-        let own = pieces(pos, pos.side_to_move());
-        if own == 0 {
-            let theirs = pieces(pos, pos.side_to_move().flip());
-            let ranks = (1..=thresholds).map(|t| if t <= theirs { 0 } else { NOT_RESOLVED }).collect();
-            return (-(theirs as i8), ranks);
+    fn find(&self, pos: &Position) -> Found<'_> {
+        if pieces(pos, pos.side_to_move()) == 0 {
+            return Found::Bare { theirs: pieces(pos, pos.side_to_move().flip()) };
         }
         let sig = Signature::of(pos);
         let (indexer, solved) =
             self.solved.get(&sig).unwrap_or_else(|| panic!("the base of {sig} is needed before it is solved"));
-        let i = indexer.index(pos) as usize;
-        (solved.values[i], (1..=thresholds).map(|t| solved.rank(i, t)).collect())
+        Found::Stored { solved, i: indexer.index(pos) as usize }
+    }
+
+    /// The value of `pos` and its rank at threshold `t` (1 or more; [`NOT_RESOLVED`] when not resolved there),
+    /// from its side to move's view. A side to move without pieces has lost: minus the opponent's pieces, rank 0
+    /// at every threshold up to that.
+    ///
+    /// # Panics
+    /// If the position's signature is not loaded (a caller's bug: bases are solved in order).
+    pub fn value_and_rank(&self, pos: &Position, t: u8) -> (i8, u16) {
+        let found = self.find(pos);
+        (found.value(), found.rank(t))
     }
 
     /// The value and distance of `pos` (both sides must have pieces, or the side to move none).
     ///
     /// # Panics
-    /// As [`Bases::lookup`].
+    /// As [`Bases::value_and_rank`].
     pub fn value(&self, pos: &Position) -> (i8, u16) {
-        let (value, ranks) = self.lookup(pos, 12);
-        let distance = if value == 0 { 0 } else { ranks[usize::from(value.unsigned_abs()) - 1] };
-        (value, distance)
+        let found = self.find(pos);
+        let value = found.value();
+        (value, if value == 0 { 0 } else { found.rank(value.unsigned_abs()) })
     }
 
     /// A probe of `pos`: its value and distance, and every legal move with the value and distance of the
@@ -115,7 +121,7 @@ impl Bases {
     /// first: higher value, then among wins the shorter distance, among losses the longer.
     ///
     /// # Panics
-    /// As [`Bases::lookup`].
+    /// As [`Bases::value_and_rank`].
     pub fn probe(&self, pos: &Position) -> Probe {
         let (value, distance) = self.value(pos);
         let mut moves: Vec<(Move, i8, u16)> = pos
@@ -128,6 +134,41 @@ impl Bases {
             .collect();
         moves.sort_by_key(|(_, v, d)| (-i16::from(*v), if *v > 0 { i32::from(*d) } else { -i32::from(*d) }));
         Probe { value, distance, moves }
+    }
+}
+
+/// Where [`Bases::find`] found a position.
+enum Found<'a> {
+    /// The side to move has no pieces: lost, the opponent keeping `theirs`.
+    Bare {
+        /// The opponent's pieces.
+        theirs: u8,
+    },
+    /// Entry `i` of a solved signature.
+    Stored {
+        /// The signature's solution.
+        solved: &'a Solved,
+        /// The position's index.
+        i: usize,
+    },
+}
+
+impl Found<'_> {
+    /// The value from the side to move's view.
+    fn value(&self) -> i8 {
+        match *self {
+            Found::Bare { theirs } => -(theirs as i8),
+            Found::Stored { solved, i } => solved.values[i],
+        }
+    }
+
+    /// The rank at threshold `t` (1 or more).
+    fn rank(&self, t: u8) -> u16 {
+        match *self {
+            Found::Bare { theirs } if t <= theirs => 0,
+            Found::Bare { .. } => NOT_RESOLVED,
+            Found::Stored { solved, i } => solved.rank(i, t),
+        }
     }
 }
 
@@ -329,9 +370,11 @@ pub fn build(
 pub fn verify_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) -> Result<(), String> {
     let pos = indexer.position(i as u64);
     let v = solved.values[i];
-    let moves = pos.legal_moves();
-    let children: Vec<Position> = moves.iter().map(|m| pos.apply(m)).collect();
-    let best = match children.iter().map(|c| -bases.value(c).0).max() {
+    let t = v.unsigned_abs();
+    // Each child's value and its rank at this position's threshold (unused for a draw), read once.
+    let children: Vec<(i8, u16)> =
+        pos.legal_moves().iter().map(|m| bases.value_and_rank(&pos.apply(m), t.max(1))).collect();
+    let best = match children.iter().map(|&(cv, _)| -cv).max() {
         Some(best) => best,
         None => -(pieces(&pos, pos.side_to_move().flip()) as i8),
     };
@@ -342,24 +385,16 @@ pub fn verify_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usi
             indexer.signature
         ));
     }
-    let t = v.unsigned_abs();
     if t == 0 {
         return Ok(());
     }
     let rank = solved.rank(i, t);
-    let ranks: Vec<(i8, u16)> = children
-        .iter()
-        .map(|c| {
-            let (value, ranks) = bases.lookup(c, t);
-            (value, ranks[usize::from(t) - 1])
-        })
-        .collect();
     let expected = if children.is_empty() {
         Some(0)
     } else if v > 0 {
-        ranks.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r.saturating_add(1)).min()
+        children.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r.saturating_add(1)).min()
     } else {
-        ranks.iter().map(|(_, r)| r.saturating_add(1)).max()
+        children.iter().map(|(_, r)| r.saturating_add(1)).max()
     };
     if Some(rank) != expected {
         return Err(format!(

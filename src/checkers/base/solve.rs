@@ -129,10 +129,11 @@ fn nodes(indexer: &Indexer, bases: &Bases, thresholds: u8) -> Nodes {
                         children.push(indexer.index(&child) as u32);
                         continue;
                     }
-                    let (value, ranks) = bases.lookup(&child, thresholds);
+                    let found = bases.find(&child);
+                    let value = found.value();
                     for t in 1..=thresholds {
                         let o = &mut outside[k * tn + usize::from(t) - 1];
-                        let rank = ranks[usize::from(t) - 1];
+                        let rank = found.rank(t);
                         if -i16::from(value) >= i16::from(t) {
                             o.best_win = o.best_win.min(rank.saturating_add(1));
                         } else if i16::from(value) >= i16::from(t) {
@@ -208,7 +209,7 @@ pub fn solve(indexer: &Indexer, bases: &Bases) -> Solved {
 
 /// Pieces of `color` in `pos`.
 pub fn pieces(pos: &Position, color: Color) -> u8 {
-    (pos.men(color) | pos.kings(color)).count_ones() as u8
+    pos.pieces(color).count_ones() as u8
 }
 
 /// The retrograde analysis at threshold `t`: per position `Some(true)` won, `Some(false)` lost, `None`
