@@ -157,6 +157,38 @@ fn max_pieces(board: u8) -> u8 {
     (u32::from(board) * u32::from(board) / 2).min(12) as u8
 }
 
+/// The flags `build` and `verify` share, checked: the board for the rules, `--pieces` in `2..=`
+/// [`max_pieces`], `--threads` at least 1 (default: all cores), and the base folder (`--dir` or
+/// [`default_dir`]) not a file. Returns the thread count and the folder.
+fn check_base_flags(
+    variant: VariantArg,
+    board: u8,
+    pieces: u8,
+    threads: Option<usize>,
+    dir: Option<&PathBuf>,
+) -> Result<(usize, PathBuf), Failure> {
+    check_board(variant, board)?;
+    if pieces < 2 || pieces > max_pieces(board) {
+        return Err(bad(format!("--pieces {pieces}: expected 2 to {}", max_pieces(board))));
+    }
+    let threads = match threads {
+        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let dir = dir.cloned().unwrap_or_else(|| default_dir(variant, board));
+    check_dir(&dir)?;
+    Ok((threads, dir))
+}
+
+/// A rayon pool of `threads` workers (exit 1 when the system refuses them).
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, Failure> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| (1, format!("cannot start {threads} threads: {e}")))
+}
+
 fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
     let name = match variant {
         VariantArg::Russian => "russian",
@@ -166,21 +198,8 @@ fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
 }
 
 fn build(args: &BuildArgs) -> Result<i32, Failure> {
-    check_board(args.variant, args.board)?;
-    if args.pieces < 2 || args.pieces > max_pieces(args.board) {
-        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, max_pieces(args.board))));
-    }
-    let threads = match args.threads {
-        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
-    check_dir(&dir)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| (1, format!("cannot start {threads} threads: {e}")))?;
+    let (threads, dir) = check_base_flags(args.variant, args.board, args.pieces, args.threads, args.dir.as_ref())?;
+    let pool = thread_pool(threads)?;
     let rules = args.variant.rules();
     let signatures = Signature::all(args.board, args.pieces);
     let total_positions: u64 = signatures.iter().map(|&s| Indexer::new(rules, args.board, s).count()).sum();
@@ -324,24 +343,11 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
 fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
     use rand::{RngExt, SeedableRng};
     use rayon::prelude::*;
-    check_board(args.variant, args.board)?;
-    if args.pieces < 2 || args.pieces > max_pieces(args.board) {
-        return Err(bad(format!("--pieces {}: expected 2 to {}", args.pieces, max_pieces(args.board))));
-    }
-    let threads = match args.threads {
-        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let dir = args.dir.clone().unwrap_or_else(|| default_dir(args.variant, args.board));
-    check_dir(&dir)?;
+    let (threads, dir) = check_base_flags(args.variant, args.board, args.pieces, args.threads, args.dir.as_ref())?;
     let rules = args.variant.rules();
     let started = std::time::Instant::now();
     let bases = base::load_bases(&dir, rules, args.board, args.pieces).map_err(|e| bad(e.to_string()))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| (1, format!("cannot start {threads} threads: {e}")))?;
+    let pool = thread_pool(threads)?;
     let (mut checked, mut failures) = (0u64, Vec::new());
     for sig in Signature::all(args.board, args.pieces) {
         let (indexer, solved) = bases.get(sig).expect("loaded above");

@@ -215,6 +215,15 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     let bad_name = |origin: String, name: &str| {
         bad_engine_name(name).map(|reason| EngineArgError::BadName { origin, name: name.to_string(), reason })
     };
+    // The name of a `config=` build: `name=` when given, else the file's own `name` key (which must then make
+    // a good engine name).
+    let config_build_name = |own: &str| match name {
+        Some(name) => Ok(name.to_string()),
+        None => {
+            let path = kv.text("config").unwrap_or_default();
+            bad_name(format!("{path}: key `name`"), own).map_or_else(|| Ok(own.to_string()), Err)
+        }
+    };
     if let Some(error) = name.and_then(|name| bad_name("name=".to_string(), name)) {
         return Err(error);
     }
@@ -238,12 +247,7 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                     e.into()
                 }
             })?;
-            if name.is_none()
-                && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
-            {
-                return Err(error);
-            }
-            let name = name.map_or_else(|| config.name.clone(), str::to_string);
+            let name = config_build_name(&config.name)?;
             EngineSpec::xiangqi(&name, config, path)
         }
         (_, Some(path), None) => {
@@ -259,12 +263,7 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                     e.into()
                 }
             })?;
-            if name.is_none()
-                && let Some(error) = bad_name(format!("{path}: key `name`"), &config.name)
-            {
-                return Err(error);
-            }
-            let name = name.map_or_else(|| config.name.clone(), str::to_string);
+            let name = config_build_name(&config.name)?;
             EngineSpec::from_config(&name, config, path)
         }
         (_, None, Some(cmd)) => {

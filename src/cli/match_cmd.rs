@@ -861,10 +861,17 @@ fn value_text<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_lowercase()
 }
 
+/// The book Arbiter makes for `game` (`arbiter book --game`) and plays by default (`arbiter match --game`),
+/// relative to the project root: [`DEFAULT_XIANGQI_BOOK`] for Xiangqi, [`DEFAULT_BOOK`] otherwise (the
+/// commands refuse checkers before asking).
+pub(crate) fn book_of(game: GameKind) -> &'static str {
+    if game == GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK }
+}
+
 /// The default book of `game` ([`DEFAULT_BOOK`], [`DEFAULT_XIANGQI_BOOK`]) under the working directory, else
 /// under the source tree the binary was built from.
 fn default_book(game: GameKind) -> Result<PathBuf, Failure> {
-    let book = if game == GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK };
+    let book = book_of(game);
     let here = PathBuf::from(book);
     if here.exists() {
         return Ok(here);
