@@ -5,7 +5,7 @@
 use super::kv::{KeyValueError, KeyValues};
 use super::variant::MatchGame;
 use crate::chess::Game;
-use crate::notation::epd::{EpdError, read_epd_file};
+use crate::notation::epd::{EpdError, parse_epd_text};
 use crate::notation::pgn::{PgnError, read_games_variant};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -208,7 +208,13 @@ pub fn load_game_openings<G: MatchGame>(
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
     let format = format.unwrap_or_else(|| OpeningFormat::detect(path, &text));
-    let openings = G::read_openings(path, &text, format, plies, variant)?;
+    if format == OpeningFormat::Epd && plies.is_some() {
+        return Err(OpeningError::PliesForEpd { file });
+    }
+    let mut openings = G::read_openings(path, &text, format, variant)?;
+    for opening in &mut openings {
+        opening.moves.truncate(plies.unwrap_or(usize::MAX));
+    }
     if openings.is_empty() {
         return Err(OpeningError::Empty { file });
     }
@@ -218,33 +224,24 @@ pub fn load_game_openings<G: MatchGame>(
     Ok(openings)
 }
 
-/// The chess reader of [`MatchGame::read_openings`]: EPD through [`read_epd_file`], PGN through
+/// The chess reader of [`MatchGame::read_openings`]: EPD through [`parse_epd_text`], PGN through
 /// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
 pub(crate) fn read_chess_openings(
     path: &Path,
     text: &str,
     format: OpeningFormat,
-    plies: Option<usize>,
     variant: Variant,
 ) -> Result<Vec<Opening>, OpeningError> {
     let file = path.display().to_string();
     let chess960 = variant.is_chess960();
     Ok(match format {
-        OpeningFormat::Epd => {
-            if plies.is_some() {
-                return Err(OpeningError::PliesForEpd { file });
-            }
-            read_epd_file(path, chess960)?
-                .into_iter()
-                .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
-                .collect::<Vec<_>>()
-        }
+        OpeningFormat::Epd => parse_epd_text(text, &file, chess960)?
+            .into_iter()
+            .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
+            .collect(),
         OpeningFormat::Pgn => read_games_variant(text, &file, chess960)?
             .into_iter()
-            .map(|mut game| {
-                game.moves.truncate(plies.unwrap_or(usize::MAX));
-                Opening { start: game.start, moves: game.moves, line: game.line }
-            })
+            .map(|game| Opening { start: game.start, moves: game.moves, line: game.line })
             .collect(),
     })
 }

@@ -270,8 +270,8 @@ pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
         result: &str,
     ) -> String;
 
-    /// Reads every opening of an EPD or PGN file (format detected when `format` is `None`); for PGN, `plies`
-    /// keeps the first plies of each game.
+    /// Reads every opening of an EPD or PGN file whose text is `text`, in `format`, each with all its book
+    /// moves ([`crate::runner::load_game_openings`] cuts them to `--plies` and checks that a move is left to play).
     ///
     /// # Errors
     /// An [`OpeningError`] naming the file and line.
@@ -279,7 +279,6 @@ pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        plies: Option<usize>,
         variant: Variant,
     ) -> Result<Vec<Opening<Self>>, OpeningError>;
 
@@ -359,10 +358,9 @@ impl MatchGame for chess::Game {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        plies: Option<usize>,
         variant: Variant,
     ) -> Result<Vec<Opening>, OpeningError> {
-        super::openings::read_chess_openings(path, text, format, plies, variant)
+        super::openings::read_chess_openings(path, text, format, variant)
     }
     fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
         match kind {
@@ -501,7 +499,6 @@ impl MatchGame for xiangqi::Game {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        plies: Option<usize>,
         variant: Variant,
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         let file = path.display().to_string();
@@ -509,19 +506,10 @@ impl MatchGame for xiangqi::Game {
             return Err(OpeningError::Line { file, line: 0, reason: "--variant chess960 is a chess variant".into() });
         }
         match format {
-            OpeningFormat::Epd => {
-                if plies.is_some() {
-                    return Err(OpeningError::PliesForEpd { file });
-                }
-                read_xiangqi_epd(text, &file)
-            }
+            OpeningFormat::Epd => read_xiangqi_epd(text, &file),
             OpeningFormat::Pgn => Ok(read_rules_pgn::<xiangqi::Game>(text, &file)?
                 .into_iter()
-                .map(|game| {
-                    let mut moves = game.game.moves();
-                    moves.truncate(plies.unwrap_or(usize::MAX));
-                    Opening { start: game.game.start().clone(), moves, line: game.line }
-                })
+                .map(|game| Opening { start: game.game.start().clone(), moves: game.game.moves(), line: game.line })
                 .collect()),
         }
     }
