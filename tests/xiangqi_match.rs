@@ -57,9 +57,12 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The games of PGN text, sorted (games are written in the order they end).
+/// The games of PGN text, sorted (games are written in the order they end), each without the blank lines
+/// around it: the last game of a file has none after it, and which game comes last depends on which of the
+/// games played at the same time ends last.
 fn games_of(pgn: &str) -> Vec<String> {
-    let mut games: Vec<String> = pgn.split("[Event ").filter(|g| !g.is_empty()).map(String::from).collect();
+    let mut games: Vec<String> =
+        pgn.split("[Event ").map(str::trim).filter(|g| !g.is_empty()).map(String::from).collect();
     games.sort();
     games
 }
