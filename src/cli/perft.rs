@@ -110,10 +110,17 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         eprintln!("error: --threads {n}: expected 1 to {MAX_THREADS}");
         return Ok(2);
     }
-    if args.hash_mb > 0 && PerftTable::try_new(args.hash_mb).is_none() {
-        eprintln!("error: --hash-mb {}: cannot allocate that much memory", args.hash_mb);
-        return Ok(2);
-    }
+    // Allocated once, here, so that a size the machine cannot give is a clear error, not an abort.
+    let table = match args.hash_mb {
+        0 => None,
+        mb => match PerftTable::try_new(mb) {
+            Some(table) => Some(table),
+            None => {
+                eprintln!("error: --hash-mb {mb}: cannot allocate that much memory");
+                return Ok(2);
+            }
+        },
+    };
     if args.suite.is_some() && args.divide {
         eprintln!("error: --divide works with --fen, not --suite (a failing suite line prints its divide)");
         return Ok(2);
@@ -137,23 +144,24 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     if let Some(n) = args.threads {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
+    let table = table.as_ref();
     match args.game {
-        GameKind::Chess => run_game::<crate::chess::Position>(&args),
-        GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args),
+        GameKind::Chess => run_game::<crate::chess::Position>(&args, table),
+        GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args, table),
         GameKind::Russian => match args.board {
-            4 => run_game::<Checkers<false, 4>>(&args),
-            6 => run_game::<Checkers<false, 6>>(&args),
-            _ => run_game::<Checkers<false, 8>>(&args),
+            4 => run_game::<Checkers<false, 4>>(&args, table),
+            6 => run_game::<Checkers<false, 6>>(&args, table),
+            _ => run_game::<Checkers<false, 8>>(&args, table),
         },
-        GameKind::English => run_game::<Checkers<true, 8>>(&args),
+        GameKind::English => run_game::<Checkers<true, 8>>(&args, table),
     }
 }
 
-/// `arbiter perft` for game `G`, once the flags are checked.
-fn run_game<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
+/// `arbiter perft` for game `G`, once the flags are checked; `table` is the `--hash-mb` table, if any.
+fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
     match (&args.suite, &args.compare_with) {
         (Some(path), Some(cmd)) => compare_suite::<G>(args, path, cmd),
-        (Some(path), None) => run_suite::<G>(args, path),
+        (Some(path), None) => run_suite::<G>(args, path, table),
         (None, Some(cmd)) => {
             let fen = args.fen.clone().unwrap_or_else(G::start_fen);
             if let Err(e) = G::from_fen(&fen, args.chess960) {
@@ -162,7 +170,7 @@ fn run_game<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
             }
             compare_fens::<G>(args, &[(None, fen)], cmd)
         }
-        (None, None) => run_single::<G>(args),
+        (None, None) => run_single::<G>(args, table),
     }
 }
 
@@ -243,7 +251,7 @@ fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &s
     compare_fens::<G>(args, &fens, cmd)
 }
 
-fn run_single<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
+fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
     let fen = args.fen.clone().unwrap_or_else(G::start_fen);
     let mut pos = match G::from_fen(&fen, args.chess960) {
         Ok(p) => p,
@@ -258,8 +266,7 @@ fn run_single<G: PerftGame>(args: &PerftArgs) -> anyhow::Result<i32> {
         print_divide(&pos, &rows);
         rows.iter().map(|r| r.1).sum()
     } else {
-        let table = (args.hash_mb > 0).then(|| PerftTable::new(args.hash_mb));
-        perft_split(&pos, args.depth, table.as_ref())
+        perft_split(&pos, args.depth, table)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
@@ -277,7 +284,11 @@ fn print_divide<G: PerftGame>(pos: &G, rows: &[(G::Move, u64)]) {
     println!("moves {}", rows.len());
 }
 
-fn run_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path) -> anyhow::Result<i32> {
+fn run_suite<G: PerftGame>(
+    args: &PerftArgs,
+    path: &std::path::Path,
+    table: Option<&PerftTable>,
+) -> anyhow::Result<i32> {
     let epds = match read_suite::<G>(path, args.chess960) {
         Ok(e) => e,
         Err(e) => {
@@ -338,7 +349,6 @@ fn run_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path) -> anyhow::
     // Largest first, so the long tasks start early and the pool stays busy to the end.
     let mut order: Vec<usize> = (0..checks.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(checks[i].expected));
-    let table = (args.hash_mb > 0).then(|| PerftTable::new(args.hash_mb));
     // Positions run in parallel, and each position's root moves are split too (nested rayon tasks).
     let results: Vec<(usize, u64, f64)> = order
         .par_iter()
@@ -346,7 +356,7 @@ fn run_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path) -> anyhow::
             let c = &checks[i];
             let pos: G = suite_position(&epds[c.epd], args.chess960);
             let t = Instant::now();
-            let n = perft_split(&pos, c.depth, table.as_ref());
+            let n = perft_split(&pos, c.depth, table);
             bar.inc(c.expected);
             (i, n, t.elapsed().as_secs_f64())
         })
