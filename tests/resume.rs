@@ -388,6 +388,37 @@ fn four_shards_merge_into_the_single_run_game_for_game() {
         err.contains("(shard 3/4): 3 of its 4 games recorded; finish it first with `arbiter match --resume"),
         "{err}"
     );
+
+    // A shard whose games.pgn was edited: every game is replayed, and the first that fails is named with its
+    // file and line. The shard's first game's second move replaced by a king move that is not legal there,
+    // then its result tag changed.
+    let edited = base.join("edited-shard-2");
+    std::fs::create_dir_all(&edited).unwrap();
+    for name in ["run.toml", "games.csv", "summary.txt", "summary.csv"] {
+        std::fs::copy(s2.join(name), edited.join(name)).unwrap();
+    }
+    let pgn = std::fs::read_to_string(s2.join("games.pgn")).unwrap();
+    let moves_line = pgn.lines().position(|l| !l.is_empty() && !l.starts_with('[')).unwrap();
+    let mut lines: Vec<String> = pgn.lines().map(String::from).collect();
+    let original = lines[moves_line].clone();
+    let mut words: Vec<String> = original.split(' ').map(String::from).collect();
+    let is_move = |w: &String| !w.ends_with('.') && !w.starts_with('{') && !w.ends_with('}');
+    let second = words.iter().enumerate().filter(|(_, w)| is_move(w)).nth(1).unwrap().0;
+    words[second] = "Ke6".to_string();
+    lines[moves_line] = words.join(" ");
+    std::fs::write(edited.join("games.pgn"), lines.join("\n") + "\n").unwrap();
+    let err = refused(&[&s1, &edited, &s3, &s4], &out);
+    let at = format!("{}:{}", edited.join("games.pgn").display(), moves_line + 1);
+    assert!(err.contains("does not replay") && err.contains(&at) && err.contains("\"Ke6\" is not legal"), "{err}");
+    lines[moves_line] = original;
+    let result_line = lines.iter().position(|l| l.starts_with("[Result ")).unwrap();
+    let result = lines[result_line].clone();
+    lines[result_line] = if result.contains("\"1-0\"") { "[Result \"0-1\"]" } else { "[Result \"1-0\"]" }.into();
+    std::fs::write(edited.join("games.pgn"), lines.join("\n") + "\n").unwrap();
+    let err = refused(&[&s1, &edited, &s3, &s4], &out);
+    assert!(err.contains(&format!("{}:1: game ", edited.join("games.pgn").display())), "{err}");
+    assert!(err.contains("games.csv says"), "{err}");
+    assert!(!out.exists(), "nothing is written for a refused merge");
 }
 
 #[test]

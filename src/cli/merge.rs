@@ -7,9 +7,13 @@
 //! every game, with the SPRT taken over the pairs in schedule order (a verdict says after how many pairs it
 //! would have stopped the match).
 //!
+//! Every game of every shard's `games.pgn` is replayed by the game's rules ([`check_games`]) before anything
+//! is written: a move that is not legal, or a result or ply count other than its `games.csv` row, stops the
+//! merge with the file, the line and what is wrong.
+//!
 //! Exit codes: 0 merged, 2 for bad input (a folder that is not a shard's, shards of different schedules,
-//! a shard missing, given twice or incomplete, an output folder that holds results), 1 when a merged file
-//! cannot be written.
+//! a shard missing, given twice or incomplete, a game that does not replay, an output folder that holds
+//! results), 1 when a merged file cannot be written.
 
 use super::match_cmd::{
     Failure, MatchArgs, build_spec, clap_error_text, exit_code, parse_match_args, part_text, record_failure,
@@ -17,8 +21,8 @@ use super::match_cmd::{
 use crate::runner::output::{CSV_HEADER, OutputError, create_new_file};
 use crate::runner::runfile::hex;
 use crate::runner::{
-    Fingerprint, GameRow, RUN_TOML, Repair, RunFile, Shard, create_out_dir, read_run, replay, summary_text,
-    write_summary,
+    Fingerprint, GameRow, RUN_TOML, Repair, RunFile, Shard, check_games, create_out_dir, read_run, replay,
+    summary_text, write_summary,
 };
 use crate::runner::{GameKind, MatchGame};
 use std::collections::BTreeMap;
@@ -196,6 +200,7 @@ fn merge_as<G: MatchGame>(
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
     for (shard, dir) in shards.iter().zip(dirs) {
         let records = read_run(dir, Repair::ReadOnly).map_err(record_failure)?;
+        check_games::<G>(&records, &dir.join("games.pgn").display().to_string()).map_err(record_failure)?;
         spec.shard = Some(shard.shard);
         let csv_path = dir.join("games.csv").display().to_string();
         let (state, _) = replay(&spec, &records.rows, &csv_path).map_err(record_failure)?;

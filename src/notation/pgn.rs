@@ -93,7 +93,19 @@ pub fn read_games(text: &str, file: &str) -> Result<Vec<PgnGame>, PgnError> {
 /// # Errors
 /// As [`read_games`].
 pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<PgnGame>, PgnError> {
-    split_games(text, file)?.into_iter().map(|raw| build_game(raw.tags, raw.tokens, raw.line, file, chess960)).collect()
+    read_games_at(text, file, 1, chess960)
+}
+
+/// [`read_games_variant`] for `text` that begins at line `first_line` (1-based) of `file`, such as one game
+/// cut from a longer file: the lines in games and errors are the file's.
+///
+/// # Errors
+/// As [`read_games`].
+pub fn read_games_at(text: &str, file: &str, first_line: usize, chess960: bool) -> Result<Vec<PgnGame>, PgnError> {
+    split_games_at(text, file, first_line)?
+        .into_iter()
+        .map(|raw| build_game(raw.tags, raw.tokens, raw.line, file, chess960))
+        .collect()
 }
 
 /// One game of a PGN file as text: its tags and its movetext tokens, before any move is read.
@@ -116,6 +128,15 @@ pub struct RawGame {
 /// [`PgnError::BadTag`] for a malformed tag line, [`PgnError::Unterminated`] for a comment or variation still
 /// open at the end of the text, each naming `file` and the line.
 pub fn split_games(text: &str, file: &str) -> Result<Vec<RawGame>, PgnError> {
+    split_games_at(text, file, 1)
+}
+
+/// [`split_games`] for `text` that begins at line `first_line` (1-based) of `file`: the lines in games and
+/// errors are the file's.
+///
+/// # Errors
+/// As [`split_games`].
+pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<RawGame>, PgnError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut tokens: Vec<(usize, String)> = Vec::new();
@@ -133,7 +154,7 @@ pub fn split_games(text: &str, file: &str) -> Result<Vec<RawGame>, PgnError> {
     let mut comment_start = 0;
     let mut variation_start = 0;
     for (i, raw) in text.lines().enumerate() {
-        let lineno = i + 1;
+        let lineno = i + first_line;
         let line = raw.trim();
         if line.starts_with('%') {
             continue;

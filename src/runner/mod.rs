@@ -47,7 +47,7 @@ pub use player::{
     BuiltinEngine, BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError,
     PlayerMove,
 };
-pub use records::{GameRow, RecordError, Repair, RunRecords, read_run, replay};
+pub use records::{GameRow, RecordError, Repair, RunRecords, check_games, read_run, replay};
 pub use report::{cutechess_report, fastchess_report, match_report};
 pub use runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{

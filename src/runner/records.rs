@@ -59,6 +59,21 @@ pub enum RecordError {
         /// What does not match.
         reason: String,
     },
+    /// A game of `games.pgn` that does not replay to its `games.csv` row: a move that is not legal, a result or
+    /// ply count other than the row's.
+    #[error("{pgn}:{line}: game {number} (Round \"{round}\"): {reason}")]
+    BadGame {
+        /// The PGN path.
+        pgn: String,
+        /// The 1-based line where the game begins.
+        line: usize,
+        /// The 1-based game number.
+        number: u64,
+        /// Its PGN `Round` tag.
+        round: String,
+        /// What is wrong (a reader's error names its own line).
+        reason: String,
+    },
     /// A repaired file cannot be written.
     #[error(transparent)]
     Write(#[from] OutputError),
@@ -94,6 +109,8 @@ pub struct RunRecords {
     pub rows: Vec<GameRow>,
     /// Each row's game as PGN text exactly as written, by game number (0-based).
     pub pgn: BTreeMap<u64, String>,
+    /// The 1-based line of `games.pgn` where each of those games begins, by game number.
+    pub pgn_lines: BTreeMap<u64, usize>,
     /// What the repair dropped, in words (empty when the files ended cleanly).
     pub dropped: Vec<String>,
 }
@@ -198,33 +215,36 @@ struct PgnChunk<'a> {
     text: &'a str,
     /// Its `Round` tag, if it has one.
     round: Option<&'a str>,
+    /// The 1-based line where it begins.
+    line: usize,
 }
 
 /// Splits PGN text written by [`super::output::pgn_text`] into games: each starts at a line beginning with
 /// `[Event `. Text before the first game (none in a file arbiter wrote) is returned as its own chunk.
 fn split_pgn(text: &str) -> Vec<PgnChunk<'_>> {
-    let mut starts: Vec<usize> = Vec::new();
+    // (byte offset, 1-based line) of each game's start.
+    let mut starts: Vec<(usize, usize)> = Vec::new();
     let mut offset = 0;
-    for line in text.split_inclusive('\n') {
+    for (i, line) in text.split_inclusive('\n').enumerate() {
         if line.starts_with("[Event ") {
-            starts.push(offset);
+            starts.push((offset, i + 1));
         }
         offset += line.len();
     }
-    if starts.first() != Some(&0) {
-        starts.insert(0, 0);
+    if starts.first().map(|s| s.0) != Some(0) {
+        starts.insert(0, (0, 1));
     }
-    starts.push(text.len());
+    starts.push((text.len(), 0));
     starts
         .windows(2)
-        .filter(|w| w[0] < w[1])
+        .filter(|w| w[0].0 < w[1].0)
         .map(|w| {
-            let text = &text[w[0]..w[1]];
+            let text = &text[w[0].0..w[1].0];
             let round = text
                 .lines()
                 .take_while(|l| l.starts_with('['))
                 .find_map(|l| l.strip_prefix("[Round \"").and_then(|r| r.strip_suffix("\"]")));
-            PgnChunk { text, round }
+            PgnChunk { text, round, line: w[0].1 }
         })
         .collect()
 }
@@ -270,6 +290,7 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
         match chunk.round.and_then(round_number).filter(|n| listed.contains(n)) {
             Some(number) if !records.pgn.contains_key(&number) => {
                 records.pgn.insert(number, chunk.text.to_string());
+                records.pgn_lines.insert(number, chunk.line);
                 kept.push_str(chunk.text);
             }
             _ => extra += 1,
@@ -302,6 +323,50 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
         }
     }
     Ok(records)
+}
+
+/// Replays every game of `records` by the rules of `G` ([`MatchGame::replay_pgn`]) and checks it against its
+/// `games.csv` row: one game, every move legal from its `FEN` tag, the result token, the `Result` tag and the
+/// row's result the same, and the plies replayed equal to `PlyCount` and to the row's `plies`. `pgn_path` names
+/// `games.pgn` in errors. `arbiter merge` runs it on every shard, so that a merged `games.pgn` holds only games
+/// that replay.
+///
+/// # Errors
+/// [`RecordError::BadGame`] for the first game that fails, naming the file, the line where the game begins and
+/// what is wrong.
+pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result<(), RecordError> {
+    for row in &records.rows {
+        let line = records.pgn_lines.get(&row.game).copied().unwrap_or(1);
+        let bad = |reason: String| RecordError::BadGame {
+            pgn: pgn_path.to_string(),
+            line,
+            number: row.game + 1,
+            round: round_tag(row.game),
+            reason,
+        };
+        let text = records.pgn.get(&row.game).ok_or_else(|| bad("missing".to_string()))?;
+        let games = G::replay_pgn(text, pgn_path, line).map_err(|e| bad(format!("does not replay: {e}")))?;
+        let [game] = games.as_slice() else {
+            return Err(bad(format!("{} games where one was written", games.len())));
+        };
+        let tag = |name: &str| game.tags.iter().find(|t| t.0 == name).map(|t| t.1.as_str());
+        if game.result != Some(row.result) || tag("Result") != Some(row.result.pgn()) {
+            let token = game.result.map_or("*", |r| r.pgn());
+            let tag = tag("Result").unwrap_or("none");
+            return Err(bad(format!("result {token} (Result tag {tag}), games.csv says {}", row.result.pgn())));
+        }
+        let plies_field = CSV_HEADER.iter().position(|h| *h == "plies").expect("games.csv has a plies column");
+        let csv_plies = row.fields.get(plies_field).map(String::as_str);
+        if tag("PlyCount").is_some_and(|n| n != game.plies.to_string()) || csv_plies != Some(&game.plies.to_string()) {
+            return Err(bad(format!(
+                "{} plies replayed, PlyCount {}, games.csv plies {}",
+                game.plies,
+                tag("PlyCount").unwrap_or("none"),
+                csv_plies.unwrap_or("none")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Counts `rows`, in the order given, into a fresh [`MatchState`] of `spec` (the SPRT evaluated after each

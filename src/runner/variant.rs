@@ -13,7 +13,7 @@
 //! | legal moves, the illegal-move check, the move cap | [`MatchGame::legal_moves`], [`MatchGame::play`], [`MatchGame::plies`], [`MatchGame::moves`] |
 //! | the end by the rules, repetition and move-count rules included; a time forfeit against a side that cannot win | [`MatchGame::outcome`], [`MatchGame::can_win`] |
 //! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10), the `position` command | [`MatchGame::move_text`], [`MatchGame::parse_move`], [`MatchGame::engine_move_text`], [`MatchGame::parse_engine_move`], [`MatchGame::uci_position`] |
-//! | `games.pgn` | [`MatchGame::pgn_text`] (chess: SAN; Xiangqi: coordinates, read back by [`read_rules_pgn`]) |
+//! | `games.pgn` | [`MatchGame::pgn_text`] (chess: SAN; Xiangqi: coordinates, read back by [`read_rules_pgn`]), [`MatchGame::replay_pgn`] (`arbiter merge` replays every game) |
 //! | the built-in engine of an `--engine` entry | [`MatchGame::builtin_player`] |
 //!
 //! The trait sits on the game-with-history type, not the position, because the end of a game (repetition,
@@ -36,7 +36,7 @@ use super::openings::{Opening, OpeningError, OpeningFormat, Variant};
 use super::player::{EngineKind, Player};
 use crate::chess::game::GameResult;
 use crate::chess::{self, Color};
-use crate::notation::pgn::{RawGame, split_games};
+use crate::notation::pgn::{RawGame, split_games_at};
 use crate::xiangqi::{self, RepetitionVerdict};
 use std::path::Path;
 
@@ -287,6 +287,35 @@ pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// Why it cannot play this game (a build of another game's engine, or an external engine), as text.
     fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String>;
+
+    /// Replays the games of PGN text as [`MatchGame::pgn_text`] writes them: each game's moves played legally
+    /// from its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one
+    /// game cut from a run's `games.pgn` is reported at its place in the file. The default reads record move
+    /// text with [`read_rules_pgn_at`]; chess reads SAN (and Chess960 games by their `Variant` tag).
+    ///
+    /// # Errors
+    /// The PGN syntax, a `Variant` tag of another game, a bad `FEN` tag or a move that is not legal, as text
+    /// naming `file` and the line.
+    fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, String> {
+        Ok(read_rules_pgn_at::<Self>(text, file, first_line)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|g| ReplayedGame { tags: g.tags, plies: g.game.plies(), result: g.result, line: g.line })
+            .collect())
+    }
+}
+
+/// One game replayed by [`MatchGame::replay_pgn`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayedGame {
+    /// The tags in file order, as `(name, value)`.
+    pub tags: Vec<(String, String)>,
+    /// The moves replayed, in plies (book moves included, as `PlyCount` counts them).
+    pub plies: usize,
+    /// The result token at the end of the moves (`None` for `*` or none).
+    pub result: Option<GameResult>,
+    /// The 1-based line of the file where the game begins.
+    pub line: usize,
 }
 
 impl MatchGame for chess::Game {
@@ -361,6 +390,18 @@ impl MatchGame for chess::Game {
         variant: Variant,
     ) -> Result<Vec<Opening>, OpeningError> {
         super::openings::read_chess_openings(path, text, format, variant)
+    }
+    fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, String> {
+        let games = crate::notation::pgn::read_games_at(text, file, first_line, false).map_err(|e| e.to_string())?;
+        Ok(games
+            .into_iter()
+            .map(|g| {
+                let result = [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw]
+                    .into_iter()
+                    .find(|r| r.pgn() == g.result);
+                ReplayedGame { plies: g.moves.len(), result, line: g.line, tags: g.tags }
+            })
+            .collect())
     }
     fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
         match kind {
@@ -560,7 +601,7 @@ pub struct RulesPgnGame<G: MatchGame> {
 
 /// Reads every game of a PGN file whose moves are record text ([`MatchGame::move_text`], as the runner writes
 /// Xiangqi games): the tags, the moves replayed legally from the `FEN` tag, and the result token; comments,
-/// NAGs and variations are skipped (the PGN syntax is read by [`split_games`]). `file` names the origin in
+/// NAGs and variations are skipped (the PGN syntax is read by [`split_games`](crate::notation::pgn::split_games)). `file` names the origin in
 /// errors.
 ///
 /// # Errors
@@ -568,8 +609,21 @@ pub struct RulesPgnGame<G: MatchGame> {
 /// than [`MatchGame::PGN_VARIANT`], a bad FEN, or a token that is not a legal move (with the ply and the
 /// position's FEN).
 pub fn read_rules_pgn<G: MatchGame>(text: &str, file: &str) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
+    read_rules_pgn_at(text, file, 1)
+}
+
+/// [`read_rules_pgn`] for `text` that begins at line `first_line` (1-based) of `file`: the lines in games and
+/// errors are the file's.
+///
+/// # Errors
+/// As [`read_rules_pgn`].
+pub fn read_rules_pgn_at<G: MatchGame>(
+    text: &str,
+    file: &str,
+    first_line: usize,
+) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
     let mut games = Vec::new();
-    for RawGame { tags, tokens, line } in split_games(text, file)? {
+    for RawGame { tags, tokens, line } in split_games_at(text, file, first_line)? {
         let at = |line: usize, reason: String| OpeningError::Line { file: file.to_string(), line, reason };
         if let Some((_, value)) = tags.iter().find(|t| t.0 == "Variant")
             && Some(value.as_str()) != G::PGN_VARIANT
@@ -733,6 +787,12 @@ mod tests {
         let bad = text.replacen("1. b2e2", "1. b2e9", 1);
         let err = read_rules_pgn::<xiangqi::Game>(&bad, "games.pgn").unwrap_err().to_string();
         assert!(err.starts_with("games.pgn:14: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
+        // The same game cut from line 101 of a file (as `arbiter merge` replays it): the file's lines.
+        let replayed = xiangqi::Game::replay_pgn(&text, "games.pgn", 101).unwrap();
+        assert_eq!((replayed.len(), replayed[0].plies, replayed[0].line), (1, 43, 101));
+        assert_eq!(replayed[0].result, Some(GameResult::WhiteWins));
+        let err = xiangqi::Game::replay_pgn(&bad, "games.pgn", 101).unwrap_err();
+        assert!(err.starts_with("games.pgn:114: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
         // At 300 nodes a move, the build with piece-square tables mates the one without in 43 plies.
         assert_eq!(
             (record.result, record.end, record.moves.len()),
