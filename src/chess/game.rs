@@ -27,6 +27,11 @@ impl GameResult {
         }
     }
 
+    /// The result whose [`GameResult::pgn`] text is `text`; `None` for `*` and anything else.
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw].into_iter().find(|r| r.pgn() == text)
+    }
+
     /// A win for `color`.
     pub fn win_for(color: Color) -> GameResult {
         match color {

@@ -139,11 +139,6 @@ pub fn round_number(round: &str) -> Option<u64> {
     Some(2 * (pair - 1) + game - 1)
 }
 
-/// The PGN result text as a [`GameResult`]; `None` for `*` and anything else.
-fn parse_result(text: &str) -> Option<GameResult> {
-    [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw].into_iter().find(|r| r.pgn() == text)
-}
-
 /// The [`EndReason`] whose [`EndReason::text`] is `text`.
 fn parse_end(text: &str) -> Option<EndReason> {
     EndReason::ALL.into_iter().find(|r| r.text() == text)
@@ -191,7 +186,7 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
         if !seen.insert(game) {
             return Err(bad(line, format!("game {game} is listed twice")));
         }
-        let result = parse_result(&record[5])
+        let result = GameResult::from_pgn(&record[5])
             .ok_or_else(|| bad(line, format!("result: expected 1-0, 0-1 or 1/2-1/2, got {:?}", &record[5])))?;
         let end = parse_end(&record[6]).ok_or_else(|| bad(line, format!("unknown termination {:?}", &record[6])))?;
         rows.push(GameRow {

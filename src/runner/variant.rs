@@ -395,11 +395,11 @@ impl MatchGame for chess::Game {
         let games = crate::notation::pgn::read_games_at(text, file, first_line, false).map_err(|e| e.to_string())?;
         Ok(games
             .into_iter()
-            .map(|g| {
-                let result = [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw]
-                    .into_iter()
-                    .find(|r| r.pgn() == g.result);
-                ReplayedGame { plies: g.moves.len(), result, line: g.line, tags: g.tags }
+            .map(|g| ReplayedGame {
+                plies: g.moves.len(),
+                result: GameResult::from_pgn(&g.result),
+                line: g.line,
+                tags: g.tags,
             })
             .collect())
     }
@@ -635,10 +635,11 @@ pub fn read_rules_pgn_at<G: MatchGame>(
         let mut game = G::from_fen(fen).map_err(|e| at(line, format!("FEN tag: {e}")))?;
         let mut result = None;
         for (n, token) in tokens {
+            if let Some(r) = GameResult::from_pgn(&token) {
+                result = Some(r);
+                continue;
+            }
             match token.as_str() {
-                "1-0" => result = Some(GameResult::WhiteWins),
-                "0-1" => result = Some(GameResult::BlackWins),
-                "1/2-1/2" => result = Some(GameResult::Draw),
                 "*" => result = None,
                 t if t.starts_with('$') => {}
                 t if t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
