@@ -49,9 +49,9 @@ impl VariantArg {
     }
 }
 
-/// Flags of `arbiter checkers build`.
+/// The flags `arbiter checkers build` and `verify` share: which base, and how it is worked on.
 #[derive(clap::Args, Debug)]
-pub struct BuildArgs {
+pub struct BaseFlags {
     /// The rules.
     #[arg(long, value_enum, default_value_t = VariantArg::Russian)]
     pub variant: VariantArg,
@@ -64,9 +64,17 @@ pub struct BuildArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Where the files go (default: `results/checkers/<variant>-<board>x<board>`).
+    /// The base folder (default: `results/checkers/<variant>-<board>x<board>`).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+/// Flags of `arbiter checkers build`: every signature up to `--pieces`, one file each in the base folder.
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    /// Which base, where, with how many threads.
+    #[command(flatten)]
+    pub base: BaseFlags,
 }
 
 /// Flags of `arbiter checkers probe`.
@@ -86,30 +94,18 @@ pub struct ProbeArgs {
     pub dir: Option<PathBuf>,
 }
 
-/// Flags of `arbiter checkers verify`.
+/// Flags of `arbiter checkers verify`: every signature up to `--pieces` is loaded and checked.
 #[derive(clap::Args, Debug)]
 pub struct VerifyArgs {
-    /// The rules of the base.
-    #[arg(long, value_enum, default_value_t = VariantArg::Russian)]
-    pub variant: VariantArg,
-    /// Every signature with at most this many pieces is checked (and loaded).
-    #[arg(long)]
-    pub pieces: u8,
-    /// The board of the base.
-    #[arg(long, default_value_t = 8)]
-    pub board: u8,
+    /// Which base, where, with how many threads.
+    #[command(flatten)]
+    pub base: BaseFlags,
     /// Positions checked per signature, drawn at random (0: every position).
     #[arg(long, default_value_t = 10_000)]
     pub sample: u64,
     /// Seed of the random draw.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// The base folder (default: `results/checkers/<variant>-<board>x<board>`).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
 }
 
 /// Runs `arbiter checkers`; returns the exit code.
@@ -157,28 +153,25 @@ fn max_pieces(board: u8) -> u8 {
     (u32::from(board) * u32::from(board) / 2).min(12) as u8
 }
 
-/// The flags `build` and `verify` share, checked: the board for the rules, `--pieces` in `2..=`
-/// [`max_pieces`], `--threads` at least 1 (default: all cores), and the base folder (`--dir` or
-/// [`default_dir`]) not a file. Returns the thread count and the folder.
-fn check_base_flags(
-    variant: VariantArg,
-    board: u8,
-    pieces: u8,
-    threads: Option<usize>,
-    dir: Option<&PathBuf>,
-) -> Result<(usize, PathBuf), Failure> {
-    check_board(variant, board)?;
-    if pieces < 2 || pieces > max_pieces(board) {
-        return Err(bad(format!("--pieces {pieces}: expected 2 to {}", max_pieces(board))));
+impl BaseFlags {
+    /// The flags checked: the board for the rules, `--pieces` in `2..=` [`max_pieces`], `--threads` at least 1
+    /// (default: all cores), and the base folder (`--dir` or [`default_dir`]) not a file. Returns the thread
+    /// count and the folder.
+    fn check(&self) -> Result<(usize, PathBuf), Failure> {
+        check_board(self.variant, self.board)?;
+        let (pieces, board) = (self.pieces, self.board);
+        if pieces < 2 || pieces > max_pieces(board) {
+            return Err(bad(format!("--pieces {pieces}: expected 2 to {}", max_pieces(board))));
+        }
+        let threads = match self.threads {
+            Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let dir = self.dir.clone().unwrap_or_else(|| default_dir(self.variant, board));
+        check_dir(&dir)?;
+        Ok((threads, dir))
     }
-    let threads = match threads {
-        Some(0) => return Err(bad("--threads 0: expected at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let dir = dir.cloned().unwrap_or_else(|| default_dir(variant, board));
-    check_dir(&dir)?;
-    Ok((threads, dir))
 }
 
 /// A rayon pool of `threads` workers (exit 1 when the system refuses them).
@@ -198,17 +191,17 @@ fn default_dir(variant: VariantArg, board: u8) -> PathBuf {
 }
 
 fn build(args: &BuildArgs) -> Result<i32, Failure> {
-    let (threads, dir) = check_base_flags(args.variant, args.board, args.pieces, args.threads, args.dir.as_ref())?;
+    let (threads, dir) = args.base.check()?;
     let pool = thread_pool(threads)?;
-    let rules = args.variant.rules();
-    let signatures = Signature::all(args.board, args.pieces);
-    let total_positions: u64 = signatures.iter().map(|&s| Indexer::new(rules, args.board, s).count()).sum();
+    let rules = args.base.variant.rules();
+    let signatures = Signature::all(args.base.board, args.base.pieces);
+    let total_positions: u64 = signatures.iter().map(|&s| Indexer::new(rules, args.base.board, s).count()).sum();
     println!(
         "arbiter checkers build: {:?} {}x{}, up to {} pieces: {} signatures, {} positions, {threads} threads, into {}",
         rules,
-        args.board,
-        args.board,
-        args.pieces,
+        args.base.board,
+        args.base.board,
+        args.base.pieces,
         signatures.len(),
         total_positions,
         dir.display()
@@ -220,7 +213,7 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
     let started = std::time::Instant::now();
     let mut lines: Vec<SignatureReport> = Vec::new();
     let built = pool.install(|| {
-        base::build(rules, args.board, args.pieces, &dir, |line, done, _| {
+        base::build(rules, args.base.board, args.base.pieces, &dir, |line, done, _| {
             bar.set_position(done as u64);
             bar.set_message(format!("{} done", line.signature));
             bar.suspend(|| print_line(line));
@@ -343,13 +336,14 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
 fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
     use rand::{RngExt, SeedableRng};
     use rayon::prelude::*;
-    let (threads, dir) = check_base_flags(args.variant, args.board, args.pieces, args.threads, args.dir.as_ref())?;
-    let rules = args.variant.rules();
+    let (threads, dir) = args.base.check()?;
+    let rules = args.base.variant.rules();
     let started = std::time::Instant::now();
-    let bases = base::load_bases(&dir, rules, args.board, args.pieces).map_err(|e| bad(e.to_string()))?;
+    let bases = base::load_bases(&dir, rules, args.base.board, args.base.pieces).map_err(|e| bad(e.to_string()))?;
     let pool = thread_pool(threads)?;
     let (mut checked, mut failures) = (0u64, Vec::new());
-    for sig in Signature::all(args.board, args.pieces) {
+    let signatures = Signature::all(args.base.board, args.base.pieces);
+    for &sig in &signatures {
         let (indexer, solved) = bases.get(sig).expect("loaded above");
         let count = solved.values.len() as u64;
         let picks: Vec<usize> = if args.sample == 0 || args.sample >= count {
@@ -367,11 +361,11 @@ fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
     }
     println!(
         "verified {checked} positions of {} signatures ({:?} {}x{}, up to {} pieces) in {:.1} s: {} inconsistent",
-        Signature::all(args.board, args.pieces).len(),
+        signatures.len(),
         rules,
-        args.board,
-        args.board,
-        args.pieces,
+        args.base.board,
+        args.base.board,
+        args.base.pieces,
         started.elapsed().as_secs_f64(),
         failures.len()
     );
