@@ -330,6 +330,7 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
 /// [`RecordError::BadGame`] for the first game that fails, naming the file, the line where the game begins and
 /// what is wrong.
 pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result<(), RecordError> {
+    let plies_field = CSV_HEADER.iter().position(|h| *h == "plies").expect("games.csv has a plies column");
     for row in &records.rows {
         let line = records.pgn_lines.get(&row.game).copied().unwrap_or(1);
         let bad = |reason: String| RecordError::BadGame {
@@ -350,12 +351,11 @@ pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result
             let tag = tag("Result").unwrap_or("none");
             return Err(bad(format!("result {token} (Result tag {tag}), games.csv says {}", row.result.pgn())));
         }
-        let plies_field = CSV_HEADER.iter().position(|h| *h == "plies").expect("games.csv has a plies column");
+        let plies = game.plies.to_string();
         let csv_plies = row.fields.get(plies_field).map(String::as_str);
-        if tag("PlyCount").is_some_and(|n| n != game.plies.to_string()) || csv_plies != Some(&game.plies.to_string()) {
+        if tag("PlyCount").is_some_and(|n| n != plies) || csv_plies != Some(plies.as_str()) {
             return Err(bad(format!(
-                "{} plies replayed, PlyCount {}, games.csv plies {}",
-                game.plies,
+                "{plies} plies replayed, PlyCount {}, games.csv plies {}",
                 tag("PlyCount").unwrap_or("none"),
                 csv_plies.unwrap_or("none")
             )));
