@@ -370,3 +370,62 @@ fn arbiter_adjudicates_as_fastchess_where_the_tools_agree() {
     }
     assert!(seen.iter().all(|&k| k > 1000), "none, draw, resign, maxmoves: {seen:?}");
 }
+
+/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
+fn faulty_engine() -> std::path::PathBuf {
+    let arbiter = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
+    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
+    let path = profile_dir.join("examples").join("faulty-engine");
+    if !path.exists() {
+        let mut cargo = std::process::Command::new(env!("CARGO"));
+        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cargo.arg("--release");
+        }
+        assert!(cargo.status().expect("run cargo").success(), "cargo build --example faulty-engine failed");
+    }
+    path
+}
+
+/// (termination, PGN text) of each game of a real match of `seed` against `faulty-engine --score SCORE`.
+fn match_against_score(name: &str, score: &str, flags: &[&str]) -> (Vec<String>, String) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("adjudication-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().expect("a parent")).expect("create the parent folder");
+    let engine = format!("name=faulty,cmd={},args=--score {score}", faulty_engine().display());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--concurrency", "1", "--nodes", "200"])
+        .args(flags)
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr:\n{stderr}");
+    let mut reader = csv::Reader::from_path(dir.join("games.csv")).expect("games.csv");
+    let col = reader.headers().expect("a header").iter().position(|h| h == "termination").expect("termination");
+    let ends = reader.records().map(|r| r.expect("a complete row")[col].to_string()).collect();
+    (ends, std::fs::read_to_string(dir.join("games.pgn")).expect("games.pgn"))
+}
+
+#[test]
+fn scores_at_the_integer_limit_never_adjudicate_a_draw() {
+    // With movecount=1 a draw needs two drawish plies in a row, so one of them is always the faulty engine's:
+    // a draw here could only come from its score overflowing into the window (`i32::MIN.abs()` wraps).
+    let flags = ["--games", "2", "--draw", "movenumber=1,movecount=1,score=20", "--maxmoves", "12"];
+    for (name, score, comment) in [
+        ("cp-min", "cp:-2147483648", "-500.00/1"),
+        ("cp-max", "cp:2147483647", "+500.00/1"),
+        ("mate-min", "mate:-2147483648", "-M1000/1"),
+    ] {
+        let (ends, pgn) = match_against_score(name, score, &flags);
+        assert_eq!(ends.len(), 2, "{name}: {ends:?}");
+        assert!(ends.iter().all(|e| e != "adjudication: draw"), "{name}: {ends:?}");
+        // The clamped score is what the PGN records.
+        assert!(pgn.contains(comment), "{name}: {pgn}");
+    }
+    // The same faulty engine with an honest draw score is adjudicated: the check above can fail.
+    let (ends, _) =
+        match_against_score("cp-zero", "cp:0", &["--games", "2", "--draw", "movenumber=1,movecount=1,score=2000"]);
+    assert!(ends.iter().any(|e| e == "adjudication: draw"), "{ends:?}");
+}
