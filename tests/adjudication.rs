@@ -429,3 +429,83 @@ fn scores_at_the_integer_limit_never_adjudicate_a_draw() {
         match_against_score("cp-zero", "cp:0", &["--games", "2", "--draw", "movenumber=1,movecount=1,score=2000"]);
     assert!(ends.iter().any(|e| e == "adjudication: draw"), "{ends:?}");
 }
+
+/// A PGN comment as Arbiter writes it (`book`, `+0.35/7`, `-M2/9`, optionally followed by a time) as a score.
+fn comment_score(comment: &str) -> Option<EngineScore> {
+    let score = comment.split(['/', ' ']).next()?;
+    let (sign, rest) = match score.as_bytes().first()? {
+        b'+' => (1, &score[1..]),
+        b'-' => (-1, &score[1..]),
+        _ => return None,
+    };
+    if let Some(moves) = rest.strip_prefix('M') {
+        return Some(EngineScore::Mate(sign * moves.parse::<i32>().ok()?));
+    }
+    let (units, cents) = rest.split_once('.')?;
+    Some(EngineScore::Cp(sign * (units.parse::<i32>().ok()? * 100 + cents.parse::<i32>().ok()?)))
+}
+
+#[test]
+fn a_real_match_ends_its_games_where_cutechess_rules_say() {
+    use arbiter::chess::Position;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("adjudication-tests").join("real-match");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().expect("a parent")).expect("create the parent folder");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/2moves_v2.pgn");
+    let (draw, resign, maxmoves) = ("movenumber=12,movecount=2,score=25", "movecount=3,score=350", "70");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", "name=nomob", "--openings", book, "--plies", "4"])
+        .args(["--games", "12", "--nodes", "300", "--concurrency", "2", "--seed", "7"])
+        .args(["--draw", draw, "--resign", resign, "--maxmoves", maxmoves, "--out"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let rules = AdjudicationRules {
+        draw: Some(DrawAdjudication::parse(draw).unwrap()),
+        resign: Some(ResignAdjudication::parse(resign).unwrap()),
+        maxmoves: Some(maxmoves.parse().unwrap()),
+    };
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("games.pgn");
+    let games = arbiter::notation::pgn::read_games(&pgn, "games.pgn").expect("games.pgn reads back");
+    let texts: Vec<&str> = pgn.split("[Event ").skip(1).collect();
+    assert_eq!((games.len(), texts.len()), (12, 12));
+    let mut adjudicated = 0;
+    for (game, text) in games.iter().zip(texts) {
+        let comments: Vec<&str> =
+            text.split('{').skip(1).map(|c| c.split('}').next().expect("a closed comment")).collect();
+        assert_eq!(comments.len(), game.moves.len(), "{text}");
+        let termination = game.tag("Termination").expect("a Termination tag");
+        // cutechess-cli's verdict on the players' moves; the rules come first on the last move.
+        let mut reference = CutechessAdjudicator::new(rules);
+        let mut pos: Position = game.start.clone();
+        let mut verdict = None;
+        for (i, (&m, comment)) in game.moves.iter().zip(&comments).enumerate() {
+            pos.make_move(m);
+            if *comment == "book" || verdict.is_some() {
+                continue;
+            }
+            let irreversible = pos.halfmove_clock() == 0;
+            verdict =
+                reference.on_move_made(i % 2, comment_score(comment), (i + 1) as i32, irreversible).map(|v| (i + 1, v));
+        }
+        let by_adjudication = termination.starts_with("adjudication") || termination == "max moves";
+        match verdict {
+            Some((ply, v)) => {
+                assert_eq!(ply, game.moves.len(), "the game went on after cutechess's {v:?} at ply {ply}: {text}");
+                let expected = match v {
+                    Adjudicated::Draw => "adjudication: draw",
+                    Adjudicated::Resign { .. } => "adjudication: resign",
+                    Adjudicated::MaxMoves => "max moves",
+                };
+                // A mate or rule draw on that very move stands over the adjudication, in both tools.
+                if by_adjudication {
+                    assert_eq!(termination, expected, "{text}");
+                    adjudicated += 1;
+                }
+            }
+            None => assert!(!by_adjudication, "{termination} where cutechess adjudicates nothing: {text}"),
+        }
+    }
+    assert!(adjudicated >= 6, "only {adjudicated} of 12 games adjudicated: the check says little");
+}
