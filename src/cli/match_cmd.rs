@@ -206,18 +206,21 @@ pub struct MatchArgs {
     #[arg(long = "movetime-ms", value_name = "MS")]
     pub movetime_ms: Option<u64>,
 
-    /// Draw adjudication `movenumber=N,movecount=N,score=CP`: after N full moves, a draw when the last
-    /// movecount scores (plies) all lie within CP centipawns of zero.
+    /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
+    /// (book included; N >= 1), a draw once the last 2M plies (M moves of each side) were all scored within CP
+    /// centipawns of zero, mate scores never; a capture, a pawn move or a move without a score restarts the count.
     #[arg(long, value_name = "SPEC")]
     pub draw: Option<String>,
 
-    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]`: a side loses when its own score
-    /// (mate scores included, from its own view) was <= -CP for N consecutive own moves; with twosided=true
-    /// (default false) its opponent's own score must also have been >= CP for its last N moves.
+    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]` (cutechess-cli's rule): after its own
+    /// move, a side loses when its own score (mate scores included, from its own view) was <= -CP for its last
+    /// N moves; with twosided=true (default false) its opponent's own score must also have been >= CP for its
+    /// last N moves.
     #[arg(long, value_name = "SPEC")]
     pub resign: Option<String>,
 
-    /// Draw when the game reaches N full moves (plies from the start position, book included, reach 2N).
+    /// Draw after a player's move once the game has N full moves (plies from the start position, book
+    /// included, reach 2N), as cutechess-cli's -maxmoves.
     #[arg(long, value_name = "N")]
     pub maxmoves: Option<u32>,
 

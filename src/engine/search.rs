@@ -69,21 +69,30 @@ pub struct Limits {
     /// Search until stopped: time limits are ignored, and [`Engine::search_with`] returns only once its stop
     /// flag is set (also after the deepest iteration or a proven mate).
     pub infinite: bool,
+    /// Principal variations per iteration (UCI `MultiPV`; 0 counts as 1, more than the legal moves as all of
+    /// them): line K is the best move that excludes lines 1..K at that depth. The result is line 1's.
+    pub multipv: u32,
 }
 
-/// A report after each completed iteration, for UCI `info` lines.
+/// A report for UCI `info` lines: one per principal variation after each iteration, and one for the move the
+/// search returns if it differs from the last one reported (an iteration cut short by a limit), so that the
+/// last report with `multipv` 1 always starts with [`SearchResult::best_move`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IterationInfo {
     /// The iteration's depth, in plies.
     pub depth: u32,
+    /// Which principal variation this is, from 1 (the best) to the `multipv` of [`Limits`].
+    pub multipv: u32,
     /// The deepest ply reached in the iteration, quiescence included.
     pub seldepth: u32,
     /// The score in centipawns from the side to move's view (mate scores as in [`SearchResult::score`]).
     pub score: i32,
     /// Nodes searched since the search began.
     pub nodes: u64,
-    /// Milliseconds since the search began.
+    /// Milliseconds since the search began (wall time, rounded down).
     pub time_ms: u64,
+    /// Nodes per second since the search began, from the elapsed time in nanoseconds.
+    pub nps: u64,
     /// The principal variation.
     pub pv: Vec<Move>,
     /// Transposition-table occupancy by this search, in permille (sampled).
@@ -208,7 +217,8 @@ impl Engine {
         });
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let soft_deadline = budget.soft.and_then(|d| start.checked_add(d));
-        let result = searcher.iterate(max_depth, soft_deadline, limits.infinite, on_iteration);
+        let lines = (limits.multipv.max(1) as usize).min(MAX_MOVES);
+        let result = searcher.iterate(max_depth, soft_deadline, limits.infinite, lines, on_iteration);
         if limits.infinite {
             while !stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -280,12 +290,15 @@ fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
 }
 
 impl Searcher<'_> {
-    /// Iterative deepening from depth 1 to `max_depth`.
+    /// Iterative deepening from depth 1 to `max_depth`, with `lines` principal variations per iteration.
+    /// Every iteration's lines are reported, one cut short by a limit included; if the move returned was never
+    /// reported (nothing completed), a last report gives it.
     fn iterate(
         &mut self,
         max_depth: u32,
         soft_deadline: Option<Instant>,
         infinite: bool,
+        lines: usize,
         on_iteration: &mut dyn FnMut(&IterationInfo),
     ) -> SearchResult {
         let mut root_moves = self.pos.legal_moves();
@@ -295,6 +308,7 @@ impl Searcher<'_> {
         }
         let tt_move = self.tt.probe(self.pos.key(), 0).map_or(Move::NULL, |p| p.best);
         self.sort_moves(&mut root_moves, tt_move, 0);
+        let lines = lines.clamp(1, root_moves.len());
         let mut result = SearchResult {
             best_move: root_moves.as_slice()[0],
             score: self.static_eval(),
@@ -302,40 +316,53 @@ impl Searcher<'_> {
             nodes: 0,
             pv: vec![root_moves.as_slice()[0]],
         };
+        let mut reported = false;
+        let mut previous = vec![result.score; lines];
+        let mut reports = Vec::with_capacity(lines);
         for depth in 1..=max_depth {
             if depth > 1 && self.time_is_up() {
                 break;
             }
             self.root_depth = depth;
             self.seldepth = 0;
-            let found = self.aspiration(&mut root_moves, depth, result.score);
-            let Some((best, score)) = found else { break };
-            result = SearchResult {
-                best_move: best,
-                score,
-                depth: if self.stopped { depth - 1 } else { depth },
-                nodes: 0,
-                pv: self.pv[0][..self.pv_len[0]].to_vec(),
-            };
-            if result.pv.first() != Some(&best) {
-                result.pv = vec![best];
+            reports.clear();
+            for line in 0..lines {
+                // Line K searches the root moves after the K - 1 best of this iteration.
+                let found = self.aspiration(&mut root_moves, depth, previous[line], line);
+                let Some((best, score)) = found else { break };
+                let mut pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if pv.first() != Some(&best) {
+                    pv = vec![best];
+                }
+                previous[line] = score;
+                // This line's move goes to its place; the other moves keep their order.
+                let moves = root_moves.as_mut_slice();
+                let at = moves.iter().position(|&m| m == best).expect("the best move is a root move");
+                moves[line..=at].rotate_right(1);
+                if line == 0 {
+                    result = SearchResult {
+                        best_move: best,
+                        score,
+                        depth: if self.stopped { depth - 1 } else { depth },
+                        nodes: 0,
+                        pv: pv.clone(),
+                    };
+                }
+                reports.push(self.report(depth, line, score, pv));
+                if self.stopped {
+                    break;
+                }
+            }
+            if !reports.is_empty() {
+                for report in &reports {
+                    on_iteration(report);
+                }
+                reported = true;
             }
             if self.stopped {
                 break;
             }
-            on_iteration(&IterationInfo {
-                depth,
-                seldepth: self.seldepth.max(depth),
-                score,
-                nodes: self.nodes,
-                time_ms: self.start.elapsed().as_millis() as u64,
-                pv: result.pv.clone(),
-                hashfull: self.tt.hashfull(),
-            });
-            // Best move first for the next iteration; the other moves keep their order.
-            let moves = root_moves.as_mut_slice();
-            let at = moves.iter().position(|&m| m == best).expect("the best move is a root move");
-            moves[..=at].rotate_right(1);
+            let score = result.score;
             if !infinite && is_mate_score(score) && (MATE - score.abs()) as u32 <= depth {
                 break;
             }
@@ -343,19 +370,41 @@ impl Searcher<'_> {
                 break;
             }
         }
+        if !reported {
+            let report = self.report(self.root_depth.max(1), 0, result.score, result.pv.clone());
+            on_iteration(&report);
+        }
         result.nodes = self.nodes;
         result
+    }
+
+    /// The report of principal variation `line` (0-based) at `depth`, with the counters as they stand.
+    fn report(&self, depth: u32, line: usize, score: i32, pv: Vec<Move>) -> IterationInfo {
+        let elapsed = self.start.elapsed();
+        let nanos = elapsed.as_nanos().max(1);
+        IterationInfo {
+            depth,
+            multipv: line as u32 + 1,
+            seldepth: self.seldepth.max(depth),
+            score,
+            nodes: self.nodes,
+            time_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            nps: u64::try_from(u128::from(self.nodes) * 1_000_000_000 / nanos).unwrap_or(u64::MAX),
+            pv,
+            hashfull: self.tt.hashfull(),
+        }
     }
 
     /// One iteration inside an aspiration window around `previous` (centipawns), widened on failure
     /// (chessprogramming wiki, "Aspiration Windows"); full width at low depths, near mates or when switched
     /// off. `None` when stopped before a usable result.
-    fn aspiration(&mut self, moves: &mut MoveList, depth: u32, previous: i32) -> Option<(Move, i32)> {
+    /// `skip` root moves (the lines already found at this depth) are left out.
+    fn aspiration(&mut self, moves: &mut MoveList, depth: u32, previous: i32, skip: usize) -> Option<(Move, i32)> {
         let use_window = self.options.aspiration && depth >= 4 && previous.abs() < 1_000;
         let mut delta = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) = if use_window { (previous - delta, previous + delta) } else { (-INF, INF) };
         loop {
-            let found = self.search_root(moves, depth, alpha, beta);
+            let found = self.search_root(moves, depth, alpha, beta, skip);
             if self.stopped {
                 // A partial iteration counts only for a move proven better than the window's floor.
                 return found.filter(|&(_, s)| s > alpha);
@@ -372,14 +421,22 @@ impl Searcher<'_> {
         }
     }
 
-    /// One iteration at the root within (`alpha`, `beta`): the best move and score, `None` when stopped before
-    /// the first move was searched. After a stop the result is the best of the moves searched completely.
-    fn search_root(&mut self, moves: &mut MoveList, depth: u32, mut alpha: i32, beta: i32) -> Option<(Move, i32)> {
+    /// One iteration at the root within (`alpha`, `beta`) over the moves after the first `skip`: the best move
+    /// and score, `None` when stopped before the first move was searched. After a stop the result is the best
+    /// of the moves searched completely. Only the full search (`skip` 0) goes into the transposition table.
+    fn search_root(
+        &mut self,
+        moves: &mut MoveList,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+        skip: usize,
+    ) -> Option<(Move, i32)> {
         let depth = depth as i32;
         let alpha_orig = alpha;
         let mut best: Option<(Move, i32)> = None;
         self.pv_len[0] = 0;
-        for (i, &m) in moves.as_slice().iter().enumerate() {
+        for (i, &m) in moves.as_slice()[skip..].iter().enumerate() {
             let undo = self.pos.make_move(m);
             self.keys.push(self.pos.key());
             let gives_check = self.pos.in_check();
@@ -409,6 +466,7 @@ impl Searcher<'_> {
             }
         }
         if !self.stopped
+            && skip == 0
             && let Some((m, score)) = best
         {
             let bound = if score >= beta {

@@ -1,7 +1,7 @@
 //! One game between two players: book moves, then the players' moves until the rules, an adjudication, the move
 //! cap or a player failure ends it.
 
-use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator};
+use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
 use super::openings::Opening;
 use super::player::{GoRequest, MoveLimit, Player, PlayerError};
 use super::timecontrol::Clock;
@@ -191,8 +191,8 @@ impl<G: MatchGame> GameRecord<G> {
 /// game ends. Never panics on a player's behaviour: an illegal move or a failure loses the game for that side
 /// and is described in [`GameRecord::note`].
 ///
-/// Order of the checks before each move: the rules ([`MatchGame::outcome`]), then an adjudication reached with
-/// the last move, then the move cap; so a checkmate on the last move stands over every adjudication.
+/// Order of the checks before each move: the rules ([`MatchGame::outcome`]), then an adjudication (or the move
+/// cap) reached with the last player's move; so a checkmate on the last move stands over every adjudication.
 pub fn play_game<G: MatchGame>(
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
@@ -275,10 +275,8 @@ fn play_out<G: MatchGame>(
             Some(Adjudicated::Resign { loser }) => {
                 return Some(Ending::new(GameResult::win_for(loser.flip()), EndReason::ResignAdjudication));
             }
+            Some(Adjudicated::MaxMoves) => return Some(Ending::new(GameResult::Draw, EndReason::MaxMoves)),
             None => {}
-        }
-        if adjudicator.max_moves_reached(game.plies()) {
-            return Some(Ending::new(GameResult::Draw, EndReason::MaxMoves));
         }
         if abandon.load(Ordering::Relaxed) {
             return None;
@@ -309,7 +307,12 @@ fn play_out<G: MatchGame>(
         // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth
         // replay to the same PGN.
         comments.push(answer.comment(limit.is_timed().then_some(answer.time_ms)));
-        adjudicated = adjudicator.record(mover, answer.score, game.plies());
+        adjudicated = adjudicator.record(PlayedMove {
+            mover,
+            score: answer.score,
+            plies: game.plies(),
+            irreversible: game.halfmove_clock() == 0,
+        });
     }
 }
 
@@ -444,7 +447,8 @@ mod tests {
         let record =
             play_game(&mut Scripted::new("w", shuffle(0)), &mut Scripted::new("b", back(0)), &start(), &settings);
         assert_eq!((record.result, record.end), (GameResult::Draw, EndReason::DrawAdjudication));
-        assert_eq!(record.moves.len(), 3);
+        // movecount=3 is three moves of each side: six plies (it was three plies before cutechess's rule).
+        assert_eq!(record.moves.len(), 6);
 
         let mut settings = GameSettings::default();
         settings.adjudication.resign = Some(ResignAdjudication { movecount: 2, score: 300, twosided: true });

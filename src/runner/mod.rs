@@ -35,7 +35,7 @@ pub mod timecontrol;
 pub mod uci_player;
 pub mod variant;
 
-pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, ResignAdjudication};
+pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use kv::{KeyValueError, KeyValues};
 pub use openings::{

@@ -96,6 +96,27 @@ impl EngineScore {
     /// The centipawn value of a mate score in [`EngineScore::as_cp`]: larger than any real evaluation.
     pub const MATE_CP: i32 = 100_000;
 
+    /// The largest centipawn score kept as reported ([`EngineScore::clamped_cp`]): beyond any real evaluation
+    /// and well below the mate scores of [`EngineScore::as_cp`].
+    pub const CP_LIMIT: i32 = 50_000;
+
+    /// The largest mate distance in moves kept as reported ([`EngineScore::clamped_mate`]).
+    pub const MATE_LIMIT: i32 = 1_000;
+
+    /// An engine's `score cp VALUE`, clamped to ±[`EngineScore::CP_LIMIT`] so that no later negation, absolute
+    /// value or sum can overflow (`cp -2147483648` reads as `Cp(-50000)`: still a lost position for the
+    /// mover, never a draw score).
+    pub fn clamped_cp(value: i64) -> EngineScore {
+        let limit = i64::from(Self::CP_LIMIT);
+        EngineScore::Cp(i32::try_from(value.clamp(-limit, limit)).expect("clamped to a small range"))
+    }
+
+    /// An engine's `score mate MOVES`, clamped to ±[`EngineScore::MATE_LIMIT`] moves, keeping the sign.
+    pub fn clamped_mate(moves: i64) -> EngineScore {
+        let limit = i64::from(Self::MATE_LIMIT);
+        EngineScore::Mate(i32::try_from(moves.clamp(-limit, limit)).expect("clamped to a small range"))
+    }
+
     /// The score of a built-in engine's search, `score` centipawns from the mover's view where a mate in `p`
     /// plies is `±(mate - p)`: [`EngineScore::Mate`] in moves when `is_mate` says so, else centipawns.
     pub fn from_search(score: i32, mate: i32, is_mate: bool) -> EngineScore {
@@ -108,12 +129,13 @@ impl EngineScore {
     }
 
     /// The score as centipawns for adjudication: a mate counts as ±[`EngineScore::MATE_CP`] (less the moves
-    /// to mate), so it passes every resign threshold and no draw threshold.
+    /// to mate), so it passes every resign threshold. Centipawns are clamped to ±[`EngineScore::CP_LIMIT`] here
+    /// too, so a score built without the clamping constructors cannot overflow a negation either.
     pub fn as_cp(self) -> i32 {
         match self {
-            EngineScore::Cp(cp) => cp,
-            EngineScore::Mate(n) if n > 0 => Self::MATE_CP - n.min(1000),
-            EngineScore::Mate(n) => -Self::MATE_CP - n.max(-1000),
+            EngineScore::Cp(cp) => cp.clamp(-Self::CP_LIMIT, Self::CP_LIMIT),
+            EngineScore::Mate(n) if n > 0 => Self::MATE_CP - n.min(Self::MATE_LIMIT),
+            EngineScore::Mate(n) => -Self::MATE_CP - n.max(-Self::MATE_LIMIT),
         }
     }
 }
@@ -570,6 +592,16 @@ mod tests {
         assert!(EngineScore::Mate(0).as_cp() < -10_000);
         assert!(EngineScore::Mate(-3).as_cp() < -10_000);
         assert!(EngineScore::Mate(2).as_cp() > EngineScore::Mate(5).as_cp());
+        // Scores at the integer limit are clamped when read and never overflow.
+        assert_eq!(EngineScore::clamped_cp(i64::from(i32::MIN)), EngineScore::Cp(-50_000));
+        assert_eq!(EngineScore::clamped_cp(i64::from(i32::MAX)), EngineScore::Cp(50_000));
+        assert_eq!(EngineScore::clamped_cp(-35), EngineScore::Cp(-35));
+        assert_eq!(EngineScore::clamped_mate(i64::from(i32::MIN)), EngineScore::Mate(-1000));
+        assert_eq!(EngineScore::clamped_mate(i64::MAX), EngineScore::Mate(1000));
+        assert_eq!(EngineScore::Cp(i32::MIN).as_cp(), -50_000);
+        assert_eq!(EngineScore::Mate(i32::MIN).as_cp(), -EngineScore::MATE_CP + 1000);
+        assert_eq!(EngineScore::Mate(i32::MIN).to_string(), "-M2147483648");
+        assert_eq!(EngineScore::clamped_cp(i64::from(i32::MIN)).to_string(), "-500.00");
     }
 
     #[test]

@@ -136,10 +136,18 @@ pub struct InfoSummary {
 
 impl InfoSummary {
     /// Reads one `info` line into the summary; other lines and fields it cannot read are ignored (engine output
-    /// is untrusted, and an engine may add fields of its own).
+    /// is untrusted, and an engine may add fields of its own), and so are the lines of `multipv 2` and beyond.
+    /// Scores are clamped ([`EngineScore::clamped_cp`], [`EngineScore::clamped_mate`]).
     pub fn read(&mut self, line: &str) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.first() != Some(&"info") {
+            return;
+        }
+        // A MultiPV engine's lines after the first describe other moves, not its evaluation.
+        let end = words.iter().position(|&w| w == "pv" || w == "string").unwrap_or(words.len());
+        if let Some(k) = words[..end].iter().position(|&w| w == "multipv")
+            && words.get(k + 1).and_then(|w| w.parse::<u32>().ok()).is_some_and(|n| n > 1)
+        {
             return;
         }
         let mut i = 1;
@@ -157,10 +165,12 @@ impl InfoSummary {
                     }
                 }
                 "score" => {
-                    let value = words.get(i + 2).and_then(|w| w.parse::<i32>().ok());
+                    // Read wide and clamped (`EngineScore::clamped_cp`): a score at or past the integer limit
+                    // is a very large score, never an overflow.
+                    let value = words.get(i + 2).and_then(|w| w.parse::<i64>().ok());
                     match (next, value) {
-                        (Some("cp"), Some(cp)) => self.score = Some(EngineScore::Cp(cp)),
-                        (Some("mate"), Some(n)) => self.score = Some(EngineScore::Mate(n)),
+                        (Some("cp"), Some(cp)) => self.score = Some(EngineScore::clamped_cp(cp)),
+                        (Some("mate"), Some(n)) => self.score = Some(EngineScore::clamped_mate(n)),
                         _ => {}
                     }
                     i += 1;
@@ -418,6 +428,18 @@ mod tests {
         info.read("bestmove e2e4");
         info.read("info currmove e2e4 currmovenumber 1");
         assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        // Only the first line of a MultiPV search is the engine's evaluation (as cutechess-cli reads it).
+        info.read("info depth 14 multipv 2 score cp 10 nodes 300000 pv d2d4");
+        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        info.read("info depth 14 multipv 1 score cp 20 nodes 300000 pv e2e4");
+        assert_eq!(info.score, Some(EngineScore::Cp(20)));
+        // Scores at or past the integer limit are clamped, not dropped and never overflowing.
+        info.read("info depth 15 score cp -2147483648 nodes 1");
+        assert_eq!(info.score, Some(EngineScore::Cp(-EngineScore::CP_LIMIT)));
+        info.read("info depth 15 score cp 99999999999 nodes 1");
+        assert_eq!(info.score, Some(EngineScore::Cp(EngineScore::CP_LIMIT)));
+        info.read("info depth 15 score mate -2147483648 nodes 1");
+        assert_eq!(info.score, Some(EngineScore::Mate(-EngineScore::MATE_LIMIT)));
     }
 
     #[test]

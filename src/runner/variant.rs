@@ -207,6 +207,10 @@ pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// The number of moves (plies) played from the start position.
     fn plies(&self) -> usize;
 
+    /// Plies since the last irreversible move (chess: capture or pawn move; Xiangqi: capture), counted from the
+    /// start position's own clock: 0 right after such a move. Draw adjudication restarts its count there.
+    fn halfmove_clock(&self) -> u32;
+
     /// The moves played from the start position.
     fn moves(&self) -> Vec<Self::Move>;
 
@@ -353,6 +357,9 @@ impl MatchGame for chess::Game {
     fn plies(&self) -> usize {
         chess::Game::moves(self).len()
     }
+    fn halfmove_clock(&self) -> u32 {
+        u32::from(self.position().halfmove_clock())
+    }
     fn moves(&self) -> Vec<chess::Move> {
         chess::Game::moves(self).to_vec()
     }
@@ -460,6 +467,9 @@ impl MatchGame for xiangqi::Game {
     }
     fn plies(&self) -> usize {
         self.ply_count()
+    }
+    fn halfmove_clock(&self) -> u32 {
+        u32::from(self.position().halfmove_clock())
     }
     fn moves(&self) -> Vec<xiangqi::Move> {
         xiangqi::Game::moves(self)

@@ -5,6 +5,11 @@
 //! `go [depth D] [nodes N] [movetime T] [wtime T] [btime T] [winc T] [binc T] [movestogo M] [infinite]`,
 //! `stop`, `ponderhit`, `quit`. A malformed command or an illegal move is answered with
 //! `info string error: ...` and ignored. Source: the UCI protocol description (Stefan Meyer-Kahlen, 2004).
+//!
+//! Options: `Hash`, `Threads` (1), `UCI_Chess960`, `MultiPV` (default 1), every weight and search switch.
+//! Each iteration prints one `info ... multipv K ... pv ...` line per principal variation, best first, with the
+//! real `time` since `go` (ms) and `nps`; an iteration cut short by `stop` or a node or time limit is printed
+//! too, so `bestmove` is always the first move of the last `multipv 1` line's `pv`.
 
 use crate::chess::Position;
 use crate::chess::game::Game;
@@ -74,16 +79,20 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// The `info` line of one iteration; moves in UCI text (`chess960` for king-takes-rook castling).
+/// The most principal variations `MultiPV` may ask for (the most legal moves a chess position can have).
+pub const MAX_MULTIPV: u32 = crate::chess::moves::MAX_MOVES as u32;
+
+/// The `info` line of one principal variation of an iteration; moves in UCI text (`chess960` for
+/// king-takes-rook castling). `time` is the wall time since `go` in ms and `nps` comes from the same clock.
 pub fn info_line(it: &IterationInfo, chess960: bool) -> String {
-    let nps = it.nodes.saturating_mul(1000) / it.time_ms.max(1);
     let mut s = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
         it.depth,
         it.seldepth.max(it.depth),
+        it.multipv,
         score_text(it.score),
         it.nodes,
-        nps,
+        it.nps,
         it.time_ms,
         it.hashfull
     );
@@ -105,6 +114,8 @@ pub struct UciServer {
     config_changed: bool,
     new_game: bool,
     chess960: bool,
+    /// The `MultiPV` option: principal variations reported per iteration.
+    multipv: u32,
     game: Game,
     engine: Option<Engine>,
     worker: Option<(JoinHandle<Engine>, bool)>,
@@ -121,6 +132,7 @@ impl UciServer {
             config_changed: true,
             new_game: false,
             chess960: false,
+            multipv: 1,
             game: Game::new(Position::startpos()),
             engine: None,
             worker: None,
@@ -181,6 +193,7 @@ impl UciServer {
         );
         say(&self.out, "option name Threads type spin default 1 min 1 max 1");
         say(&self.out, "option name UCI_Chess960 type check default false");
+        say(&self.out, &format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"));
         let values = self.config.weights.to_vec();
         for (name, value) in Weights::names().iter().zip(values) {
             say(
@@ -223,6 +236,7 @@ impl UciServer {
                     int(1, 1)?;
                 }
                 "uci_chess960" => self.chess960 = check()?,
+                "multipv" => self.multipv = int(1, i64::from(MAX_MULTIPV))? as u32,
                 _ => {
                     if let Some(i) = Weights::names().iter().position(|n| n.eq_ignore_ascii_case(&name)) {
                         let v = int(i64::from(WEIGHT_RANGE.0), i64::from(WEIGHT_RANGE.1))? as i32;
@@ -253,10 +267,11 @@ impl UciServer {
     }
 
     fn go(&mut self, words: &[&str]) {
-        let (params, warnings) = match parse_go(words) {
+        let (mut params, warnings) = match parse_go(words) {
             Ok(p) => p,
             Err(e) => return self.error(&e),
         };
+        params.multipv = self.multipv;
         for w in warnings {
             say(&self.out, &format!("info string {w}"));
         }

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! faulty-engine [--mode normal|crash|hang|illegal|garbage|slow|no-uciok|no-readyok] [--after N] [--sleep-ms MS]
+//!               [--score cp:V|mate:V]
 //! ```
 //!
 //! It answers the handshake and `isready`, and plays the first legal move of each position for its first `N`
@@ -10,6 +11,8 @@
 //! line on stderr), `hang` stops reading and answering, `illegal` sends `bestmove a1a1`, `garbage` sends
 //! `bestmove xyzzy`, `slow` sleeps `MS` milliseconds (default 2000, ignoring `stop`) before its move.
 //! `no-uciok` never finishes the handshake; `no-readyok` never answers `isready` after the handshake.
+//! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
+//! `score cp 0`; `cp:-2147483648` tests scores at the integer limit).
 
 use arbiter::uci::server::parse_position;
 use std::io::{BufRead, Write};
@@ -21,6 +24,7 @@ fn main() {
     let mode = value("--mode").unwrap_or_else(|| "normal".to_string());
     let after: u64 = value("--after").and_then(|v| v.parse().ok()).unwrap_or(0);
     let sleep_ms: u64 = value("--sleep-ms").and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let score = value("--score").unwrap_or_else(|| "cp:0".to_string()).replacen(':', " ", 1);
 
     let stdout = std::io::stdout();
     let say = |line: &str| {
@@ -78,7 +82,7 @@ fn main() {
                 let best = game.as_ref().and_then(|g| g.position().legal_moves().iter().next().copied());
                 match best {
                     Some(m) => {
-                        say("info depth 1 score cp 0 nodes 1");
+                        say(&format!("info depth 1 score {score} nodes 1"));
                         say(&format!("bestmove {}", m.to_uci(false)));
                         moves_played += 1;
                     }
