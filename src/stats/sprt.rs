@@ -38,6 +38,12 @@ pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
+/// The largest `|elo0|` and `|elo1|` an SPRT accepts, in the units of its model (nElo or logistic Elo). Far
+/// beyond any engine test, and wide enough for the extreme case fishtest and fastchess fail on (nElo
+/// [-1500, -500], `../shared/NOTES.md`); a logistic hypothesis of 2000 Elo is the score 0.99999, still apart
+/// from 1 in `f64`.
+pub const MAX_SPRT_ELO: f64 = 2000.0;
+
 /// Whether `p` lies in the open interval (0, 1).
 fn is_probability(p: f64) -> bool {
     p > 0.0 && p < 1.0
@@ -119,6 +125,17 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+impl SprtDecision {
+    /// The decision as one word, for machine-readable output: `accept_h1`, `accept_h0` or `continue`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Self::AcceptH1 => "accept_h1",
+            Self::AcceptH0 => "accept_h0",
+            Self::Continue => "continue",
+        }
+    }
+}
+
 /// Compares a log-likelihood ratio with the SPRT bounds: below `lower` accepts
 /// H0, above `upper` accepts H1, otherwise the test continues (fishtest
 /// `update_SPRT`, without the overshoot correction).
@@ -171,20 +188,45 @@ pub struct SprtOutcome {
 }
 
 impl SprtSpec {
-    /// Builds an SPRT specification from hypotheses in the units of `model`
-    /// and error rates.
+    /// Builds an SPRT specification from hypotheses in the units of `model` and error rates, checking every
+    /// field. This is the one check of SPRT parameters: `arbiter match --sprt`, `arbiter sprt`, `arbiter sprt
+    /// simulate` and `tune --validate` all build their SPRT here, so they accept the same ranges.
+    ///
+    /// The ranges: `elo0` and `elo1` finite, within ±[`MAX_SPRT_ELO`], and `elo0 < elo1`; `alpha` and `beta`
+    /// strictly between 0 and 1 with `alpha + beta < 1` (so that the lower bound `ln(beta / (1 - alpha))` is
+    /// below 0 and the upper bound `ln((1 - beta) / alpha)` above it: otherwise the test decides before any
+    /// game).
     ///
     /// # Errors
-    /// [`StatsError::InvalidElo`] when `elo0` or `elo1` is not finite,
-    /// [`StatsError::InvalidProbability`] when `alpha` or `beta` is not strictly
-    /// between 0 and 1.
+    /// [`StatsError::InvalidElo`] when `elo0` or `elo1` is not finite, [`StatsError::EloOutOfRange`] beyond
+    /// ±[`MAX_SPRT_ELO`],
+    /// [`StatsError::InvalidHypotheses`] unless `elo0 < elo1`, [`StatsError::InvalidProbability`] when `alpha` or
+    /// `beta` is not strictly between 0 and 1, [`StatsError::InvalidErrorRates`] when `alpha + beta >= 1`.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::stats::{EloModel, SprtSpec, StatsError};
+    /// assert!(SprtSpec::new(0.0, 2.0, 0.05, 0.05, EloModel::Normalized).is_ok());
+    /// let error = SprtSpec::new(2.0, 0.0, 0.05, 0.05, EloModel::Normalized).unwrap_err();
+    /// assert_eq!(error.to_string(), "elo1 (0) must be greater than elo0 (2)");
+    /// ```
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: EloModel) -> Result<Self, StatsError> {
-        check_elo("elo0", elo0)?;
-        check_elo("elo1", elo1)?;
+        for (name, value) in [("elo0", elo0), ("elo1", elo1)] {
+            check_elo(name, value)?;
+            if value.abs() > MAX_SPRT_ELO {
+                return Err(StatsError::EloOutOfRange { name, value, max: MAX_SPRT_ELO });
+            }
+        }
+        if elo0 >= elo1 {
+            return Err(StatsError::InvalidHypotheses { elo0, elo1 });
+        }
         for (name, value) in [("alpha", alpha), ("beta", beta)] {
             if !is_probability(value) {
                 return Err(StatsError::InvalidProbability { name, value });
             }
+        }
+        if alpha + beta >= 1.0 {
+            return Err(StatsError::InvalidErrorRates { alpha, beta });
         }
         Ok(Self { elo0, elo1, alpha, beta, model })
     }
@@ -249,10 +291,18 @@ impl SprtSpec {
         sprt_decision(llr, lower, upper)
     }
 
-    /// Returns the LLR, the bounds and the decision for `counts`.
+    /// Returns the LLR, the bounds and the decision for `counts`: the one SPRT evaluation that a match, its
+    /// summary, `arbiter sprt` and `arbiter merge` all use, so that they give the same LLR on the same counts.
+    ///
+    /// The LLR is the exact one of [`llr`] where the maximum-likelihood fit has a solution. Where it has none
+    /// (hypotheses far from the data, such as nElo [-1500, -500] against pairs [144, 3, 1, 0, 0], where
+    /// fishtest and fastchess fail), it is fishtest's closed-form approximation (`LLR_normalized_alt`,
+    /// `LLR_alt2`), marked [`SprtOutcome::approximate`]; see docs/statistics.md for why this is sound.
     ///
     /// # Errors
-    /// As [`llr`]; a runner may treat an error as [`SprtDecision::Continue`].
+    /// [`StatsError::TooFewGames`]/[`StatsError::TooFewPairs`] under 2 samples (for every model, BayesElo
+    /// included); otherwise as [`llr`] less [`StatsError::NoSolution`]. A runner may treat an error as
+    /// [`SprtDecision::Continue`].
     ///
     /// # Examples
     /// ```
@@ -262,6 +312,9 @@ impl SprtSpec {
     /// assert!((outcome.llr - 0.9232934509457336).abs() < 1e-6);
     /// ```
     pub fn evaluate<C: Counts>(&self, counts: &C) -> Result<SprtOutcome, StatsError> {
+        // Every model needs 2 samples to decide: cutechess's BayesElo LLR is defined for any count, even none,
+        // and would otherwise pass a test on a single pair.
+        counts.check_enough()?;
         let (llr, approximate) = match self.llr(counts) {
             Ok(llr) => (llr, false),
             Err(StatsError::NoSolution { .. }) => (approximate_llr(counts, self.elo0, self.elo1, self.model), true),
