@@ -959,7 +959,8 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
             msg.push_str(&format!(" | Elo {:+.1} +/- {:.1}", elo.elo, elo.elo95));
         }
         if let Some(sprt) = state.sprt {
-            msg.push_str(&format!(" | LLR {:.2} [{:.2}, {:.2}]", sprt.llr, sprt.lower, sprt.upper));
+            let llr = crate::stats::Figure::of(sprt.llr, "a hypothesis gives the results seen probability 0");
+            msg.push_str(&format!(" | LLR {} [{:.2}, {:.2}]", llr.fixed(2), sprt.lower, sprt.upper));
         }
         self.bar.set_message(msg);
     }
