@@ -555,6 +555,58 @@ mod tests {
         }
     }
 
+    /// The NOTES case (../shared/NOTES.md, "Statistics"): pairs [144, 3, 1, 0, 0] against nElo [-1500, -500],
+    /// where fishtest and fastchess fail. The exact fit has no solution; `evaluate`, the one function a match,
+    /// `arbiter sprt` and `arbiter merge` use, falls back to fishtest's `LLR_normalized_alt` and decides H0
+    /// (the data's nElo, about -2244, is nearer -1500 than -500).
+    #[test]
+    fn extreme_pentanomial_counts_decide_by_the_one_fallback() {
+        let penta = Pentanomial { ll: 144, ld: 3, dd: 1, ..Pentanomial::default() };
+        let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        assert!(matches!(spec.llr(&penta), Err(StatsError::NoSolution { .. })));
+        let outcome = spec.evaluate(&penta).unwrap();
+        assert!(outcome.approximate);
+        assert_eq!(outcome.llr.to_bits(), approximate_llr(&penta, -1500.0, -500.0, EloModel::Normalized).to_bits());
+        // LLR_normalized_alt by hand: 296 games, t = (mu - 1/2) / sqrt(2 var) over the regularized pair scores.
+        let counts = [144.0, 3.0, 1.0, 1e-3, 1e-3];
+        let n: f64 = counts.iter().sum();
+        let mu: f64 = counts.iter().enumerate().map(|(i, c)| c / n * i as f64 / 4.0).sum();
+        let var: f64 = counts.iter().enumerate().map(|(i, c)| c / n * (i as f64 / 4.0 - mu).powi(2)).sum();
+        let t = (mu - 0.5) / (2.0 * var).sqrt();
+        let (t0, t1) = (-1500.0 / NELO_PER_T, -500.0 / NELO_PER_T);
+        let by_hand = n * ((1.0 + (t - t0).powi(2)) / (1.0 + (t - t1).powi(2))).ln();
+        assert!((outcome.llr - by_hand).abs() < 1e-9 * by_hand.abs(), "{} against {by_hand}", outcome.llr);
+        assert_eq!(outcome.decision, SprtDecision::AcceptH0);
+        assert!((outcome.llr - -228.670874066065).abs() < 1e-9, "{}", outcome.llr);
+    }
+
+    /// No model decides on fewer than 2 samples: cutechess's BayesElo LLR exists for any count, and a
+    /// `model=bayeselo` match used to pass on its first pair.
+    #[test]
+    fn no_model_decides_under_two_samples() {
+        let one_pair = Pentanomial { ww: 1, ..Pentanomial::default() };
+        for model in [EloModel::Normalized, EloModel::Logistic, EloModel::BayesElo] {
+            let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, model).unwrap();
+            assert_eq!(spec.evaluate(&one_pair), Err(StatsError::TooFewPairs { pairs: 1, min: 2 }), "{model}");
+            assert_eq!(spec.evaluate(&Wdl::new(1, 0, 0)), Err(StatsError::TooFewGames { games: 1, min: 2 }));
+        }
+    }
+
+    #[test]
+    fn spec_new_is_the_one_check_of_sprt_ranges() {
+        let new = |e0, e1, a, b| SprtSpec::new(e0, e1, a, b, EloModel::Logistic);
+        assert_eq!(new(5.0, 5.0, 0.05, 0.05), Err(StatsError::InvalidHypotheses { elo0: 5.0, elo1: 5.0 }));
+        assert_eq!(
+            new(-2001.0, 0.0, 0.05, 0.05),
+            Err(StatsError::EloOutOfRange { name: "elo0", value: -2001.0, max: MAX_SPRT_ELO })
+        );
+        assert_eq!(new(0.0, 5.0, 0.6, 0.4), Err(StatsError::InvalidErrorRates { alpha: 0.6, beta: 0.4 }));
+        assert!(new(-2000.0, 2000.0, 0.49, 0.5).is_ok());
+        for error in [new(5.0, 5.0, 0.05, 0.05), new(0.0, 5.0, 0.6, 0.4), new(0.0, 5.0, 0.0, 0.05)] {
+            assert!(error.unwrap_err().parameter().is_some());
+        }
+    }
+
     /// Hypotheses so far from the data that the exact fit fails still give an LLR (fishtest's approximation),
     /// so that no match is left unable to stop: every small count vector decides or continues, never errs.
     #[test]
