@@ -8,8 +8,11 @@
 //! arbiter sprt --results results/<run>                          (the run's own --sprt, or --elo0/--elo1)
 //! ```
 //!
-//! Every number printed is finite or an explicit `inf`; a statistic that cannot be computed (too few games,
-//! hypotheses no distribution fits) is printed as `-` with the reason. Exit codes: 0, or 2 for bad input.
+//! Every number printed is finite or an explicit `+inf`/`-inf` with its reason; a statistic that cannot be
+//! computed (too few games, a split that five counts do not give) is printed as `-` with the reason
+//! ([`Figure`]). The LLR is [`SprtSpec::evaluate`]'s, the one the match and `arbiter merge` use. `--format json`
+//! prints the same figures as one JSON object at full precision (docs/statistics.md). Exit codes: 0, or 2 for
+//! bad input.
 
 use super::match_cmd::{Failure, clap_error_text, exit_code, parse_match_args, parse_sprt};
 use crate::runner::records::{Repair, read_run};
