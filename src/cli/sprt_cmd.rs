@@ -270,7 +270,6 @@ fn report_both(spec: &SprtSpec, sample: &Sample) -> (String, serde_json::Map<Str
             "alpha": spec.alpha(), "beta": spec.beta(), "lower": lower, "upper": upper,
         }),
     );
-    let merged = matches!(sample, Sample::Pairs { merged: true, .. });
     let wdl = match sample {
         Sample::Games(wdl) => *wdl,
         Sample::Pairs { penta, .. } => penta.to_wdl(),
@@ -323,6 +322,27 @@ fn report_both(spec: &SprtSpec, sample: &Sample) -> (String, serde_json::Map<Str
     json.insert("llr_by_model".into(), figures_json(&by_model));
 
     games_text(&mut out, &mut json, &mut figures, sample, wdl);
+    let decided = main.as_ref().map_or(SprtDecision::Continue, |o| o.decision);
+    estimates_text(&mut out, &mut figures, spec, sample, wdl, decided);
+    let serde_json::Value::Object(values) = figures_json(&figures) else { unreachable!("figures_json is an object") };
+    // The figures' reasons merged with any from games_text.
+    for (key, value) in values {
+        json.insert(key, value);
+    }
+    (out, json)
+}
+
+/// The estimate lines: Elo, nElo and LOS, cutechess's Elo line, and once the SPRT has `decided`, fishtest's
+/// stopping-rule-aware Elo; each figure also goes to `figures` for the JSON form.
+fn estimates_text(
+    out: &mut String,
+    figures: &mut Vec<(&str, Figure)>,
+    spec: &SprtSpec,
+    sample: &Sample,
+    wdl: Wdl,
+    decided: SprtDecision,
+) {
+    let merged = matches!(sample, Sample::Pairs { merged: true, .. });
     let estimate = match sample {
         Sample::Games(wdl) => elo_estimate(wdl),
         Sample::Pairs { penta, .. } => elo_estimate(penta),
@@ -367,7 +387,6 @@ fn report_both(spec: &SprtSpec, sample: &Sample) -> (String, serde_json::Map<Str
     figures.push(("cutechess_elo", cc_elo));
     figures.push(("cutechess_margin", cc_margin));
     let sprt_names = ["sprt_elo", "sprt_elo_lo", "sprt_elo_hi", "sprt_los"];
-    let decided = main.as_ref().map_or(SprtDecision::Continue, |o| o.decision);
     if decided == SprtDecision::Continue {
         figures.extend(sprt_names.iter().map(|name| (*name, Figure::missing("the SPRT has not decided"))));
     } else {
@@ -396,12 +415,6 @@ fn report_both(spec: &SprtSpec, sample: &Sample) -> (String, serde_json::Map<Str
             }
         }
     }
-    let serde_json::Value::Object(values) = figures_json(&figures) else { unreachable!("figures_json is an object") };
-    // The figures' reasons merged with any from games_text.
-    for (key, value) in values {
-        json.insert(key, value);
-    }
-    (out, json)
 }
 
 /// The games and pairs lines: W/D/L, score, draw ratio, and the pair counts. Five pentanomial counts do not
