@@ -489,7 +489,7 @@ fn output_folders_that_cannot_take_a_run_are_bad_input() {
     let base = ["--openings", UHO, "--games", "2", "--nodes", "100"];
 
     // A folder holding only an earlier run's summary.
-    for name in ["summary.txt", "summary.csv"] {
+    for name in ["summary.txt", "summary.csv", "summary.json"] {
         let out = dir.join(name.replace('.', "-"));
         std::fs::create_dir_all(&out).unwrap();
         std::fs::write(out.join(name), "earlier run").unwrap();

@@ -455,7 +455,7 @@ fn resume_keeps_the_recorded_flags_and_refuses_a_changed_schedule() {
     assert!(stderr.contains("run.toml: cannot read"), "{stderr}");
     // A run folder is never reused by a fresh match, run.toml alone included.
     std::fs::remove_file(run.join("games.csv")).unwrap();
-    for name in ["games.pgn", "summary.txt", "summary.csv"] {
+    for name in ["games.pgn", "summary.txt", "summary.csv", "summary.json"] {
         std::fs::remove_file(run.join(name)).unwrap();
     }
     let out = arbiter_in(&base, &[&args[..], &["--games", "2", "--out", "run"]].concat());

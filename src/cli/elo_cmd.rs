@@ -26,6 +26,10 @@ pub struct EloArgs {
     /// Seed of the bootstrap.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+    /// Output format: text (the table), or json (one object, every figure at full precision; see
+    /// docs/statistics.md).
+    #[arg(long, value_enum, default_value_t = super::sprt_cmd::OutputFormat::Text)]
+    pub format: super::sprt_cmd::OutputFormat,
 }
 
 /// The games of the input files, with the players' names.
@@ -284,6 +288,54 @@ fn render_header(list: &RatingList, set: &GameSet, options: &RatingOptions) -> S
     out
 }
 
+/// The rating list as one JSON object (docs/statistics.md): what was rated and how, and per player, best first,
+/// the rating, the 95% interval's ends, games, points, draws, score and draw shares, and the LOS over the next
+/// player, every figure at full precision; a figure that does not exist is `null` with its reason under
+/// `"reasons"`.
+pub fn render_json(list: &RatingList, set: &GameSet, options: &RatingOptions) -> serde_json::Value {
+    use crate::stats::{Figure, figures_json};
+    let no_bootstrap = "no bootstrap (--bootstrap 0)";
+    let players: Vec<serde_json::Value> = list
+        .ranking
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let interval = |x: Option<f64>| x.map_or_else(|| Figure::missing(no_bootstrap), Figure::Value);
+            let los = match r.los_next {
+                Some(x) => Figure::Value(x),
+                None if k + 1 == list.ranking.len() => Figure::missing("the last player has no next player"),
+                None => Figure::missing(no_bootstrap),
+            };
+            let figures = [
+                ("elo", Figure::of(r.elo, "")),
+                ("lower", interval(r.lower)),
+                ("upper", interval(r.upper)),
+                ("score", Figure::of(r.score(), "")),
+                ("draw_ratio", Figure::of(r.draw_ratio(), "")),
+                ("los_next", los),
+            ];
+            let serde_json::Value::Object(mut object) = figures_json(&figures) else { unreachable!("an object") };
+            object.insert("rank".into(), (k + 1).into());
+            object.insert("name".into(), set.names[r.player].clone().into());
+            object.insert("games".into(), r.games.into());
+            object.insert("points".into(), r.points.into());
+            object.insert("draws".into(), r.draws.into());
+            serde_json::Value::Object(object)
+        })
+        .collect();
+    serde_json::json!({
+        "files": set.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+        "games": set.games.len(),
+        "pairs": list.pairs,
+        "anchor": options.anchor.map(|(player, elo)| serde_json::json!({ "name": set.names[player], "elo": elo })),
+        "bootstrap": list.resamples,
+        "seed": options.seed,
+        "virtual_draws": list.prior,
+        "resamples_with_virtual_draws": list.resamples_with_prior,
+        "players": players,
+    })
+}
+
 /// Writes the rating list as CSV ([`CSV_HEADER`]): `elo`, `lower`, `upper` (the interval's ends) with two
 /// decimals, percentages with two decimals, empty cells where there is no interval or LOS.
 fn write_csv(path: &Path, list: &RatingList, names: &[String]) -> anyhow::Result<()> {
@@ -346,7 +398,12 @@ pub fn run(args: EloArgs) -> anyhow::Result<i32> {
         }
         other => anyhow!(other),
     })?;
-    print!("{}\n{}", render_header(&list, &set, &options), render_table(&list, &set.names));
+    match args.format {
+        super::sprt_cmd::OutputFormat::Text => {
+            print!("{}\n{}", render_header(&list, &set, &options), render_table(&list, &set.names));
+        }
+        super::sprt_cmd::OutputFormat::Json => println!("{}", render_json(&list, &set, &options)),
+    }
     if let Some(path) = &args.csv {
         write_csv(path, &list, &set.names)?;
     }

@@ -59,9 +59,6 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// The longest `--name`, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 
-/// The largest `|elo0|` and `|elo1|` that `--sprt` accepts (normalized or logistic Elo).
-pub const MAX_SPRT_ELO: f64 = 1000.0;
-
 /// The default `--ratinginterval`: the reports are printed every 10 games (cutechess-cli's habit).
 pub const DEFAULT_RATING_INTERVAL: u64 = 10;
 
@@ -887,12 +884,12 @@ fn default_book(game: GameKind) -> Result<PathBuf, Failure> {
 }
 
 /// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic|bayeselo]`, with
-/// alpha = beta = 0.05 and the normalized model by default.
+/// alpha = beta = 0.05 and the normalized model by default. The ranges are [`SprtSpec::new`]'s, the one check
+/// `arbiter sprt` shares.
 ///
 /// # Errors
-/// A [`KeyValueError`] naming `--sprt` and the key: `elo0` and `elo1` must be finite with `|elo|` at most
-/// [`MAX_SPRT_ELO`] and `elo0 < elo1`; alpha and beta must lie strictly between 0 and 1, with
-/// `alpha + beta < 1`.
+/// A [`KeyValueError`] naming `--sprt` and the key: a value that is not a number or a model, or
+/// ([`KeyValueError::Invalid`]) one that [`SprtSpec::new`] refuses, with its reason.
 pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
     const PROBABILITY: &str = "a probability strictly between 0 and 1";
     let mut kv = KeyValues::parse("--sprt", text, &["elo0", "elo1", "alpha", "beta", "model"])?;
@@ -901,32 +898,8 @@ pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
     let alpha: f64 = kv.take("alpha", PROBABILITY)?.unwrap_or(0.05);
     let beta: f64 = kv.take("beta", PROBABILITY)?.unwrap_or(0.05);
     let model: EloModel = kv.take("model", "normalized, logistic or bayeselo")?.unwrap_or(EloModel::Normalized);
-    for (key, elo) in [("elo0", elo0), ("elo1", elo1)] {
-        if !elo.is_finite() || elo.abs() > MAX_SPRT_ELO {
-            return Err(kv.bad_value(key, "a number from -1000 to 1000 (Elo)"));
-        }
-    }
-    if elo0 >= elo1 {
-        return Err(kv.bad_value("elo1", &format!("a number greater than elo0 ({elo0})")));
-    }
-    for (key, p) in [("alpha", alpha), ("beta", beta)] {
-        if !(p > 0.0 && p < 1.0) {
-            return Err(kv.bad_value(key, PROBABILITY));
-        }
-    }
-    if alpha + beta >= 1.0 {
-        return Err(kv.bad_value("beta", "a probability with alpha + beta below 1"));
-    }
-    SprtSpec::new(elo0, elo1, alpha, beta, model).map_err(|error| {
-        let key = match error {
-            crate::stats::StatsError::InvalidProbability { name, .. }
-            | crate::stats::StatsError::InvalidElo { name, .. } => name,
-            _ => "elo0",
-        };
-        let expected =
-            if key.starts_with("elo") { "a finite number" } else { "a probability strictly between 0 and 1" };
-        kv.bad_value(key, expected)
-    })
+    SprtSpec::new(elo0, elo1, alpha, beta, model)
+        .map_err(|error| kv.invalid(error.parameter().unwrap_or("elo0"), &error.to_string()))
 }
 
 /// The progress bar on stderr: games done / total, W/D/L, Elo with its interval and the LLR of the first
@@ -989,7 +962,8 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
             msg.push_str(&format!(" | Elo {:+.1} +/- {:.1}", elo.elo, elo.elo95));
         }
         if let Some(sprt) = state.sprt {
-            msg.push_str(&format!(" | LLR {:.2} [{:.2}, {:.2}]", sprt.llr, sprt.lower, sprt.upper));
+            let llr = crate::stats::Figure::of(sprt.llr, "a hypothesis gives the results seen probability 0");
+            msg.push_str(&format!(" | LLR {} [{:.2}, {:.2}]", llr.fixed(2), sprt.lower, sprt.upper));
         }
         self.bar.set_message(msg);
     }
@@ -1113,7 +1087,7 @@ mod tests {
             ("elo0=5,elo1=5", "elo1"),
             ("elo0=10,elo1=0", "elo1"),
             ("elo0=0,elo1=inf", "elo1"),
-            ("elo0=-1001,elo1=5", "elo0"),
+            ("elo0=-2001,elo1=5", "elo0"),
             ("elo0=0,elo1=1e9,model=logistic", "elo1"),
             ("elo0=0,elo1=5,alpha=0", "alpha"),
             ("elo0=0,elo1=5,beta=1", "beta"),
@@ -1123,11 +1097,12 @@ mod tests {
         ] {
             let err = parse_sprt(text).unwrap_err();
             assert!(
-                matches!(&err, KeyValueError::BadValue { option, key: k, .. } if option == "--sprt" && k == key),
+                matches!(&err, KeyValueError::BadValue { option, key: k, .. } | KeyValueError::Invalid { option, key: k, .. }
+                    if option == "--sprt" && k == key),
                 "{text}: {err}"
             );
         }
-        assert!(parse_sprt("elo0=-1000,elo1=1000,alpha=0.49,beta=0.5").is_ok());
+        assert!(parse_sprt("elo0=-2000,elo1=2000,alpha=0.49,beta=0.5").is_ok());
     }
 
     #[test]

@@ -110,27 +110,20 @@ pub struct SimulationPlan {
 /// Checks the flags and builds the SPRT and the pair distribution.
 ///
 /// # Errors
-/// A message naming the flag and what it must be: `--elo`, `--elo0`, `--elo1` and `--bias` finite within
-/// ±1000 with `elo0 < elo1`; `--alpha` and `--beta` strictly between 0 and 1 with `alpha + beta < 1`;
+/// A message naming the flag and what it must be: `--elo` and `--bias` finite within ±1000; `--elo0`,
+/// `--elo1`, `--alpha` and `--beta` as [`SprtSpec::new`] checks them for every command;
 /// `--draw-ratio` in [0, 1) and below twice the lesser side's expected score under `--bias`; `--runs` from 1
 /// to 100,000,000; `--max-games` at least 2; `--threads` at least 1.
 pub fn plan(args: &SimulateArgs) -> anyhow::Result<SimulationPlan> {
-    for (flag, value) in [("--elo", args.elo), ("--elo0", args.elo0), ("--elo1", args.elo1), ("--bias", args.bias)] {
+    for (flag, value) in [("--elo", args.elo), ("--bias", args.bias)] {
         if !value.is_finite() || value.abs() > MAX_ELO {
             bail!("{flag}: expected a number from -1000 to 1000 (Elo), got {value}");
         }
     }
-    if args.elo0 >= args.elo1 {
-        bail!("--elo1: expected a number greater than --elo0 ({}), got {}", args.elo0, args.elo1);
-    }
-    for (flag, value) in [("--alpha", args.alpha), ("--beta", args.beta)] {
-        if !(value > 0.0 && value < 1.0) {
-            bail!("{flag}: expected a probability strictly between 0 and 1, got {value}");
-        }
-    }
-    if args.alpha + args.beta >= 1.0 {
-        bail!("--beta: expected a probability with --alpha + --beta below 1, got {}", args.beta);
-    }
+    // The SPRT's ranges are the one check every command shares (SprtSpec::new).
+    let model = EloModel::from(args.model);
+    let spec = SprtSpec::new(args.elo0, args.elo1, args.alpha, args.beta, model)
+        .map_err(|error| anyhow::anyhow!("--{}: {error}", error.parameter().unwrap_or("elo0")))?;
     if args.runs == 0 || args.runs > MAX_RUNS {
         bail!("--runs: expected a number of runs from 1 to {MAX_RUNS}, got {}", args.runs);
     }
@@ -140,9 +133,6 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<SimulationPlan> {
     if args.threads == Some(0) {
         bail!("--threads: expected at least 1 thread, got 0");
     }
-    let model = EloModel::from(args.model);
-    let spec = SprtSpec::new(args.elo0, args.elo1, args.alpha, args.beta, model)
-        .expect("the flags were checked above to be valid SPRT parameters");
     let dist = PairDistribution::bayeselo(args.elo, model, args.draw_ratio, args.bias).map_err(|error| {
         let flag = match error {
             SimulationError::InvalidElo { .. } | SimulationError::Unreachable { .. } => "--elo",
@@ -250,12 +240,14 @@ mod tests {
     #[test]
     fn bad_flags_name_the_flag() {
         assert_eq!(error_of(|a| a.elo = 1e4), "--elo: expected a number from -1000 to 1000 (Elo), got 10000");
-        assert_eq!(error_of(|a| a.elo0 = f64::NAN), "--elo0: expected a number from -1000 to 1000 (Elo), got NaN");
-        assert_eq!(error_of(|a| a.elo1 = 0.0), "--elo1: expected a number greater than --elo0 (0), got 0");
-        assert_eq!(error_of(|a| a.alpha = 0.0), "--alpha: expected a probability strictly between 0 and 1, got 0");
+        // The SPRT's own flags get the shared check's messages (SprtSpec::new), as match --sprt and sprt do.
+        assert_eq!(error_of(|a| a.elo0 = f64::NAN), "--elo0: elo0 must be a finite number, got NaN");
+        assert_eq!(error_of(|a| a.elo0 = -3000.0), "--elo0: elo0 must lie from -2000 to 2000, got -3000");
+        assert_eq!(error_of(|a| a.elo1 = 0.0), "--elo1: elo1 (0) must be greater than elo0 (0)");
+        assert_eq!(error_of(|a| a.alpha = 0.0), "--alpha: alpha must lie strictly between 0 and 1, got 0");
         assert_eq!(
             error_of(|a| (a.alpha, a.beta) = (0.5, 0.5)),
-            "--beta: expected a probability with --alpha + --beta below 1, got 0.5"
+            "--beta: alpha + beta must be below 1 (so that the bounds enclose LLR 0), got 0.5 + 0.5"
         );
         assert_eq!(error_of(|a| a.runs = 0), "--runs: expected a number of runs from 1 to 100000000, got 0");
         assert_eq!(error_of(|a| a.max_games = 1), "--max-games: expected at least 2 games (one pair), got 1");

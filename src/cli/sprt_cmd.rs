@@ -8,15 +8,19 @@
 //! arbiter sprt --results results/<run>                          (the run's own --sprt, or --elo0/--elo1)
 //! ```
 //!
-//! Every number printed is finite or an explicit `inf`; a statistic that cannot be computed (too few games,
-//! hypotheses no distribution fits) is printed as `-` with the reason. Exit codes: 0, or 2 for bad input.
+//! Every number printed is finite or an explicit `+inf`/`-inf` with its reason; a statistic that cannot be
+//! computed (too few games, a split that five counts do not give) is printed as `-` with the reason
+//! ([`Figure`]). The LLR is [`SprtSpec::evaluate`]'s, the one the match and `arbiter merge` use. `--format json`
+//! prints the same figures as one JSON object at full precision (docs/statistics.md). Exit codes: 0, or 2 for
+//! bad input.
 
 use super::match_cmd::{Failure, clap_error_text, exit_code, parse_match_args, parse_sprt};
 use crate::runner::records::{Repair, read_run};
 use crate::runner::runfile::RunFile;
 use crate::runner::{RUN_TOML, score_of};
 use crate::stats::{
-    EloModel, GameScore, Pentanomial, SprtDecision, SprtSpec, StatsError, Wdl, cutechess_elo, elo_estimate, sprt_elo,
+    EloModel, Figure, GameScore, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo,
+    elo_estimate, figures_json, sprt_elo,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -61,6 +65,10 @@ pub struct SprtArgs {
     /// The model of the decision: normalized (fishtest's default), logistic, or bayeselo (cutechess-cli).
     #[arg(long, default_value = "normalized")]
     pub model: String,
+
+    /// Output format: text, or json (one object, every figure at full precision; see docs/statistics.md).
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
 }
 
 /// Subcommands of `arbiter sprt`.
@@ -182,20 +190,14 @@ fn run_sprt(dir: &Path) -> Result<Option<SprtSpec>, String> {
     args.sprt.as_deref().map(parse_sprt).transpose().map_err(|e| format!("{}: args: {e}", path.display()))
 }
 
-/// A number as text: fixed decimals, or `inf`/`-inf`.
-fn num(x: f64, decimals: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.decimals$}")
-    } else if x > 0.0 {
-        "inf".into()
-    } else {
-        "-inf".into()
-    }
-}
-
-/// A signed number: `+1.25`, `-0.50`, `inf`.
-fn signed(x: f64, decimals: usize) -> String {
-    if x.is_finite() { format!("{x:+.decimals$}") } else { num(x, decimals) }
+/// The output format of `arbiter sprt` and `arbiter elo`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// Lines for people.
+    #[default]
+    Text,
+    /// One JSON object, every figure at full precision (docs/statistics.md).
+    Json,
 }
 
 /// The decision in words.
@@ -207,9 +209,49 @@ fn decision_text(decision: SprtDecision) -> &'static str {
     }
 }
 
+/// Why an LLR is infinite.
+const INFINITE_LLR: &str = "a hypothesis gives the results seen probability 0";
+
+/// Why single-game figures are not given for five pentanomial counts.
+const MERGED: &str = "five counts merge WL and DD pairs, so the games' W/D/L split is not known: give six counts \
+                      LL,LD,WL,DD,DW,WW";
+
+/// The SPRT of `sample` under `spec` ([`SprtSpec::evaluate`]: the exact LLR, or where the exact fit has no
+/// solution the one documented approximation, the same the match and `arbiter merge` use).
+fn outcome(spec: &SprtSpec, sample: &Sample) -> Result<SprtOutcome, StatsError> {
+    match sample {
+        Sample::Pairs { merged: true, .. } if spec.model() == EloModel::BayesElo => {
+            Err(StatsError::NoSolution { elo: spec.elo1(), model: spec.model(), reason: MERGED })
+        }
+        Sample::Games(wdl) => spec.evaluate(wdl),
+        Sample::Pairs { penta, .. } => spec.evaluate(penta),
+    }
+}
+
+/// An SPRT outcome's LLR as a figure: missing with the reason when it cannot be computed.
+fn llr_figure(outcome: &Result<SprtOutcome, StatsError>) -> Figure {
+    match outcome {
+        Ok(o) => Figure::of(o.llr, INFINITE_LLR),
+        Err(e) => Figure::missing(e.to_string()),
+    }
+}
+
 /// The report of `sample` under the SPRT `spec` (the decision's model), with the LLR under every model.
 pub fn report(spec: &SprtSpec, sample: &Sample) -> String {
+    report_both(spec, sample).0
+}
+
+/// The report of `sample` under the SPRT `spec` as one JSON object (see docs/statistics.md): the same figures
+/// as [`report`], at full precision.
+pub fn report_json(spec: &SprtSpec, sample: &Sample) -> serde_json::Value {
+    serde_json::Value::Object(report_both(spec, sample).1)
+}
+
+/// The text and the JSON form of one report, from the same figures.
+fn report_both(spec: &SprtSpec, sample: &Sample) -> (String, serde_json::Map<String, serde_json::Value>) {
     let mut out = String::new();
+    let mut figures: Vec<(&str, Figure)> = Vec::new();
+    let mut json = serde_json::Map::new();
     let (lower, upper) = spec.bounds();
     let unit = if spec.model() == EloModel::Normalized { "nElo" } else { "Elo" };
     let _ = writeln!(
@@ -221,122 +263,133 @@ pub fn report(spec: &SprtSpec, sample: &Sample) -> String {
         spec.alpha(),
         spec.beta()
     );
+    json.insert(
+        "sprt".into(),
+        serde_json::json!({
+            "model": spec.model().name(), "elo0": spec.elo0(), "elo1": spec.elo1(),
+            "alpha": spec.alpha(), "beta": spec.beta(), "lower": lower, "upper": upper,
+        }),
+    );
     let wdl = match sample {
         Sample::Games(wdl) => *wdl,
         Sample::Pairs { penta, .. } => penta.to_wdl(),
     };
-    let llr_of = |model: EloModel| -> Result<f64, StatsError> {
-        let spec = SprtSpec::new(spec.elo0(), spec.elo1(), spec.alpha(), spec.beta(), model)?;
-        match sample {
-            Sample::Games(wdl) => spec.llr(wdl),
-            Sample::Pairs { penta, .. } => spec.llr(penta),
-        }
+    let under = |model: EloModel| -> Result<SprtOutcome, StatsError> {
+        outcome(&SprtSpec::new(spec.elo0(), spec.elo1(), spec.alpha(), spec.beta(), model)?, sample)
     };
-    match llr_of(spec.model()) {
-        Ok(llr) => {
+    let main = outcome(spec, sample);
+    let llr = llr_figure(&main);
+    match &main {
+        Ok(o) => {
+            let method = if o.approximate {
+                " [approximate LLR: the exact fit has no solution here (docs/statistics.md)]"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 out,
-                "LLR         {} (bounds {}, {}) -> {}",
-                num(llr, 3),
-                num(lower, 3),
-                num(upper, 3),
-                decision_text(spec.decide(llr))
+                "LLR         {} (bounds {:.3}, {:.3}) -> {}{method}",
+                llr.fixed(3),
+                lower,
+                upper,
+                decision_text(o.decision)
             );
+            json.insert("llr_method".into(), if o.approximate { "approximation" } else { "exact" }.into());
+            json.insert("decision".into(), o.decision.word().into());
         }
         Err(e) => {
-            let _ =
-                writeln!(out, "LLR         - ({e}); bounds {}, {}; the test continues", num(lower, 3), num(upper, 3));
+            let _ = writeln!(out, "LLR         - ({e}); bounds {lower:.3}, {upper:.3}; the test continues");
+            json.insert("llr_method".into(), serde_json::Value::Null);
+            json.insert("decision".into(), SprtDecision::Continue.word().into());
         }
     }
+    figures.push(("llr", llr));
+    let mut by_model = Vec::new();
     for model in [EloModel::Normalized, EloModel::Logistic, EloModel::BayesElo] {
-        if model == spec.model() {
-            continue;
+        let other = under(model);
+        let figure = llr_figure(&other);
+        if model != spec.model() {
+            let text = match &other {
+                Ok(o) => format!("{} -> {}", figure.fixed(3), decision_text(o.decision)),
+                Err(_) => figure.fixed(3),
+            };
+            let approximate = if matches!(other, Ok(o) if o.approximate) { " [approximate LLR]" } else { "" };
+            let name = if model == EloModel::BayesElo { "bayeselo (cutechess)".to_string() } else { model.to_string() };
+            let _ = writeln!(out, "  LLR with the {name} model, same bounds: {text}{approximate}");
         }
-        let text = match llr_of(model) {
-            Ok(llr) => format!("{} -> {}", num(llr, 3), decision_text(spec.decide(llr))),
-            Err(e) => format!("- ({e})"),
-        };
-        let name = if model == EloModel::BayesElo { "bayeselo (cutechess)".to_string() } else { model.to_string() };
-        let _ = writeln!(out, "  LLR with the {name} model, same bounds: {text}");
+        by_model.push((model.name(), figure));
     }
+    json.insert("llr_by_model".into(), figures_json(&by_model));
 
-    let score = wdl.score().map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
-    let draws = wdl.draw_ratio().map_or("-".to_string(), |d| format!("{:.1}%", 100.0 * d));
-    let _ = writeln!(
-        out,
-        "Games       {} (W {} D {} L {}), score {score}, draw ratio {draws}",
-        wdl.games(),
-        wdl.wins,
-        wdl.draws,
-        wdl.losses
-    );
-    if let Sample::Pairs { penta, merged } = sample {
-        let pairs = penta.pairs();
-        let ratio =
-            |n: u64| if pairs == 0 { "-".to_string() } else { format!("{:.1}%", 100.0 * n as f64 / pairs as f64) };
-        let middle = if *merged {
-            format!("WL+DD {} ({})", penta.dd, ratio(penta.dd))
-        } else {
-            format!("WL {} ({}) DD {} ({})", penta.wl, ratio(penta.wl), penta.dd, ratio(penta.dd))
-        };
-        let _ = writeln!(
-            out,
-            "Pairs       {pairs}: LL {} ({}) LD {} ({}) {middle} DW {} ({}) WW {} ({})",
-            penta.ll,
-            ratio(penta.ll),
-            penta.ld,
-            ratio(penta.ld),
-            penta.wd,
-            ratio(penta.wd),
-            penta.ww,
-            ratio(penta.ww)
-        );
-        if !*merged {
-            let wl_dd =
-                if penta.dd == 0 { "inf".to_string() } else { format!("{:.2}", penta.wl as f64 / penta.dd as f64) };
-            let _ = writeln!(out, "            WL/DD ratio {wl_dd}");
-        }
+    games_text(&mut out, &mut json, &mut figures, sample, wdl);
+    let decided = main.as_ref().map_or(SprtDecision::Continue, |o| o.decision);
+    estimates_text(&mut out, &mut figures, spec, sample, wdl, decided);
+    let serde_json::Value::Object(values) = figures_json(&figures) else { unreachable!("figures_json is an object") };
+    // The figures' reasons merged with any from games_text.
+    for (key, value) in values {
+        json.insert(key, value);
     }
+    (out, json)
+}
+
+/// The estimate lines: Elo, nElo and LOS, cutechess's Elo line, and once the SPRT has `decided`, fishtest's
+/// stopping-rule-aware Elo; each figure also goes to `figures` for the JSON form.
+fn estimates_text(
+    out: &mut String,
+    figures: &mut Vec<(&str, Figure)>,
+    spec: &SprtSpec,
+    sample: &Sample,
+    wdl: Wdl,
+    decided: SprtDecision,
+) {
+    let merged = matches!(sample, Sample::Pairs { merged: true, .. });
     let estimate = match sample {
         Sample::Games(wdl) => elo_estimate(wdl),
         Sample::Pairs { penta, .. } => elo_estimate(penta),
     };
+    let names = ["elo", "elo95", "los", "nelo", "nelo_lo", "nelo_hi"];
     match estimate {
         Ok(e) => {
-            let _ = writeln!(
-                out,
-                "Elo         {} +/- {} (95%), LOS {:.1}%",
-                signed(e.elo, 2),
-                num(e.elo95, 2),
-                100.0 * e.los
-            );
-            let _ = writeln!(
-                out,
-                "nElo        {} [{}, {}] (95%)",
-                signed(e.nelo, 2),
-                signed(e.nelo_lo, 2),
-                signed(e.nelo_hi, 2)
-            );
+            let _ = writeln!(out, "Elo         {:+.2} +/- {:.2} (95%), LOS {:.1}%", e.elo, e.elo95, 100.0 * e.los);
+            let _ = writeln!(out, "nElo        {:+.2} [{:+.2}, {:+.2}] (95%)", e.nelo, e.nelo_lo, e.nelo_hi);
+            for (name, x) in names.iter().zip([e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi]) {
+                figures.push((name, Figure::of(x, "")));
+            }
         }
         Err(e) => {
             let _ = writeln!(out, "Elo         - ({e})");
+            figures.extend(names.iter().map(|name| (*name, Figure::missing(e.to_string()))));
         }
     }
-    match cutechess_elo(&wdl) {
+    let (cc_elo, cc_margin) = match cutechess_elo(&wdl) {
+        _ if merged => (Figure::missing(MERGED), Figure::missing(MERGED)),
         Some(cc) => {
+            let side =
+                if cc.elo > 0.0 { "no losses or draws: the score is 1" } else { "no wins or draws: the score is 0" };
+            let margin = "the score's 95% interval reaches a score of 0 or 1";
+            (Figure::of(cc.elo, side), Figure::of(cc.margin, margin))
+        }
+        None => (Figure::missing("no games"), Figure::missing("no games")),
+    };
+    match (&cc_elo, &cc_margin) {
+        (Figure::Missing { reason }, _) => {
+            let _ = writeln!(out, "cutechess   - ({reason})");
+        }
+        _ => {
             let _ = writeln!(
                 out,
                 "cutechess   Elo {} +/- {} (cutechess-cli's Elo line)",
-                signed(cc.elo, 2),
-                num(cc.margin, 2)
+                cc_elo.signed(2),
+                cc_margin.fixed(2)
             );
         }
-        None => {
-            let _ = writeln!(out, "cutechess   - (no games)");
-        }
     }
-    let decided = llr_of(spec.model()).map(|llr| spec.decide(llr)).unwrap_or(SprtDecision::Continue);
-    if decided != SprtDecision::Continue {
+    figures.push(("cutechess_elo", cc_elo));
+    figures.push(("cutechess_margin", cc_margin));
+    let sprt_names = ["sprt_elo", "sprt_elo_lo", "sprt_elo_hi", "sprt_los"];
+    if decided == SprtDecision::Continue {
+        figures.extend(sprt_names.iter().map(|name| (*name, Figure::missing("the SPRT has not decided"))));
+    } else {
         let sprt_estimate = match sample {
             Sample::Games(wdl) => sprt_elo(spec, wdl, 0.05),
             Sample::Pairs { penta, .. } => sprt_elo(spec, penta, 0.05),
@@ -345,20 +398,134 @@ pub fn report(spec: &SprtSpec, sample: &Sample) -> String {
             Ok(e) => {
                 let _ = writeln!(
                     out,
-                    "SPRT Elo    {} [{}, {}] (95%), LOS {:.1}%: logistic Elo corrected for the stopping rule (fishtest's \
-                     median-unbiased estimate)",
-                    signed(e.elo, 2),
-                    signed(e.elo_lo, 2),
-                    signed(e.elo_hi, 2),
+                    "SPRT Elo    {:+.2} [{:+.2}, {:+.2}] (95%), LOS {:.1}%: logistic Elo corrected for the stopping \
+                     rule (fishtest's median-unbiased estimate)",
+                    e.elo,
+                    e.elo_lo,
+                    e.elo_hi,
                     100.0 * e.los
                 );
+                for (name, x) in sprt_names.iter().zip([e.elo, e.elo_lo, e.elo_hi, e.los]) {
+                    figures.push((name, Figure::of(x, "")));
+                }
             }
             Err(e) => {
                 let _ = writeln!(out, "SPRT Elo    - ({e})");
+                figures.extend(sprt_names.iter().map(|name| (*name, Figure::missing(e.to_string()))));
             }
         }
     }
-    out
+}
+
+/// The games and pairs lines: W/D/L, score, draw ratio, and the pair counts. Five pentanomial counts do not
+/// give W/D/L (a WL+DD pair is a win and a loss, or two draws): the split is shown as the range it can take,
+/// and the draw ratio as bounds, with the reason.
+fn games_text(
+    out: &mut String,
+    json: &mut serde_json::Map<String, serde_json::Value>,
+    figures: &mut Vec<(&str, Figure)>,
+    sample: &Sample,
+    wdl: Wdl,
+) {
+    let games = wdl.games();
+    let score = Figure::ratio(wdl.wins as f64 + 0.5 * wdl.draws as f64, games as f64, "no games");
+    json.insert("games".into(), games.into());
+    match sample {
+        Sample::Pairs { penta, merged: true } => {
+            // WL+DD pairs (held in `dd`) add either a win and a loss or two draws.
+            let mid = penta.dd;
+            let wins = (2 * penta.ww + penta.wd, 2 * penta.ww + penta.wd + mid);
+            let draws = (penta.ld + penta.wd, penta.ld + penta.wd + 2 * mid);
+            let losses = (2 * penta.ll + penta.ld, 2 * penta.ll + penta.ld + mid);
+            let draw_lo = Figure::ratio(draws.0 as f64, games as f64, "no games");
+            let draw_hi = Figure::ratio(draws.1 as f64, games as f64, "no games");
+            let _ = writeln!(
+                out,
+                "Games       {games}, score {}; W {}-{} D {}-{} L {}-{}, draw ratio {}-{}: bounds only, since {MERGED}",
+                percent(&score),
+                wins.0,
+                wins.1,
+                draws.0,
+                draws.1,
+                losses.0,
+                losses.1,
+                percent(&draw_lo),
+                percent(&draw_hi),
+            );
+            for (name, range) in [("wins", wins), ("draws", draws), ("losses", losses)] {
+                json.insert(name.into(), serde_json::Value::Null);
+                json.insert(format!("{name}_range"), serde_json::json!([range.0, range.1]));
+            }
+            json.insert("draw_ratio_range".into(), serde_json::json!([draw_lo.to_json(), draw_hi.to_json()]));
+            figures.push(("draw_ratio", Figure::missing(MERGED)));
+        }
+        _ => {
+            let draw_ratio = Figure::ratio(wdl.draws as f64, games as f64, "no games");
+            let _ = writeln!(
+                out,
+                "Games       {games} (W {} D {} L {}), score {}, draw ratio {}",
+                wdl.wins,
+                wdl.draws,
+                wdl.losses,
+                percent(&score),
+                percent(&draw_ratio)
+            );
+            json.insert("wins".into(), wdl.wins.into());
+            json.insert("draws".into(), wdl.draws.into());
+            json.insert("losses".into(), wdl.losses.into());
+            figures.push(("draw_ratio", draw_ratio));
+        }
+    }
+    figures.push(("score", score));
+    let Sample::Pairs { penta, merged } = sample else {
+        json.insert("pairs".into(), serde_json::Value::Null);
+        return;
+    };
+    let pairs = penta.pairs();
+    let share = |n: u64| percent(&Figure::ratio(n as f64, pairs as f64, "no pairs"));
+    let middle = if *merged {
+        format!("WL+DD {} ({})", penta.dd, share(penta.dd))
+    } else {
+        format!("WL {} ({}) DD {} ({})", penta.wl, share(penta.wl), penta.dd, share(penta.dd))
+    };
+    let _ = writeln!(
+        out,
+        "Pairs       {pairs}: LL {} ({}) LD {} ({}) {middle} DW {} ({}) WW {} ({})",
+        penta.ll,
+        share(penta.ll),
+        penta.ld,
+        share(penta.ld),
+        penta.wd,
+        share(penta.wd),
+        penta.ww,
+        share(penta.ww)
+    );
+    let (wl, dd) =
+        if *merged { (serde_json::Value::Null, serde_json::Value::Null) } else { (penta.wl.into(), penta.dd.into()) };
+    json.insert(
+        "pairs".into(),
+        serde_json::json!({
+            "pairs": pairs, "ll": penta.ll, "ld": penta.ld, "wl": wl, "dd": dd,
+            "wl_dd": penta.wl + penta.dd, "wd": penta.wd, "ww": penta.ww,
+        }),
+    );
+    let wl_dd = if *merged {
+        Figure::missing(MERGED)
+    } else {
+        let wl_dd = Figure::ratio(
+            penta.wl as f64,
+            penta.dd as f64,
+            if penta.wl == 0 { "no WL or DD pairs" } else { "no DD pairs" },
+        );
+        let _ = writeln!(out, "            WL/DD ratio {}", wl_dd.fixed(2));
+        wl_dd
+    };
+    figures.push(("wl_dd_ratio", wl_dd));
+}
+
+/// A fraction as a percentage with one decimal (`68.8%`), or the figure's reason.
+fn percent(fraction: &Figure) -> String {
+    fraction.clone().scaled(100.0).text(|x| format!("{x:.1}%"))
 }
 
 /// Runs `arbiter sprt`; returns the exit code.
@@ -393,25 +560,38 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
     let run = recorded.as_ref().map(|(dir, first, _)| (dir.clone(), first.clone()));
     let recorded = recorded.and_then(|(_, _, sprt)| sprt);
     let spec = match (args.elo0, args.elo1, recorded) {
-        (Some(elo0), Some(elo1), _) => {
-            if elo0 >= elo1 {
-                return Err(input(format!("--elo1 {elo1}: must be greater than --elo0 {elo0}")));
-            }
-            SprtSpec::new(elo0, elo1, args.alpha, args.beta, model).map_err(|e| input(format!("{e}")))?
-        }
+        // The one check of SPRT parameters, shared with `match --sprt` (SprtSpec::new).
+        (Some(elo0), Some(elo1), _) => SprtSpec::new(elo0, elo1, args.alpha, args.beta, model)
+            .map_err(|e| input(format!("--{}: {e}", e.parameter().unwrap_or("elo0"))))?,
         (None, None, Some(spec)) => spec,
         (None, None, None) if args.results.is_some() => {
             return Err(input("the run had no --sprt: give --elo0 and --elo1".to_string()));
         }
         _ => return Err(input("give both --elo0 and --elo1".to_string())),
     };
-    print!("{header}{}", report(&spec, &sample));
-    if let Some((dir, first)) = run {
+    if spec.model() == EloModel::BayesElo && matches!(sample, Sample::Pairs { merged: true, .. }) {
+        return Err(input(format!("--model bayeselo counts single games: {MERGED}")));
+    }
+    let (text, mut json) = report_both(&spec, &sample);
+    let mut charts = Vec::new();
+    if let Some((dir, first)) = &run {
         let files =
-            crate::runner::charts::write_run_charts(&dir, &first, Some(&spec)).map_err(|e| input(e.to_string()))?;
-        if !files.is_empty() {
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            println!("Charts      {}", names.join(", "));
+            crate::runner::charts::write_run_charts(dir, first, Some(&spec)).map_err(|e| input(e.to_string()))?;
+        charts = files.iter().map(|f| f.display().to_string()).collect();
+    }
+    match args.format {
+        OutputFormat::Text => {
+            print!("{header}{text}");
+            if !charts.is_empty() {
+                println!("Charts      {}", charts.join(", "));
+            }
+        }
+        OutputFormat::Json => {
+            if let Some((dir, first)) = &run {
+                json.insert("results".into(), serde_json::json!({ "dir": dir.display().to_string(), "first": first }));
+                json.insert("charts".into(), charts.into());
+            }
+            println!("{}", serde_json::Value::Object(json));
         }
     }
     Ok(0)

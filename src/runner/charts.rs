@@ -81,8 +81,8 @@ pub struct HistoryPoint {
     pub games: u64,
     /// The pair counts so far.
     pub penta: Pentanomial,
-    /// The SPRT's log-likelihood ratio over the pairs so far (`None` without an SPRT or where it has no
-    /// value, see [`SprtSpec::llr`]).
+    /// The SPRT's log-likelihood ratio over the pairs so far (`None` without an SPRT or under 2 pairs, see
+    /// [`SprtSpec::evaluate`]).
     pub llr: Option<f64>,
     /// Logistic Elo of the pairs so far ([`elo_estimate`]).
     pub elo: f64,
@@ -151,7 +151,8 @@ pub fn history(
             pairs: penta.pairs(),
             games: penta.games(),
             penta,
-            llr: sprt.and_then(|spec| spec.llr(&penta).ok()),
+            // The match's own evaluation (with its fallback where the exact fit has none), as the summary's.
+            llr: sprt.and_then(|spec| spec.evaluate(&penta).ok()).map(|o| o.llr),
             elo: estimate.elo,
             elo_low: estimate.elo - estimate.elo95,
             elo_high: estimate.elo + estimate.elo95,
@@ -375,7 +376,7 @@ mod tests {
         assert_eq!(points.len(), 3);
         for (i, (point, penta)) in points.iter().zip(expected).enumerate() {
             assert_eq!((point.pairs, point.games, point.penta), (i as u64 + 2, 2 * i as u64 + 4, penta));
-            assert_eq!(point.llr, Some(spec.llr(&penta).unwrap()));
+            assert_eq!(point.llr, Some(spec.evaluate(&penta).unwrap().llr));
             let estimate = elo_estimate(&penta).unwrap();
             assert_eq!((point.elo_low, point.elo_high), (estimate.elo - estimate.elo95, estimate.elo + estimate.elo95));
         }

@@ -62,6 +62,19 @@ pub enum KeyValueError {
         /// What the value should be, in words.
         expected: String,
     },
+    /// A value that parses but breaks a rule checked elsewhere (such as the SPRT's, in
+    /// [`SprtSpec::new`](crate::stats::SprtSpec::new)).
+    #[error("{option}: {key}={value:?} is not valid: {reason}")]
+    Invalid {
+        /// The option.
+        option: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The rule it breaks, in words.
+        reason: String,
+    },
 }
 
 /// The parsed pairs of one option, checked against the keys it allows; values are taken out one by one with
@@ -163,6 +176,16 @@ impl KeyValues {
     /// The option's name, as used in messages (`--engine`).
     pub fn option(&self) -> &str {
         &self.option
+    }
+
+    /// A [`KeyValueError::Invalid`] for `key` with the value given: it breaks the rule `reason`.
+    pub fn invalid(&self, key: &str, reason: &str) -> KeyValueError {
+        KeyValueError::Invalid {
+            option: self.option.clone(),
+            key: key.to_string(),
+            value: self.text(key).unwrap_or("").to_string(),
+            reason: reason.to_string(),
+        }
     }
 
     /// A [`KeyValueError::BadValue`] for `key` with the value given, for checks beyond parsing (ranges).

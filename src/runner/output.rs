@@ -16,7 +16,7 @@ pub const CSV_HEADER: [&str; 9] =
 
 /// The result files of a run folder. A folder holding any of them (or [`RUN_TOML`]) holds an earlier run and is
 /// refused.
-pub const RUN_FILES: [&str; 4] = ["games.csv", "games.pgn", "summary.txt", "summary.csv"];
+pub const RUN_FILES: [&str; 5] = ["games.csv", "games.pgn", "summary.txt", "summary.csv", "summary.json"];
 
 /// The run file of a run folder: the match's arguments and schedule fingerprint, written before the first game
 /// (see [`super::runfile`]).

@@ -1,5 +1,5 @@
-//! The end-of-match report: `summary.txt` (the text also printed to stdout) and `summary.csv` (one row per
-//! pairing).
+//! The end-of-match report: `summary.txt` (the text also printed to stdout), `summary.csv` (one row per
+//! pairing) and `summary.json` (the same figures at full precision, see docs/statistics.md).
 
 use super::game::EndReason;
 use super::openings::Variant;
@@ -9,7 +9,7 @@ use super::report::match_report;
 use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
 use super::variant::MatchGame;
-use crate::stats::SprtDecision;
+use crate::stats::{Figure, SprtDecision, figures_json};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
@@ -214,10 +214,11 @@ fn sprt_text<G: MatchGame>(out: &mut String, spec: &MatchSpec<G>, state: &MatchS
         sprt.alpha(),
         sprt.beta()
     );
-    let llr = state.sprt.map_or("-".to_string(), |o| {
-        let note = if o.approximate { " (fishtest's closed-form approximation: no exact fit)" } else { "" };
-        format!("{:.3}{note}", o.llr)
-    });
+    let llr = llr_figure(state).fixed(3);
+    let llr = match state.sprt {
+        Some(o) if o.approximate => format!("{llr} (approximate LLR: the exact fit has no solution here)"),
+        _ => llr,
+    };
     let _ = writeln!(out, "  LLR         {llr} (bounds [{lower:.3}, {upper:.3}])");
     let decision = match state.verdict {
         Some(v) => format!(
@@ -235,6 +236,14 @@ fn sprt_text<G: MatchGame>(out: &mut String, spec: &MatchSpec<G>, state: &MatchS
         None => "none: the LLR stayed within the bounds".to_string(),
     };
     let _ = writeln!(out, "  decision    {decision}");
+}
+
+/// The match's LLR as a figure: missing before 2 pairs, an infinity with its reason.
+fn llr_figure(state: &MatchState) -> Figure {
+    match state.sprt {
+        Some(o) => Figure::of(o.llr, "a hypothesis gives the results seen probability 0"),
+        None => Figure::missing("too few game pairs: at least 2 needed"),
+    }
 }
 
 /// One `summary.csv` row per pairing (SPRT columns on the first pairing only, when there is an SPRT).
@@ -274,7 +283,10 @@ pub fn summary_rows<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> Ve
                     let (lower, upper) = sprt.bounds();
                     row.push(sprt.elo0().to_string());
                     row.push(sprt.elo1().to_string());
-                    row.push(state.sprt.map_or(String::new(), |o| float(o.llr)));
+                    row.push(match llr_figure(state) {
+                        Figure::Missing { .. } => String::new(),
+                        llr => llr.fixed(4),
+                    });
                     row.push(float(lower));
                     row.push(float(upper));
                     let decision = state.verdict.map_or(SprtDecision::Continue, |v| v.decision);
@@ -287,7 +299,81 @@ pub fn summary_rows<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> Ve
         .collect()
 }
 
-/// Writes `summary.txt` ([`summary_text`]) and `summary.csv` ([`summary_rows`]) into `dir`.
+/// The summary as one JSON object (docs/statistics.md): the games, the terminations, per pairing its counts and
+/// Elo figures, and the SPRT with its LLR, every figure at full precision ([`Figure::to_json`]: a number,
+/// `"inf"`/`"-inf"` or `null`, with the reason under `"reasons"`).
+pub fn summary_json<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> serde_json::Value {
+    use serde_json::json;
+    let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+    let terminations: serde_json::Map<String, serde_json::Value> = EndReason::ALL
+        .iter()
+        .filter(|&&r| state.tally.count(r) > 0)
+        .map(|&r| (r.text().to_string(), state.tally.count(r).into()))
+        .collect();
+    let pairings: Vec<serde_json::Value> = state
+        .tally
+        .pairings
+        .iter()
+        .map(|t| {
+            let (w, p) = (t.wdl, t.penta);
+            let score = Figure::ratio(w.wins as f64 + 0.5 * w.draws as f64, w.games() as f64, "no games");
+            let draw_ratio = Figure::ratio(w.draws as f64, w.games() as f64, "no games");
+            let mut figures = vec![("score", score), ("draw_ratio", draw_ratio)];
+            let names6 = ["elo", "elo95", "los", "nelo", "nelo_lo", "nelo_hi"];
+            match t.elo() {
+                Some(e) => figures.extend(
+                    names6.iter().zip([e.elo, e.elo95, e.los, e.nelo, e.nelo_lo, e.nelo_hi]).map(|(n, x)| (*n, Figure::of(x, ""))),
+                ),
+                None => figures.extend(names6.iter().map(|n| (*n, Figure::missing("too few games: at least 2 needed")))),
+            }
+            let serde_json::Value::Object(mut object) = figures_json(&figures) else { unreachable!("an object") };
+            let counts = json!({
+                "first": names[t.first], "second": names[t.second], "games": w.games(),
+                "wins": w.wins, "draws": w.draws, "losses": w.losses,
+                "pentanomial": { "pairs": p.pairs(), "ll": p.ll, "ld": p.ld, "wl": p.wl, "dd": p.dd, "wd": p.wd, "ww": p.ww },
+            });
+            let serde_json::Value::Object(counts) = counts else { unreachable!("an object") };
+            object.extend(counts);
+            serde_json::Value::Object(object)
+        })
+        .collect();
+    let sprt = spec.sprt.map(|sprt| {
+        let (lower, upper) = sprt.bounds();
+        let serde_json::Value::Object(mut object) = figures_json(&[("llr", llr_figure(state))]) else {
+            unreachable!("an object")
+        };
+        let method = match state.sprt {
+            Some(o) if o.approximate => json!("approximation"),
+            Some(_) => json!("exact"),
+            None => serde_json::Value::Null,
+        };
+        let decision = state.verdict.map_or(SprtDecision::Continue, |v| v.decision);
+        let extra = json!({
+            "model": sprt.model().name(), "elo0": sprt.elo0(), "elo1": sprt.elo1(),
+            "alpha": sprt.alpha(), "beta": sprt.beta(), "lower": lower, "upper": upper,
+            "llr_method": method,
+            "decision": decision.word(),
+            "decided_after_pairs": state.verdict.map(|v| v.pairs),
+            "llr_at_decision": state.verdict.map(|v| v.outcome.llr).filter(|x| x.is_finite()),
+        });
+        let serde_json::Value::Object(extra) = extra else { unreachable!("an object") };
+        object.extend(extra);
+        serde_json::Value::Object(object)
+    });
+    json!({
+        "games": state.tally.games,
+        "games_planned": state.games_total(),
+        "terminations": terminations,
+        "pairings": pairings,
+        "sprt": sprt,
+        "interrupted": state.interrupted,
+        "failure": state.failure,
+        "halted": state.halted,
+    })
+}
+
+/// Writes `summary.txt` ([`summary_text`]), `summary.csv` ([`summary_rows`]) and `summary.json`
+/// ([`summary_json`]) into `dir`.
 ///
 /// # Errors
 /// [`OutputError`] naming the file; [`OutputError::Exists`] if either exists already.
@@ -304,5 +390,10 @@ pub fn write_summary<G: MatchGame>(dir: &Path, spec: &MatchSpec<G>, state: &Matc
     for row in summary_rows(spec, state) {
         csv.write_record(&row).map_err(csv_error)?;
     }
-    csv.flush().map_err(|e| io(&path, e))
+    csv.flush().map_err(|e| io(&path, e))?;
+
+    let path = dir.join("summary.json");
+    let mut file = create_new_file(&path)?;
+    let text = serde_json::to_string_pretty(&summary_json(spec, state)).expect("JSON values always serialize");
+    file.write_all(text.as_bytes()).and_then(|()| file.write_all(b"\n")).map_err(|e| io(&path, e))
 }

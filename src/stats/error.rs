@@ -49,6 +49,32 @@ pub enum StatsError {
         /// The value given.
         value: f64,
     },
+    /// An SPRT hypothesis beyond ±[`MAX_SPRT_ELO`](super::MAX_SPRT_ELO).
+    #[error("{name} must lie from -{max} to {max}, got {value}")]
+    EloOutOfRange {
+        /// The parameter's name.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The largest magnitude accepted.
+        max: f64,
+    },
+    /// SPRT hypotheses with `elo0 >= elo1`.
+    #[error("elo1 ({elo1}) must be greater than elo0 ({elo0})")]
+    InvalidHypotheses {
+        /// The H0 hypothesis given.
+        elo0: f64,
+        /// The H1 hypothesis given.
+        elo1: f64,
+    },
+    /// SPRT error rates with `alpha + beta >= 1`: the stopping bounds would not enclose 0.
+    #[error("alpha + beta must be below 1 (so that the bounds enclose LLR 0), got {alpha} + {beta}")]
+    InvalidErrorRates {
+        /// The false-positive rate given.
+        alpha: f64,
+        /// The false-negative rate given.
+        beta: f64,
+    },
     /// An Elo model name that is neither `logistic` nor `normalized`.
     #[error("unknown Elo model {text:?}: expected \"logistic\" or \"normalized\"")]
     UnknownEloModel {
@@ -85,4 +111,19 @@ pub enum StatsError {
         /// Iterations run.
         iterations: usize,
     },
+}
+
+impl StatsError {
+    /// The SPRT parameter an error of [`SprtSpec::new`](super::SprtSpec::new) is about (`elo0`, `elo1`,
+    /// `alpha`, `beta`), so that a command can name its own flag; `None` for other errors.
+    pub fn parameter(&self) -> Option<&'static str> {
+        match self {
+            Self::InvalidElo { name, .. }
+            | Self::EloOutOfRange { name, .. }
+            | Self::InvalidProbability { name, .. } => Some(name),
+            Self::InvalidHypotheses { .. } => Some("elo1"),
+            Self::InvalidErrorRates { .. } => Some("beta"),
+            _ => None,
+        }
+    }
 }

@@ -27,6 +27,7 @@
 mod bayeselo;
 mod elo;
 mod error;
+mod figure;
 mod mle;
 mod pentanomial;
 mod rating;
@@ -37,6 +38,7 @@ mod sprt_elo;
 pub use bayeselo::{CutechessElo, bayeselo_llr, cutechess_elo};
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
 pub use error::StatsError;
+pub use figure::{Figure, figures_json};
 pub use pentanomial::{Counts, GameScore, Pentanomial, Wdl};
 pub use rating::{
     DEFAULT_BOOTSTRAP, DEFAULT_SEED, LOS_TIE_ELO, PRIOR_DRAWS, PlayerRating, RatedGame, RatingFit, RatingList,
@@ -46,7 +48,7 @@ pub use simulate::{
     MAX_SIMULATED_ELO, PairDistribution, PairProbabilities, RunResult, SimulationError, SimulationReport, run_rng,
     simulate, simulate_run,
 };
-pub use sprt::{SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
+pub use sprt::{MAX_SPRT_ELO, SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 pub use sprt_elo::{SprtElo, sprt_elo};
 
 /// The fewest games a trinomial statistic is computed from.

@@ -26,8 +26,9 @@
 //! `1 - beta` (a little under `alpha` and over `1 - beta` because the LLR overshoots its bounds).
 //!
 //! # The test
-//! Each run adds pairs one at a time and evaluates the exact LLR of [`SprtSpec::llr`] after every pair, as
-//! `arbiter match` does; a pair where the LLR cannot be computed (under 2 pairs, no MLE) continues the run.
+//! Each run adds pairs one at a time and evaluates the LLR with [`SprtSpec::evaluate`] after every pair, as
+//! `arbiter match` does (the exact LLR, or its documented approximation where the exact fit has no solution);
+//! under 2 pairs the run continues.
 //! No overshoot correction is applied (nor does the match runner apply one).
 
 use rand::rngs::StdRng;
@@ -331,12 +332,12 @@ pub fn simulate_run(spec: &SprtSpec, dist: &PairDistribution, max_pairs: u64, rn
     let mut penta = Pentanomial::default();
     for pairs in 1..=max_pairs {
         dist.add_pair(&mut penta, rng.random::<f64>());
-        // Under 2 pairs, or without an MLE, the test goes on (as the match runner does).
-        if let Ok(llr) = spec.llr(&penta) {
-            let decision = spec.decide(llr);
-            if decision != SprtDecision::Continue {
-                return RunResult { decision, pairs };
-            }
+        // The match's own evaluation (SprtSpec::evaluate, with its fallback where the exact fit has no
+        // solution); under 2 pairs the test goes on, as in a match.
+        if let Ok(outcome) = spec.evaluate(&penta)
+            && outcome.decision != SprtDecision::Continue
+        {
+            return RunResult { decision: outcome.decision, pairs };
         }
     }
     RunResult { decision: SprtDecision::Continue, pairs: max_pairs }

@@ -38,6 +38,12 @@ pub fn sprt_bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
+/// The largest `|elo0|` and `|elo1|` an SPRT accepts, in the units of its model (nElo or logistic Elo). Far
+/// beyond any engine test, and wide enough for the extreme case fishtest and fastchess fail on (nElo
+/// [-1500, -500], `../shared/NOTES.md`); a logistic hypothesis of 2000 Elo is the score 0.99999, still apart
+/// from 1 in `f64`.
+pub const MAX_SPRT_ELO: f64 = 2000.0;
+
 /// Whether `p` lies in the open interval (0, 1).
 fn is_probability(p: f64) -> bool {
     p > 0.0 && p < 1.0
@@ -119,6 +125,17 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+impl SprtDecision {
+    /// The decision as one word, for machine-readable output: `accept_h1`, `accept_h0` or `continue`.
+    pub const fn word(self) -> &'static str {
+        match self {
+            Self::AcceptH1 => "accept_h1",
+            Self::AcceptH0 => "accept_h0",
+            Self::Continue => "continue",
+        }
+    }
+}
+
 /// Compares a log-likelihood ratio with the SPRT bounds: below `lower` accepts
 /// H0, above `upper` accepts H1, otherwise the test continues (fishtest
 /// `update_SPRT`, without the overshoot correction).
@@ -171,20 +188,45 @@ pub struct SprtOutcome {
 }
 
 impl SprtSpec {
-    /// Builds an SPRT specification from hypotheses in the units of `model`
-    /// and error rates.
+    /// Builds an SPRT specification from hypotheses in the units of `model` and error rates, checking every
+    /// field. This is the one check of SPRT parameters: `arbiter match --sprt`, `arbiter sprt`, `arbiter sprt
+    /// simulate` and `tune --validate` all build their SPRT here, so they accept the same ranges.
+    ///
+    /// The ranges: `elo0` and `elo1` finite, within ±[`MAX_SPRT_ELO`], and `elo0 < elo1`; `alpha` and `beta`
+    /// strictly between 0 and 1 with `alpha + beta < 1` (so that the lower bound `ln(beta / (1 - alpha))` is
+    /// below 0 and the upper bound `ln((1 - beta) / alpha)` above it: otherwise the test decides before any
+    /// game).
     ///
     /// # Errors
-    /// [`StatsError::InvalidElo`] when `elo0` or `elo1` is not finite,
-    /// [`StatsError::InvalidProbability`] when `alpha` or `beta` is not strictly
-    /// between 0 and 1.
+    /// [`StatsError::InvalidElo`] when `elo0` or `elo1` is not finite, [`StatsError::EloOutOfRange`] beyond
+    /// ±[`MAX_SPRT_ELO`],
+    /// [`StatsError::InvalidHypotheses`] unless `elo0 < elo1`, [`StatsError::InvalidProbability`] when `alpha` or
+    /// `beta` is not strictly between 0 and 1, [`StatsError::InvalidErrorRates`] when `alpha + beta >= 1`.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::stats::{EloModel, SprtSpec, StatsError};
+    /// assert!(SprtSpec::new(0.0, 2.0, 0.05, 0.05, EloModel::Normalized).is_ok());
+    /// let error = SprtSpec::new(2.0, 0.0, 0.05, 0.05, EloModel::Normalized).unwrap_err();
+    /// assert_eq!(error.to_string(), "elo1 (0) must be greater than elo0 (2)");
+    /// ```
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: EloModel) -> Result<Self, StatsError> {
-        check_elo("elo0", elo0)?;
-        check_elo("elo1", elo1)?;
+        for (name, value) in [("elo0", elo0), ("elo1", elo1)] {
+            check_elo(name, value)?;
+            if value.abs() > MAX_SPRT_ELO {
+                return Err(StatsError::EloOutOfRange { name, value, max: MAX_SPRT_ELO });
+            }
+        }
+        if elo0 >= elo1 {
+            return Err(StatsError::InvalidHypotheses { elo0, elo1 });
+        }
         for (name, value) in [("alpha", alpha), ("beta", beta)] {
             if !is_probability(value) {
                 return Err(StatsError::InvalidProbability { name, value });
             }
+        }
+        if alpha + beta >= 1.0 {
+            return Err(StatsError::InvalidErrorRates { alpha, beta });
         }
         Ok(Self { elo0, elo1, alpha, beta, model })
     }
@@ -249,10 +291,18 @@ impl SprtSpec {
         sprt_decision(llr, lower, upper)
     }
 
-    /// Returns the LLR, the bounds and the decision for `counts`.
+    /// Returns the LLR, the bounds and the decision for `counts`: the one SPRT evaluation that a match, its
+    /// summary, `arbiter sprt` and `arbiter merge` all use, so that they give the same LLR on the same counts.
+    ///
+    /// The LLR is the exact one of [`llr`] where the maximum-likelihood fit has a solution. Where it has none
+    /// (hypotheses far from the data, such as nElo [-1500, -500] against pairs [144, 3, 1, 0, 0], where
+    /// fishtest and fastchess fail), it is fishtest's closed-form approximation (`LLR_normalized_alt`,
+    /// `LLR_alt2`), marked [`SprtOutcome::approximate`]; see docs/statistics.md for why this is sound.
     ///
     /// # Errors
-    /// As [`llr`]; a runner may treat an error as [`SprtDecision::Continue`].
+    /// [`StatsError::TooFewGames`]/[`StatsError::TooFewPairs`] under 2 samples (for every model, BayesElo
+    /// included); otherwise as [`llr`] less [`StatsError::NoSolution`]. A runner may treat an error as
+    /// [`SprtDecision::Continue`].
     ///
     /// # Examples
     /// ```
@@ -262,6 +312,9 @@ impl SprtSpec {
     /// assert!((outcome.llr - 0.9232934509457336).abs() < 1e-6);
     /// ```
     pub fn evaluate<C: Counts>(&self, counts: &C) -> Result<SprtOutcome, StatsError> {
+        // Every model needs 2 samples to decide: cutechess's BayesElo LLR is defined for any count, even none,
+        // and would otherwise pass a test on a single pair.
+        counts.check_enough()?;
         let (llr, approximate) = match self.llr(counts) {
             Ok(llr) => (llr, false),
             Err(StatsError::NoSolution { .. }) => (approximate_llr(counts, self.elo0, self.elo1, self.model), true),
@@ -499,6 +552,58 @@ mod tests {
             if let Ok(estimate) = crate::stats::elo_estimate(&penta) {
                 proptest::prop_assert!(!estimate.elo.is_nan() && !estimate.nelo.is_nan());
             }
+        }
+    }
+
+    /// The NOTES case (../shared/NOTES.md, "Statistics"): pairs [144, 3, 1, 0, 0] against nElo [-1500, -500],
+    /// where fishtest and fastchess fail. The exact fit has no solution; `evaluate`, the one function a match,
+    /// `arbiter sprt` and `arbiter merge` use, falls back to fishtest's `LLR_normalized_alt` and decides H0
+    /// (the data's nElo, about -2244, is nearer -1500 than -500).
+    #[test]
+    fn extreme_pentanomial_counts_decide_by_the_one_fallback() {
+        let penta = Pentanomial { ll: 144, ld: 3, dd: 1, ..Pentanomial::default() };
+        let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, EloModel::Normalized).unwrap();
+        assert!(matches!(spec.llr(&penta), Err(StatsError::NoSolution { .. })));
+        let outcome = spec.evaluate(&penta).unwrap();
+        assert!(outcome.approximate);
+        assert_eq!(outcome.llr.to_bits(), approximate_llr(&penta, -1500.0, -500.0, EloModel::Normalized).to_bits());
+        // LLR_normalized_alt by hand: 296 games, t = (mu - 1/2) / sqrt(2 var) over the regularized pair scores.
+        let counts = [144.0, 3.0, 1.0, 1e-3, 1e-3];
+        let n: f64 = counts.iter().sum();
+        let mu: f64 = counts.iter().enumerate().map(|(i, c)| c / n * i as f64 / 4.0).sum();
+        let var: f64 = counts.iter().enumerate().map(|(i, c)| c / n * (i as f64 / 4.0 - mu).powi(2)).sum();
+        let t = (mu - 0.5) / (2.0 * var).sqrt();
+        let (t0, t1) = (-1500.0 / NELO_PER_T, -500.0 / NELO_PER_T);
+        let by_hand = n * ((1.0 + (t - t0).powi(2)) / (1.0 + (t - t1).powi(2))).ln();
+        assert!((outcome.llr - by_hand).abs() < 1e-9 * by_hand.abs(), "{} against {by_hand}", outcome.llr);
+        assert_eq!(outcome.decision, SprtDecision::AcceptH0);
+        assert!((outcome.llr - -228.670874066065).abs() < 1e-9, "{}", outcome.llr);
+    }
+
+    /// No model decides on fewer than 2 samples: cutechess's BayesElo LLR exists for any count, and a
+    /// `model=bayeselo` match used to pass on its first pair.
+    #[test]
+    fn no_model_decides_under_two_samples() {
+        let one_pair = Pentanomial { ww: 1, ..Pentanomial::default() };
+        for model in [EloModel::Normalized, EloModel::Logistic, EloModel::BayesElo] {
+            let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, model).unwrap();
+            assert_eq!(spec.evaluate(&one_pair), Err(StatsError::TooFewPairs { pairs: 1, min: 2 }), "{model}");
+            assert_eq!(spec.evaluate(&Wdl::new(1, 0, 0)), Err(StatsError::TooFewGames { games: 1, min: 2 }));
+        }
+    }
+
+    #[test]
+    fn spec_new_is_the_one_check_of_sprt_ranges() {
+        let new = |e0, e1, a, b| SprtSpec::new(e0, e1, a, b, EloModel::Logistic);
+        assert_eq!(new(5.0, 5.0, 0.05, 0.05), Err(StatsError::InvalidHypotheses { elo0: 5.0, elo1: 5.0 }));
+        assert_eq!(
+            new(-2001.0, 0.0, 0.05, 0.05),
+            Err(StatsError::EloOutOfRange { name: "elo0", value: -2001.0, max: MAX_SPRT_ELO })
+        );
+        assert_eq!(new(0.0, 5.0, 0.6, 0.4), Err(StatsError::InvalidErrorRates { alpha: 0.6, beta: 0.4 }));
+        assert!(new(-2000.0, 2000.0, 0.49, 0.5).is_ok());
+        for error in [new(5.0, 5.0, 0.05, 0.05), new(0.0, 5.0, 0.6, 0.4), new(0.0, 5.0, 0.0, 0.05)] {
+            assert!(error.unwrap_err().parameter().is_some());
         }
     }
 
