@@ -114,3 +114,58 @@ fn book_clocks_reach_the_game() {
         assert!(row.contains(",1/2-1/2,fifty-move rule,1,") && row.ends_with(fen), "{row}");
     }
 }
+
+/// Each acceptance policy of docs/positions.md not tested elsewhere, one FEN each: `Ok(FEN Arbiter writes)` or
+/// `Err(text of the error)`.
+#[test]
+fn acceptance_policies() {
+    use arbiter::chess::Position;
+    let cases: &[(&str, Result<&str, &str>)] = &[
+        // En passant: possible but no legal capture: accepted and dropped.
+        ("4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", Ok("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1")),
+        // With a capture: kept.
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", Ok("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1")),
+        // No pawn that could have just made the double step, or a square behind it occupied: refused.
+        ("4k3/8/8/8/8/8/8/4K3 b - e3 0 1", Err("no pawn in front of it")),
+        ("4k3/8/8/8/3pP3/8/4N3/4K3 b - e3 0 1", Err("occupied")),
+        ("4k3/8/8/8/3pP3/8/8/4K3 w - e3 0 1", Err("rank 6")),
+        // Castling letters in any order are read and written back in KQkq order; repeated ones are refused.
+        ("r3k2r/8/8/8/8/8/8/R3K2R w qkQK - 0 1", Ok("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", Err("repeated")),
+        // A right without its king and rook on their squares is refused, not cleared.
+        ("r3k2r/8/8/8/8/8/8/R4K1R w K - 0 1", Err("castling right K needs the king")),
+        ("r3k3/8/8/8/8/8/8/R3K2R w Kk - 0 1", Err("castling")),
+        // Shredder-FEN letters name the same rights in standard chess when they name the corner rooks.
+        ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", Ok("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")),
+        // Clocks: fullmove 0 is refused, halfmove 100 and more is accepted (the game is then over).
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 0", Err("fullmove")),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 100 80", Ok("4k3/8/8/8/8/8/8/4K2R w K - 100 80")),
+    ];
+    for &(fen, expected) in cases {
+        match (Position::from_fen(fen), expected) {
+            (Ok(pos), Ok(written)) => assert_eq!(pos.to_fen(), written, "{fen}"),
+            (Err(e), Err(needle)) => assert!(e.to_string().contains(needle), "{fen}: {e} lacks {needle:?}"),
+            (got, _) => panic!("{fen}: got {got:?}, expected {expected:?}"),
+        }
+    }
+}
+
+/// A book line whose position already ends the game (checkmate, stalemate, insufficient material, the
+/// fifty-move rule) is refused when the book is read, naming the line: no game is played from it.
+#[test]
+fn book_lines_that_end_the_game_are_refused() {
+    use arbiter::runner::openings::load_openings;
+    let dir = scratch("finished-books");
+    for (line, termination) in [
+        ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", "checkmate"),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+        ("4k3/8/8/8/8/8/8/4KB2 w - - 0 1", "insufficient material"),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 100 80", "fifty-move rule"),
+    ] {
+        let book = dir.join("book.epd");
+        std::fs::write(&book, format!("4k3/8/8/8/8/8/8/4K2R w K - 0 1\n{line}\n")).expect("write the book");
+        let err = load_openings(&book, None).expect_err(line).to_string();
+        assert!(err.contains("book.epd:2: the game is over after book ply 0"), "{err}");
+        assert!(err.contains(termination), "{line}: {err}");
+    }
+}
