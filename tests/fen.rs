@@ -171,3 +171,101 @@ fn chess960_castling_edge_cases() {
     assert_eq!(castle.to_uci(true), "e1h1");
     assert_eq!(perft(&mut pos.clone(), 3), 13_744);
 }
+
+/// The check-state rule against python-chess (`tests/check_states.py`): every position in check reached by
+/// legal play (standard and Chess960) is accepted, every placement python-chess's `Board.status()` refuses for
+/// its check state (`STATUS_TOO_MANY_CHECKERS`, `STATUS_IMPOSSIBLE_CHECK`) is refused, and of the placements
+/// python-chess finds valid, Arbiter refuses only checks that no move can give (counted, and checked in
+/// `impossible_checks_by_hand` by kind).
+#[test]
+fn impossible_checks_match_python_chess() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/check_states.py");
+    let out = std::process::Command::new("python3").arg(script).output().expect("python3 must be installed");
+    assert_ne!(out.status.code(), Some(3), "python-chess is missing: run `pip install chess` (see README)");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).expect("the script prints UTF-8");
+    let (mut reached, mut impossible, mut valid, mut stricter) = (0, 0, 0, 0);
+    for line in text.lines() {
+        let (kind, fen) = line.split_once('\t').expect("KIND<TAB>FEN");
+        let parsed = Position::from_fen_variant(fen, kind == "reached960");
+        match kind {
+            "reached" | "reached960" => {
+                let pos = parsed.unwrap_or_else(|e| panic!("{fen}: reached by legal play, refused: {e}"));
+                assert!(pos.in_check(), "{fen}");
+                reached += 1;
+            }
+            "impossible" => {
+                let err = parsed.expect_err(fen).to_string();
+                assert!(err.contains("impossible check"), "{fen}: {err}");
+                impossible += 1;
+            }
+            _ => {
+                valid += 1;
+                if let Err(e) = parsed {
+                    assert!(e.to_string().contains("double check from"), "{fen}: {e}");
+                    stricter += 1;
+                }
+            }
+        }
+    }
+    eprintln!("reached {reached}, impossible {impossible}, valid for python-chess {valid} of which refused {stricter}");
+    assert!(reached > 3000 && impossible > 20 && valid > 2000, "too few positions: {reached} {impossible} {valid}");
+}
+
+/// Hand-made checks by kind: each refused one names its reason; each accepted one is a position a single move
+/// reaches (the move in the comment).
+#[test]
+fn impossible_checks_by_hand() {
+    let refused = [
+        // Two knights: a knight move uncovers no line, and only one knight moved.
+        ("4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", "double check from"),
+        // Two pawns.
+        ("8/8/8/4k3/3P1P2/8/8/4K3 b - - 0 1", "double check from"),
+        // A pawn and a knight.
+        ("8/8/2N5/4k3/3P4/8/8/4K3 b - - 0 1", "double check from"),
+        // Two rooks on lines no single move uncovers (rank and file, both open).
+        ("4k2R/8/8/8/8/8/8/K3R3 b - - 0 1", "double check from"),
+        // Two bishops.
+        ("8/8/8/4k3/8/2B3B1/8/K7 b - - 0 1", "double check from"),
+        // Queen and rook on one line through the king (python-chess's collinear case).
+        ("8/8/8/R3k2Q/8/8/8/K7 b - - 0 1", "double check from"),
+        // Three checkers.
+        ("4k3/8/3N1N2/8/8/8/8/K3R3 b - - 0 1", "3 pieces give check"),
+        // The en-passant square says e2-e4 was the last move, which cannot give a rook check on the h-file.
+        ("4k2R/8/8/8/4P3/8/8/K7 b - e3 0 1", "en-passant square e3"),
+        // The side not to move in check stays its own reason.
+        ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "not to move is in check"),
+    ];
+    for (fen, needle) in refused {
+        let err = Position::from_fen(fen).expect_err(fen).to_string();
+        assert!(err.contains(needle), "{fen}: {err} lacks {needle:?}");
+    }
+    // Double and discovered checks that one move gives: (the position before, the move); the position after
+    // must be accepted, and be in the check the comment names.
+    let reached = [
+        // Nf6+ uncovering the rook on e1: knight and rook.
+        ("4k3/8/8/8/4N3/8/8/K3R3 w - - 0 1", "e4f6", 2),
+        // Rc8+ uncovering the bishop on a4: rook and bishop.
+        ("4k3/8/2R5/8/B7/8/8/K7 w - - 0 1", "c6c8", 2),
+        // dxe6 e.p.: the pawn on e6 checks and the rook on d1 is uncovered through d5.
+        ("8/3k4/8/3Pp3/8/8/8/K2R4 w - e6 0 1", "d5e6", 2),
+        // e8=N+ uncovering the bishop on d8: a promoted knight and a bishop.
+        ("3B4/4P3/5k2/8/8/8/8/K7 w - - 0 1", "e7e8n", 2),
+        // O-O-O+: the rook on d1 checks.
+        ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", 1),
+    ];
+    // A single check whose checker has no way in (b7's origins b6, a6 and c6 are all occupied) is accepted, as
+    // is the chessprogramming wiki's perft position 4 (the bishop on b6 checks; its origins are occupied and the
+    // queen on a3 cannot have come from e3, where it would have checked too).
+    for fen in ["k7/1P6/ppp5/8/8/8/8/K7 b - - 0 1", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"]
+    {
+        assert!(Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")).in_check(), "{fen}");
+    }
+    for (before, uci, checkers) in reached {
+        let mut pos = Position::from_fen(before).unwrap_or_else(|e| panic!("{before}: {e}"));
+        let m = arbiter::notation::san::parse_uci(&pos, uci).unwrap_or_else(|e| panic!("{before} {uci}: {e}"));
+        pos.make_move(m);
+        let after = Position::from_fen(&pos.to_fen()).unwrap_or_else(|e| panic!("{before} {uci}: {e}"));
+        assert_eq!(after.checkers().count(), checkers, "{before} {uci}");
+    }
+}

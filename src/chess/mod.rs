@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod position;
+mod retro;
 pub mod types;
 pub mod zobrist;
 

@@ -47,6 +47,14 @@ pub enum SetupError {
     /// The side that has just moved is in check.
     #[error("the side not to move is in check")]
     OppositeCheck,
+    /// The side to move is in a check that no move of the other side can have given: three or more checkers,
+    /// a double check no single move gives (two knights, say), or a check the claimed en-passant double step
+    /// cannot have given (see `chess::retro`).
+    #[error("impossible check: {reason}")]
+    ImpossibleCheck {
+        /// Which checkers, and why no move gives them.
+        reason: String,
+    },
     /// A castling right without its king on the back rank or without its rook (in standard chess: king on
     /// the e-file, rook in the corner).
     #[error(
@@ -182,7 +190,7 @@ impl Position {
     ///
     /// # Errors
     /// [`SetupError`] when a side has not exactly one king, a pawn stands on rank 1 or 8, the side not to move
-    /// is in check, a castling right lacks its king or rook, or the en-passant square is impossible. An
+    /// is in check, the side to move is in a check no move can have given, a castling right lacks its king or rook, or the en-passant square is impossible. An
     /// en-passant square that is possible but allows no legal capture is accepted and dropped.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let mut pos = Position {
@@ -278,9 +286,14 @@ impl Position {
                     reason: "the square it passed or started from is occupied",
                 });
             }
-            if pos.ep_capture_legal(ep) {
-                pos.ep = Some(ep);
-            }
+        }
+        if let Some(reason) = super::retro::impossible_check(&pos, setup.ep) {
+            return Err(SetupError::ImpossibleCheck { reason });
+        }
+        if let Some(ep) = setup.ep
+            && pos.ep_capture_legal(ep)
+        {
+            pos.ep = Some(ep);
         }
         pos.key = pos.compute_key();
         Ok(pos)

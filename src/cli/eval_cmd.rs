@@ -28,7 +28,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<i32> {
             return Ok(2);
         }
     };
-    let pos = match Position::from_fen(args.fen.trim()) {
+    let pos = match Position::from_fen(&args.fen) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("arbiter eval: bad FEN `{}`: {e}", args.fen);

@@ -59,37 +59,46 @@ impl Epd {
     /// # Errors
     /// A reason string when the line has fewer than four FEN fields or `check_fen` refuses its FEN.
     pub fn parse_with(text: &str, line: usize, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Epd, String> {
-        let text = text.trim();
-        let mut fields = text.splitn(5, char::is_whitespace).filter(|s| !s.is_empty());
+        // Fields are separated by ASCII spaces and tabs only, so that any other whitespace stays inside a field
+        // and the FEN reader names it.
+        let ascii_space = |c: char| c == ' ' || c == '\t';
+        let mut rest = text.trim_matches(ascii_space);
         let mut fen_fields: Vec<&str> = Vec::with_capacity(6);
         for _ in 0..4 {
-            match fields.next() {
-                Some(f) => fen_fields.push(f),
-                None => return Err("expected at least 4 FEN fields".to_string()),
+            let (field, after) = rest.split_once(ascii_space).unwrap_or((rest, ""));
+            if field.is_empty() {
+                return Err("expected at least 4 FEN fields".to_string());
             }
+            fen_fields.push(field);
+            rest = after.trim_start_matches(ascii_space);
         }
         if fen_fields.iter().any(|f| f.contains(';')) {
             return Err("expected at least 4 FEN fields before the first ';'".to_string());
         }
-        let rest = fields.next().unwrap_or("").trim();
-        let mut ops = split_operations(rest);
-        // Perft-suite form: clocks before the first ';', e.g. "... - 0 1 ;D1 20".
-        let mut halfmove = "0".to_string();
-        let mut fullmove = "1".to_string();
-        if let Some((op, operands)) = ops.first().cloned()
-            && op.parse::<u32>().is_ok()
-            && operands.parse::<u32>().is_ok()
+        // The two clock fields may follow the four FEN fields before the operations: `... - 0 1 ;D1 20` (perft
+        // suites) or `... b - - 12 13 bm Kd7;`. Opcodes start with a letter, so two numbers here are the clocks.
+        let mut clocks: Option<(&str, &str)> = None;
+        if let Some((halfmove, after)) = leading_number(rest)
+            && let Some((fullmove, after)) = leading_number(after)
         {
-            halfmove = op;
-            fullmove = operands;
-            ops.remove(0);
+            clocks = Some((halfmove, fullmove));
+            rest = after;
         }
+        let ops = split_operations(rest.trim());
+        let (mut halfmove, mut fullmove) =
+            clocks.map_or(("0".to_string(), "1".to_string()), |(h, f)| (h.into(), f.into()));
         for (op, operand) in &ops {
-            match op.as_str() {
-                "hmvc" => halfmove = operand.clone(),
-                "fmvn" => fullmove = operand.clone(),
-                _ => {}
+            let (clock, field) = match op.as_str() {
+                "hmvc" => (&mut halfmove, 0),
+                "fmvn" => (&mut fullmove, 1),
+                _ => continue,
+            };
+            if let Some(given) = clocks.map(|c| if field == 0 { c.0 } else { c.1 })
+                && given != operand
+            {
+                return Err(format!("the clock field {given} and the {op} operation {operand:?} disagree"));
             }
+            *clock = operand.clone();
         }
         let fen = format!(
             "{} {} {} {} {} {}",
@@ -148,6 +157,15 @@ impl Epd {
         }
         s
     }
+}
+
+/// The run of ASCII digits at the start of `text` (after ASCII spaces and tabs) when it ends at whitespace, a
+/// `;` or the end, and the text after it.
+fn leading_number(text: &str) -> Option<(&str, &str)> {
+    let text = text.trim_start_matches([' ', '\t']);
+    let end = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let after = &text[end..];
+    (end > 0 && (after.is_empty() || after.starts_with([' ', '\t', ';']))).then(|| (&text[..end], after))
 }
 
 /// Splits `op1 a b; op2 "x; y"; ...` into (opcode, operands), honouring double quotes.
@@ -305,5 +323,34 @@ mod tests {
         assert!(Epd::parse("4k3/8/8 w", 1, false).is_err());
         let err = parse_epd_text("\n4k3/8/8/8/8/8/8/4K2X w - - ;D1 1\n", "x.epd", false).unwrap_err();
         assert!(err.to_string().starts_with("x.epd:2:"), "{err}");
+    }
+
+    #[test]
+    fn clock_fields_before_operations_are_kept_with_the_operations() {
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 bm Kd7; id \"x\";", 3, false).unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
+        assert_eq!(e.get("bm"), Some("Kd7"));
+        assert_eq!(e.get("id"), Some("x"));
+        assert_eq!(e.ops.len(), 2);
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13", 1, false).unwrap();
+        assert_eq!((e.fen.as_str(), e.ops.len()), ("4k3/8/8/8/8/8/8/4K2R b K - 12 13", 0));
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13;", 1, false).unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
+        // The clock fields and hmvc/fmvn must agree.
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 12; fmvn 13;", 1, false).unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
+        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 5;", 1, false).unwrap_err();
+        assert!(err.contains("the clock field 12 and the hmvc operation \"5\" disagree"), "{err}");
+    }
+
+    #[test]
+    fn odd_whitespace_in_the_fen_is_named() {
+        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R\u{a0}b K - bm Kd7;", 1, false).unwrap_err();
+        assert!(err.contains("U+00A0"), "{err}");
+        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b\u{c}K - bm Kd7;", 1, false).unwrap_err();
+        assert!(err.contains("U+000C"), "{err}");
+        // Inside an operation's operand any text is kept.
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - id \"a\u{a0}b\";", 1, false).unwrap();
+        assert_eq!(e.get("id"), Some("a\u{a0}b"));
     }
 }

@@ -10,11 +10,33 @@ use thiserror::Error;
 /// What is wrong with a FEN string. Each variant names the field and the offending text.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    /// The string has fewer than four or more than six space-separated fields.
+    /// The string has more than six fields.
     #[error("expected 4 to 6 fields (board, side, castling, en passant[, halfmove, fullmove]), found {found}")]
     FieldCount {
         /// How many fields there were.
         found: usize,
+    },
+    /// One of the four fields a FEN cannot do without is missing (the two clocks may be left out).
+    #[error(
+        "missing the {field} field: found {found} fields, expected board, side, castling and en passant (the \
+         halfmove and fullmove fields may be left out: they default to 0 and 1)"
+    )]
+    MissingField {
+        /// The first missing field: `board`, `side`, `castling` or `en passant`.
+        field: &'static str,
+        /// How many fields there were.
+        found: usize,
+    },
+    /// A whitespace or control character other than ASCII space and tab (a no-break space, a form feed...).
+    #[error(
+        "character {column} is {character:?} (U+{:04X}); FEN fields are separated by ASCII spaces or tabs only",
+        u32::from(*character)
+    )]
+    BadWhitespace {
+        /// The character.
+        character: char,
+        /// Its 1-based position in the FEN, in characters.
+        column: usize,
     },
     /// The board field does not have 8 ranks separated by `/`.
     #[error("board field {board:?}: expected 8 ranks, found {found}")]
@@ -91,14 +113,26 @@ pub enum FenError {
     Illegal(#[from] SetupError),
 }
 
-/// Parses a FEN into a [`Setup`] without checking the position's legality. Missing clock fields default to
-/// `0 1`. `chess960` makes `KQkq` letters and castling moves use Chess960 conventions.
+/// Parses a FEN into a [`Setup`] without checking the position's legality. Fields are separated by runs of
+/// ASCII spaces and tabs; missing clock fields default to `0 1` (as python-chess's `Board.set_fen` does); the
+/// first four fields are required. `chess960` makes `KQkq` letters and castling moves use Chess960 conventions.
+/// The policies are in `docs/positions.md`.
 ///
 /// # Errors
-/// [`FenError`] naming the field and the text.
+/// [`FenError`] naming the field and the text; [`FenError::BadWhitespace`] for any other whitespace or control
+/// character, [`FenError::MissingField`] naming the first missing field.
 pub fn parse_setup(fen: &str, chess960: bool) -> Result<Setup, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if !(4..=6).contains(&fields.len()) {
+    if let Some((i, character)) =
+        fen.chars().enumerate().find(|&(_, c)| (c.is_whitespace() || c.is_control()) && c != ' ' && c != '\t')
+    {
+        return Err(FenError::BadWhitespace { character, column: i + 1 });
+    }
+    let fields: Vec<&str> = fen.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
+    if fields.len() < 4 {
+        let field = ["board", "side", "castling", "en passant"][fields.len()];
+        return Err(FenError::MissingField { field, found: fields.len() });
+    }
+    if fields.len() > 6 {
         return Err(FenError::FieldCount { found: fields.len() });
     }
     let ranks: Vec<&str> = fields[0].split('/').collect();
@@ -337,5 +371,38 @@ mod tests {
         let pos = Position::from_fen_variant(fen, true).unwrap();
         assert_eq!(pos.to_fen(), fen);
         assert_eq!(pos.castling_rights(), 15);
+    }
+
+    #[test]
+    fn missing_fields_name_the_field_and_clocks_default_to_0_1() {
+        let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        for (fen, field) in [
+            (String::new(), "board"),
+            (board.to_string(), "side"),
+            (format!("{board} w"), "castling"),
+            (format!("{board} w KQkq"), "en passant"),
+        ] {
+            let err = Position::from_fen(&fen).expect_err(&fen);
+            assert!(matches!(err, FenError::MissingField { field: f, .. } if f == field), "{fen:?}: {err}");
+            assert!(err.to_string().contains(&format!("missing the {field} field")), "{err}");
+        }
+        let start = Position::startpos().to_fen();
+        assert_eq!(Position::from_fen(&format!("{board} w KQkq -")).unwrap().to_fen(), start);
+        let five = Position::from_fen(&format!("{board} w KQkq - 7")).unwrap();
+        assert_eq!((five.halfmove_clock(), five.fullmove_number()), (7, 1));
+    }
+
+    #[test]
+    fn whitespace_other_than_ascii_space_and_tab_is_an_error() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        for bad in ['\u{a0}', '\u{b}', '\u{c}', '\u{3000}', '\r', '\n', '\u{2009}', '\u{0}'] {
+            let fen = start.replacen(' ', &bad.to_string(), 1);
+            let err = Position::from_fen(&fen).expect_err(&fen);
+            assert_eq!(err, FenError::BadWhitespace { character: bad, column: 44 }, "{fen:?}");
+            assert!(err.to_string().contains(&format!("U+{:04X}", u32::from(bad))), "{err}");
+        }
+        // Runs of ASCII spaces and tabs, leading and trailing ones included, separate fields.
+        let spaced = "  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \t w  KQkq\t-   0 1 ";
+        assert_eq!(Position::from_fen(spaced).unwrap().to_fen(), start);
     }
 }

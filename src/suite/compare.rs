@@ -196,13 +196,14 @@ pub struct Divergence {
 }
 
 /// Compares two oracles from `fen` at `depth`; `None` when they agree on every root move's count, otherwise the
-/// first divergence found by descending into the first differing move.
+/// first divergence found by descending into the first differing move. The oracles are given Arbiter's own FEN
+/// of the position (`G::to_fen` of `fen` read), never `fen` as written.
 ///
 /// If the move sets agree at every level but counts still differ down to depth 1 (one oracle counts a move
 /// twice, say), the divergence reports empty move differences at the deepest position reached.
 ///
 /// # Errors
-/// [`CompareError`] when either oracle fails.
+/// [`CompareError`] when either oracle fails, [`CompareError::Setup`] when `fen` is not a legal position.
 pub fn find_divergence<G: PerftGame>(
     first: &mut dyn PerftOracle,
     second: &mut dyn PerftOracle,
@@ -210,6 +211,10 @@ pub fn find_divergence<G: PerftGame>(
     depth: u32,
     chess960: bool,
 ) -> Result<Option<Divergence>, CompareError> {
+    // Both oracles get Arbiter's own FEN of the position, never the input text (which may spell castling
+    // rights, an en-passant square without a capture, or its spacing differently).
+    let normalized = replay::<G>(fen, &[], chess960)?.to_fen();
+    let fen = normalized.as_str();
     let mut moves: Vec<String> = Vec::new();
     let mut d = depth.max(1);
     let mut root_counts = None;
@@ -270,5 +275,32 @@ mod tests {
         assert_eq!(d.only_first, ["a5b6"]);
         let mut same = ArbiterOracle::<Position>::new(false);
         assert!(find_divergence::<Position>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
+    }
+
+    /// An oracle that records the FENs it is given and answers with Arbiter's own divide.
+    struct Recording(Vec<String>);
+
+    impl PerftOracle for Recording {
+        fn name(&self) -> String {
+            "recording".to_string()
+        }
+
+        fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
+            self.0.push(fen.to_string());
+            ArbiterOracle::<Position>::new(false).divide(fen, moves, depth)
+        }
+    }
+
+    #[test]
+    fn oracles_get_arbiters_own_fen_never_the_input_text() {
+        // Doubled spaces and tabs, no clocks, and an en-passant square with no capture: the oracle sees the FEN
+        // Arbiter writes for the position.
+        let input = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR  b\tKQkq e3";
+        let mut ours = ArbiterOracle::<Position>::new(false);
+        let mut theirs = Recording(Vec::new());
+        assert!(find_divergence::<Position>(&mut ours, &mut theirs, input, 2, false).unwrap().is_none());
+        assert_eq!(theirs.0, ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]);
+        let err = find_divergence::<Position>(&mut ours, &mut theirs, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", 2, false);
+        assert!(matches!(err, Err(CompareError::Setup { .. })));
     }
 }

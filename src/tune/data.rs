@@ -244,7 +244,7 @@ fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadL
         let score = body[open + 1..].trim();
         let label =
             Label::from_score(score).ok_or_else(|| bad(format!("label [{score}]: expected [1.0], [0.5] or [0.0]")))?;
-        let fen = body[..open].trim();
+        let fen = body[..open].trim_matches([' ', '\t']);
         let position = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?;
         return Ok(LabelledPosition { position, label, line });
     }
@@ -696,6 +696,20 @@ mod tests {
         assert!(set.bad[3].reason.starts_with("bad FEN"), "{:?}", set.bad[3]);
         assert!(set.bad[4].reason.starts_with("a trailing ']' without its '['"), "{:?}", set.bad[4]);
         assert_eq!(set.bad_messages()[0].split(": ").next(), Some("t.book:2"));
+    }
+
+    #[test]
+    fn impossible_positions_and_odd_whitespace_are_bad_lines() {
+        let text = "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1 [1.0]\n\
+                    4k3/8/8/8/8/8/8/4K2R w K -\u{a0}[0.5]\n\
+                    4k3/8/8/8/8/8/8/4K2R\u{a0}w K - c9 \"1-0\";\n\
+                    4k3/8/8/8/8/8/8/4K2R w K - 9 30 c9 \"1-0\";\n";
+        let set = read_labelled_text(text, "t.book");
+        assert_eq!(set.bad.iter().map(|b| b.line).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!(set.bad[0].reason.contains("impossible check: double check from Nd6 and Nf6"), "{:?}", set.bad[0]);
+        assert!(set.bad[1].reason.contains("U+00A0"), "{:?}", set.bad[1]);
+        assert!(set.bad[2].reason.contains("U+00A0"), "{:?}", set.bad[2]);
+        assert_eq!(set.positions[0].position.halfmove_clock(), 9);
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! cannon, `p` soldier; upper case Red, lower case Black) and digits 1-9 for empty points; the side to move
 //! (`w` Red, `b` Black; `r` is accepted for Red as some programs write it); two `-` fields (no castling or
 //! en passant in Xiangqi); the halfmove clock; the move number. The fields after the side may be left out
-//! (`- - 0 1` is assumed); the writer always writes all six.
+//! (`- - 0 1` is assumed); the writer always writes all six. Fields are separated by ASCII spaces and tabs only;
+//! any other whitespace or control character is an error (`docs/positions.md`).
 //!
 //! The reader also refuses positions the rules cannot reach, so that move generation may rely on them: each
 //! side has one general, inside its palace; no more of a kind than the starting set; advisors on their five
@@ -29,6 +30,17 @@ pub enum FenError {
     Fields {
         /// How many fields there were.
         found: usize,
+    },
+    /// A whitespace or control character other than ASCII space and tab (as in chess FENs, `docs/positions.md`).
+    #[error(
+        "character {column} is {character:?} (U+{:04X}); FEN fields are separated by ASCII spaces or tabs only",
+        u32::from(*character)
+    )]
+    BadWhitespace {
+        /// The character.
+        character: char,
+        /// Its 1-based position in the FEN, in characters.
+        column: usize,
     },
     /// The board does not have 10 ranks.
     #[error("board {board:?}: expected 10 ranks separated by '/', found {found}")]
@@ -145,7 +157,12 @@ impl Position {
     /// # Errors
     /// A [`FenError`] naming the offending field or piece and what was expected.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if let Some((i, character)) =
+            fen.chars().enumerate().find(|&(_, c)| (c.is_whitespace() || c.is_control()) && c != ' ' && c != '\t')
+        {
+            return Err(FenError::BadWhitespace { character, column: i + 1 });
+        }
+        let fields: Vec<&str> = fen.split([' ', '\t']).filter(|f| !f.is_empty()).collect();
         if !(2..=6).contains(&fields.len()) {
             return Err(FenError::Fields { found: fields.len() });
         }
@@ -314,5 +331,14 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(black, ["d7", "f7", "e8", "d9", "f9"]);
+    }
+
+    #[test]
+    fn whitespace_other_than_ascii_space_and_tab_is_an_error() {
+        let fen = START_FEN.replacen(' ', "\u{a0}", 1);
+        let err = Position::from_fen(&fen).unwrap_err();
+        assert_eq!(err, FenError::BadWhitespace { character: '\u{a0}', column: 60 });
+        let spaced = START_FEN.replace(' ', " \t ");
+        assert_eq!(Position::from_fen(&spaced).unwrap().to_fen(), START_FEN);
     }
 }
