@@ -15,7 +15,7 @@
 
 pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::runner::EngineKind;
-use crate::runner::output::RUN_FILES;
+use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
 use crate::runner::runfile::{args_after, hex};
 use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::timecontrol::TimeControl;
@@ -416,10 +416,13 @@ fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) 
             create_run_dir(Path::new("results"), &stem)?
         }
     };
-    // run.toml first: a run killed at any moment after this can be resumed.
+    // The lock first, then the folder checked again under it: of two matches started on one folder at once,
+    // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
+    let lock = lock_run(&dir)?;
+    create_out_dir(&dir)?;
+    // run.toml next: a run killed at any moment after this can be resumed.
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("the working directory: {e}"))?;
     RunFile::new(raw.to_vec(), cwd, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
-    let lock = lock_run(&dir)?;
     let mut sink = ResultSink::create(&dir, &event_name(&args))?;
     sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
     let state = MatchState::new(spec.schedule());
@@ -448,12 +451,12 @@ fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
     Ok(spec)
 }
 
-/// Locks the `run.toml` of `dir` for as long as the returned file is open, so that a second `arbiter match`
-/// cannot append to the same run (a resume while the run still plays). The lock dies with the process, even
-/// on SIGKILL. A file system without locks gets a warning.
+/// Locks the run folder `dir` ([`LOCK_FILE`], created when missing) for as long as the returned file is open,
+/// so that a second `arbiter match` can neither start in the same folder nor append to the same run (a resume
+/// while the run still plays). The lock dies with the process, even on SIGKILL. A file system without locks
+/// gets a warning.
 fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
-    let path = dir.join(RUN_TOML);
-    let file = File::open(&path).map_err(|e| anyhow::anyhow!("{}: cannot open: {e}", path.display()))?;
+    let file = open_lock_file(dir)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => Err(anyhow::anyhow!(
@@ -462,7 +465,10 @@ fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
         )
         .into()),
         Err(TryLockError::Error(error)) => {
-            eprintln!("warning: {}: cannot lock ({error}); make sure no other arbiter plays this run", path.display());
+            eprintln!(
+                "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
+                dir.join(LOCK_FILE).display()
+            );
             Ok(None)
         }
     }
@@ -485,6 +491,8 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
     let dir = dir.canonicalize().map_err(|e| {
         anyhow::anyhow!("--resume {shown}: {e} (expected the folder of an earlier run, holding run.toml)")
     })?;
+    // Before anything is read or written: a link by any name the run writes is refused.
+    refuse_links(&dir, &WRITTEN_FILES)?;
     let run_path = dir.join(RUN_TOML);
     let run = RunFile::read(&run_path).map_err(|e| {
         anyhow::anyhow!("--resume {shown}: {e} (a run folder holds run.toml from its first moment; is this one?)")
@@ -940,17 +948,16 @@ struct Progress<'a, G: MatchGame> {
 }
 
 /// The log file of a run folder.
-pub const LOG_FILE: &str = "match.log";
+pub const LOG_FILE: &str = crate::runner::output::LOG_FILE;
 
 impl<'a, G: MatchGame> Progress<'a, G> {
     /// A bar for the games `state` plans, starting at the games it has counted already; `interval` is
     /// `--ratinginterval`, `dir` the run folder (for `match.log`).
     fn new(spec: &'a MatchSpec<G>, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a, G> {
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
-        let log = match log {
+        let log = match append_file(&dir.join(LOG_FILE), true) {
             Ok(file) => Some(file),
             Err(error) => {
-                eprintln!("warning: {}: cannot open the log: {error}", dir.join(LOG_FILE).display());
+                eprintln!("warning: cannot open the log: {error}");
                 None
             }
         };

@@ -435,7 +435,7 @@ mod tests {
         let args = vec!["--engine".to_string(), "name=seed".into(), "--name".into(), "say \"hi\" \\ there".into()];
         let file = RunFile::new(args, PathBuf::from("/some where"), &Fingerprint::of(&spec()));
         file.write(&path).unwrap();
-        assert!(!dir.join(".run.toml.tmp").exists());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only run.toml: no temporary file is left");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# Written by `arbiter match` before the first game"), "{text}");
         assert!(text.contains(&format!("fingerprint = \"{}\"", hex(Fingerprint::of(&spec()).total()))), "{text}");

@@ -1,0 +1,144 @@
+//! Run folders under stress, end to end with the real binary: two matches started on one folder at once, files
+//! of a run folder replaced by symbolic links, and damaged records that `arbiter match --resume` drops (keeping
+//! a copy) and plays again. See `docs/run-folders.md`.
+
+use arbiter::runner::RunFile;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const UHO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/UHO_4060_v4.part1of5.epd");
+
+/// A short match of the built-in `seed` against `nomob`.
+const MATCH: [&str; 11] =
+    ["match", "--openings", UHO, "--engine", "name=seed", "--engine", "name=nomob", "--games", "4", "--nodes", "200"];
+
+/// A fresh, empty folder for one test under `target/tmp`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("run-folder-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the scratch folder");
+    dir
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+/// `arbiter ARGS` run to its end.
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .output()
+        .expect("run the arbiter binary")
+}
+
+/// `arbiter ARGS`, which must exit with `code`; returns its stderr.
+fn arbiter_exits(code: i32, args: &[&str]) -> String {
+    let out = arbiter(args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "arbiter {args:?}\nstdout:\n{}\nstderr:\n{stderr}", text(&out.stdout));
+    stderr
+}
+
+/// `MATCH` into `out`.
+fn match_into(out: &Path) -> Vec<&str> {
+    MATCH.iter().copied().chain(["--out", path_str(out)]).collect()
+}
+
+/// The names in `dir` that look like temporary files.
+fn temporary_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".tmp"))
+        .collect()
+}
+
+#[test]
+fn two_matches_started_on_one_folder_leave_one_run_and_one_refusal() {
+    let base = scratch("race");
+    for i in 0..20 {
+        let out = base.join(format!("run-{i}"));
+        let args = match_into(&out);
+        let spawn = || {
+            Command::new(env!("CARGO_BIN_EXE_arbiter"))
+                .args(&args)
+                .current_dir(env!("CARGO_TARGET_TMPDIR"))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start the arbiter binary")
+        };
+        let (a, b) = (spawn(), spawn());
+        let outputs = [a.wait_with_output().unwrap(), b.wait_with_output().unwrap()];
+        let codes: Vec<Option<i32>> = outputs.iter().map(|o| o.status.code()).collect();
+        let stderrs: Vec<String> = outputs.iter().map(|o| text(&o.stderr)).collect();
+        assert!(codes.contains(&Some(0)) && codes.contains(&Some(2)), "iteration {i}: {codes:?}\n{stderrs:#?}");
+        let refused = &stderrs[codes.iter().position(|c| *c == Some(2)).unwrap()];
+        let in_use = format!("{}: the run is in use by another arbiter process", out.display());
+        // Or the second found the first one's files, under the lock, once the first had finished.
+        let exists = refused.contains(&format!("{}/", out.display()))
+            && refused.contains(": already exists; refusing to overwrite an earlier run");
+        assert!(refused.contains(&in_use) || exists, "iteration {i}: {refused}");
+        let run = RunFile::read(&out.join("run.toml")).expect("run.toml parses");
+        assert_eq!(run.args, args[1..]);
+        assert!(temporary_files(&out).is_empty(), "iteration {i}: {:?}", temporary_files(&out));
+        let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 5, "iteration {i}: one run's 4 games:\n{csv}");
+    }
+}
+
+#[test]
+fn no_file_of_a_run_folder_is_written_through_a_symbolic_link() {
+    let base = scratch("links");
+    let target = base.join("precious.txt");
+    std::fs::write(&target, "keep me\n").unwrap();
+    let names = [
+        "games.csv",
+        "games.pgn",
+        "summary.txt",
+        "summary.csv",
+        "run.toml",
+        "run.lock",
+        "match.log",
+        "llr.svg",
+        "elo.svg",
+    ];
+    // A new match refuses a folder holding a link by any of the names it writes.
+    for name in names {
+        let out = base.join(format!("new-{name}"));
+        std::fs::create_dir_all(&out).unwrap();
+        std::os::unix::fs::symlink(&target, out.join(name)).unwrap();
+        let stderr = arbiter_exits(2, &match_into(&out));
+        let link = out.join(name);
+        assert!(stderr.contains(&format!("{}: is a symbolic link", link.display())), "{name}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n", "{name}");
+    }
+    // A link planted in a finished run is refused on resume, before anything is written.
+    let run = base.join("finished");
+    arbiter_exits(0, &match_into(&run));
+    for name in names {
+        let link = run.join(name);
+        let moved = run.join(format!("{name}.away"));
+        std::fs::rename(&link, &moved).ok();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let stderr = arbiter_exits(2, &["match", "--resume", path_str(&run)]);
+        assert!(stderr.contains(&format!("{}: is a symbolic link", link.display())), "{name}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n", "{name}");
+        std::fs::remove_file(&link).unwrap();
+        std::fs::rename(&moved, &link).ok();
+    }
+    arbiter_exits(0, &["match", "--resume", path_str(&run)]);
+    // The folder itself may be a link (results on another disk): only the files inside are checked.
+    let real = base.join("real-folder");
+    std::fs::create_dir_all(&real).unwrap();
+    let linked = base.join("linked-folder");
+    std::os::unix::fs::symlink(&real, &linked).unwrap();
+    arbiter_exits(0, &match_into(&linked));
+    assert!(real.join("games.csv").is_file() && real.join("run.toml").is_file());
+}
