@@ -142,3 +142,109 @@ fn no_file_of_a_run_folder_is_written_through_a_symbolic_link() {
     arbiter_exits(0, &match_into(&linked));
     assert!(real.join("games.csv").is_file() && real.join("run.toml").is_file());
 }
+
+/// The rows of `dir/games.csv` without the header, sorted by game number.
+fn sorted_rows(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let mut rows: Vec<String> = text.lines().skip(1).map(str::to_string).collect();
+    rows.sort_by_key(|row| row.split(',').nth(1).unwrap().parse::<u64>().unwrap());
+    rows
+}
+
+/// The files in `dir` whose name starts with `prefix`.
+fn files_starting(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .collect()
+}
+
+#[test]
+fn resume_drops_damaged_games_keeps_a_copy_and_plays_them_again() {
+    let base = scratch("damaged");
+    let run = base.join("run");
+    let args: Vec<&str> = MATCH.iter().copied().map(|a| if a == "4" { "10" } else { a }).collect();
+    arbiter_exits(0, &[&args[..], &["--out", path_str(&run)]].concat());
+    let original = sorted_rows(&run);
+    assert_eq!(original.len(), 10);
+
+    // Five kinds of damage, one game each (the rows in file order 1 to 5).
+    let csv = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let game_of = |line: &str| line.split(',').nth(1).unwrap().parse::<u64>().unwrap();
+    let round = |game: u64| format!("[Round \"{}.{}\"]", game / 2 + 1, game % 2 + 1);
+    let damaged: Vec<u64> = (1..=5).map(|i| game_of(&lines[i])).collect();
+    // 1: a row cut short.
+    lines[1] = lines[1].split(',').take(5).collect::<Vec<_>>().join(",");
+    // 3: the wrong result.
+    let mut fields: Vec<String> = lines[3].split(',').map(str::to_string).collect();
+    fields[5] = if fields[5] == "1-0" { "0-1".into() } else { "1-0".into() };
+    lines[3] = fields.join(",");
+    // 4: the wrong ply count.
+    let mut fields: Vec<String> = lines[4].split(',').map(str::to_string).collect();
+    fields[7] = (fields[7].parse::<u64>().unwrap() + 2).to_string();
+    lines[4] = fields.join(",");
+    std::fs::write(run.join("games.csv"), lines.join("\n") + "\n").unwrap();
+    let pgn = std::fs::read_to_string(run.join("games.pgn")).unwrap();
+    let mut games: Vec<String> = pgn.split_inclusive("[Event ").map(str::to_string).collect();
+    // split_inclusive keeps "[Event " at the end of each piece: move it to the front of the next one.
+    let mut chunks: Vec<String> = Vec::new();
+    let mut carry = String::new();
+    for piece in games.drain(..) {
+        let text = format!("{carry}{piece}");
+        carry.clear();
+        match text.strip_suffix("[Event ") {
+            Some(rest) => {
+                if !rest.is_empty() {
+                    chunks.push(rest.to_string());
+                }
+                carry.push_str("[Event ");
+            }
+            None => chunks.push(text),
+        }
+    }
+    let index = |chunks: &[String], game: u64| chunks.iter().position(|c| c.contains(&round(game))).unwrap();
+    // 2: an illegal move (a king capturing on e8 after the book moves).
+    let k = index(&chunks, damaged[1]);
+    let body = chunks[k].find("\n\n").unwrap() + 2;
+    let first_move = chunks[k][body..].find(". ").unwrap() + body + 2;
+    chunks[k].insert_str(first_move, "Kxe8 ");
+    // 5: a row whose PGN game is gone.
+    let gone = index(&chunks, damaged[4]);
+    chunks.remove(gone);
+    std::fs::write(run.join("games.pgn"), chunks.concat()).unwrap();
+
+    let stderr = arbiter_exits(0, &["match", "--resume", path_str(&run)]);
+    let dropped: Vec<&str> = stderr.lines().filter(|l| l.contains("the game is played again")).collect();
+    assert_eq!(dropped.len(), 5, "{stderr}");
+    for (line, what) in
+        dropped.iter().zip(["fields, expected 9", "does not replay", "result", "plies", "is not in games.pgn"])
+    {
+        assert!(line.contains(what), "{what}: {line}");
+    }
+    assert!(stderr.contains("5 of 10 games recorded, 5 games to play"), "{stderr}");
+    // The copies keep what was dropped, as it was.
+    let csv_copies = files_starting(&run, "games.csv.dropped-");
+    let pgn_copies = files_starting(&run, "games.pgn.dropped-");
+    assert_eq!((csv_copies.len(), pgn_copies.len()), (1, 1), "{stderr}");
+    for copy in csv_copies.iter().chain(&pgn_copies) {
+        assert!(stderr.contains(&format!("a copy of what was dropped is kept in {}", copy.display())), "{stderr}");
+    }
+    let csv_copy = std::fs::read_to_string(&csv_copies[0]).unwrap();
+    assert_eq!(csv_copy.lines().count(), 6, "the header and the five rows:\n{csv_copy}");
+    for line in &lines[1..=5] {
+        assert!(csv_copy.contains(&format!("{line}\n")), "{line}");
+    }
+    let pgn_copy = std::fs::read_to_string(&pgn_copies[0]).unwrap();
+    for &game in &damaged[..4] {
+        assert!(pgn_copy.contains(&round(game)), "game {game}");
+    }
+    assert!(pgn_copy.contains("Kxe8"));
+    // The damaged games were played again, to the same games (a node limit is deterministic).
+    assert_eq!(sorted_rows(&run), original);
+    // And the run is sound: merge replays every game.
+    let merged = base.join("merged");
+    arbiter_exits(0, &["merge", path_str(&run), "--out", path_str(&merged)]);
+    assert_eq!(sorted_rows(&merged), original);
+}
