@@ -248,3 +248,43 @@ fn resume_drops_damaged_games_keeps_a_copy_and_plays_them_again() {
     arbiter_exits(0, &["merge", path_str(&run), "--out", path_str(&merged)]);
     assert_eq!(sorted_rows(&merged), original);
 }
+
+#[test]
+fn damaged_files_are_quoted_with_invisible_characters_escaped_and_cut_short() {
+    let base = scratch("quoted");
+    let run = base.join("run");
+    arbiter_exits(0, &match_into(&run));
+    let csv = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    let toml = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    let resume = ["match", "--resume", path_str(&run)];
+    // A byte order mark, then CRLF line ends: the header differs invisibly, and the message shows how.
+    std::fs::write(run.join("games.csv"), format!("\u{feff}{csv}")).unwrap();
+    let stderr = arbiter_exits(2, &resume);
+    assert!(stderr.contains(r#"got "\u{feff}pair,game,opening,"#), "{stderr}");
+    std::fs::write(run.join("games.csv"), csv.replace('\n', "\r\n")).unwrap();
+    let stderr = arbiter_exits(2, &resume);
+    assert!(stderr.contains(r#"plies,start_fen\r""#), "{stderr}");
+    std::fs::write(run.join("games.csv"), &csv).unwrap();
+    // A 1 MB line in run.toml is quoted cut short.
+    std::fs::write(run.join("run.toml"), format!("{toml}junk = \"{}\u{1b}\n", "x".repeat(1 << 20))).unwrap();
+    let stderr = arbiter_exits(2, &resume);
+    assert!(
+        stderr.contains("run.toml: not a run file arbiter can read: line "),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    assert!(stderr.contains(" more bytes)"), "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(stderr.len() < 2000, "{} bytes of stderr", stderr.len());
+    std::fs::write(run.join("run.toml"), &toml).unwrap();
+    arbiter_exits(0, &resume);
+    // The same for an opening file (EPD) and a PGN book with a 1 MB line.
+    let epd = base.join("big.epd");
+    std::fs::write(&epd, format!("{}\r\n", "x".repeat(1 << 20))).unwrap();
+    let pgn = base.join("big.pgn");
+    std::fs::write(&pgn, format!("[Event \"{}\t\n\n1. e4 *\n", "x".repeat(1 << 20))).unwrap();
+    for book in [&epd, &pgn] {
+        let out = base.join("new");
+        let stderr = arbiter_exits(2, &["match", "--openings", path_str(book), "--out", path_str(&out)]);
+        assert!(stderr.contains(" more bytes)") && stderr.len() < 2000, "{}", &stderr[..stderr.len().min(2000)]);
+    }
+}
