@@ -423,7 +423,8 @@ pub fn salvage_run<G: MatchGame>(
             check_game::<G>(&row, Some(chunk.text), &pgn_shown, chunk.line).map_err(|e| e.to_string())?;
             let opening = spec.openings.get(row.opening).map(|o| G::position_fen(&o.start));
             let start = row.fields.get(CSV_HEADER.len() - 1);
-            if let Some(opening) = opening.filter(|fen| Some(fen) != start) {
+            let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            if let Some(opening) = opening.filter(|fen| Some(position(fen)) != start.map(|s| position(s))) {
                 return Err(format!(
                     "start_fen {}, the schedule's opening {} starts from {}",
                     start.map_or("none".to_string(), |s| shown(s)),
@@ -520,7 +521,8 @@ pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result
 
 /// Checks one game: its PGN `text` (beginning at `line` of `pgn_path`; `None` when missing) replays by the
 /// rules of `G` to the row's result and ply count, and starts from the row's `start_fen` (the `FEN` tag, or the
-/// game's standard start without one). See [`check_games`].
+/// game's standard start without one; the position fields are compared, not the move clocks). See
+/// [`check_games`].
 ///
 /// # Errors
 /// [`RecordError::BadGame`] naming the file, the line where the game begins and what is wrong.
@@ -561,8 +563,11 @@ pub fn check_game<G: MatchGame>(
             csv_plies.unwrap_or("none")
         )));
     }
+    // The position fields only: a game with the standard pieces but other move clocks may be written without a
+    // FEN tag, and the clocks do not decide which moves are legal.
     let start = tag("FEN").unwrap_or(G::START_FEN);
-    if field("start_fen") != Some(start) {
+    let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    if field("start_fen").map(position) != Some(position(start)) {
         return Err(bad(format!(
             "starts from {}, games.csv start_fen {}",
             shown(start),
@@ -838,6 +843,27 @@ mod tests {
             "games.pgn: game 2 (Round \"1.2\") is listed in games.csv but missing; the run folder is damaged";
         assert!(text.ends_with(expected), "{text}");
         assert!(std::fs::read_to_string(dir.join("games.pgn")).unwrap().contains("[Round \"9.2\"]"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn check_game_compares_the_start_fen() {
+        let dir = scratch("start-fen");
+        write_games(&dir, &[0]);
+        let records = read_run(&dir, Repair::ReadOnly).unwrap();
+        let mut row = records.rows[0].clone();
+        let text = records.pgn.get(&0).map(String::as_str);
+        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        // Other move clocks are the same start; another position is not.
+        row.fields[8] = row.fields[8].replace(" 0 1", " 3 7");
+        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        row.fields[8] = row.fields[8].replace(" w ", " b ");
+        let err = check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap_err().to_string();
+        assert!(err.starts_with("games.pgn:1: game 1 (Round \"1.1\"): starts from \"rnbqkbnr/"), "{err}");
+        assert!(
+            err.contains("games.csv start_fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 7\""),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
