@@ -105,7 +105,7 @@ fn bad_input_is_reported() {
         (vec!["--optimizer", "sgd"], "--optimizer \"sgd\": expected adam or local"),
         (vec!["--only", "materiel"], "--only: unknown weight group \"materiel\""),
         (vec!["--validate", "nodes=0,games=2"], "--validate: nodes=\"0\" is not a positive whole number"),
-        (vec!["--threads", "0"], "--threads 0: expected 1 to"),
+        (vec!["--threads", "0"], "for '--threads <N>': expected an integer from 1 to 1024"),
         (vec!["--config", "configs/none.toml"], "--config"),
     ] {
         let mut all_args = vec!["tune", "--data", data, "--out", out];

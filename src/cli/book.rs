@@ -33,16 +33,16 @@ pub struct BookArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// How many positions to keep.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(value_parser = crate::cli::args::int_in(1usize, MAX_POSITIONS), long, default_value_t = 2000)]
     pub positions: usize,
     /// Random plies from the start position.
-    #[arg(long, default_value_t = 8)]
+    #[arg(value_parser = crate::cli::args::int_in(0usize, MAX_PLIES), long, default_value_t = 8)]
     pub plies: usize,
     /// Keep a position when the engine's score is within this many centipawns of 0.
-    #[arg(long, default_value_t = 50)]
+    #[arg(value_parser = crate::cli::args::int_in(0i32, 100_000), long, default_value_t = 50)]
     pub window: i32,
     /// Nodes for the engine's check of each candidate position.
-    #[arg(long, default_value_t = 5000)]
+    #[arg(value_parser = crate::cli::args::nodes, long, default_value_t = 5000)]
     pub nodes: u64,
     /// Random seed.
     #[arg(long, default_value_t = 1)]

@@ -62,7 +62,7 @@ pub struct BaseFlags {
     #[arg(long, default_value_t = 8)]
     pub board: u8,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::threads, long)]
     pub threads: Option<usize>,
     /// The base folder (default: `results/checkers/<variant>-<board>x<board>`).
     #[arg(long)]

@@ -86,15 +86,15 @@ pub struct DatagenArgs {
     pub config: String,
 
     /// How many self-play games to play.
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::count, long)]
     pub games: u64,
 
     /// Nodes per move (and for the check of each candidate opening).
-    #[arg(long, default_value_t = 5000)]
+    #[arg(value_parser = crate::cli::args::nodes, long, default_value_t = 5000)]
     pub nodes: u64,
 
     /// Games played at once, one thread each (default: all cores).
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::threads, long)]
     pub concurrency: Option<usize>,
 
     /// The EPD file to write; the game of each line goes to FILE.meta.tsv.
@@ -114,7 +114,7 @@ pub struct DatagenArgs {
     pub seed: u64,
 
     /// A game still running after this many half-moves from the start position is a draw.
-    #[arg(long, default_value_t = 400)]
+    #[arg(value_parser = crate::cli::args::int_in(1usize, 100_000), long, default_value_t = 400)]
     pub maxplies: usize,
 
     /// Resign adjudication: a side wins when 4 consecutive searches (2 per side) score it at least this many

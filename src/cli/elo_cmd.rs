@@ -21,7 +21,7 @@ pub struct EloArgs {
     #[arg(long, value_name = "OUT")]
     pub csv: Option<PathBuf>,
     /// Bootstrap resamples of game pairs for the 95% intervals and the LOS (0: none).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_BOOTSTRAP)]
+    #[arg(value_parser = crate::cli::args::int_in(0usize, 1_000_000), long, value_name = "N", default_value_t = DEFAULT_BOOTSTRAP)]
     pub bootstrap: usize,
     /// Seed of the bootstrap.
     #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]

@@ -17,19 +17,19 @@ pub struct EpdArgs {
     /// The EPD file (`bm`/`am` opcodes in SAN or UCI; STS files score by the `c0` point list).
     pub file: PathBuf,
     /// Node budget per position (the default when no limit is given: 100000).
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::nodes, long)]
     pub nodes: Option<u64>,
     /// Depth limit per position, in plies.
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::depth, long)]
     pub depth: Option<u32>,
     /// Time per position, in milliseconds.
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long)]
     pub movetime_ms: Option<u64>,
     /// Engine build (TOML config); the seed build when absent.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Positions searched at once (default: all cores).
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::threads, long)]
     pub threads: Option<usize>,
     /// Write the per-position CSV here instead of stdout (the summary then goes to stdout).
     #[arg(long)]

@@ -9,21 +9,22 @@
 //! written from the games recorded. A second Ctrl-C quits at once, without a summary.
 //!
 //! Before the first game the run folder gets `run.toml` ([`RunFile`]): the arguments as given, the working
-//! directory and the schedule fingerprint. `--resume DIR` reads it back, repairs the tail of the result files
-//! ([`read_run`]) and plays the games of the schedule not yet recorded; `--shard I/N` plays one disjoint part
-//! of the schedule, and `arbiter merge` ([`super::merge`]) combines the parts.
+//! directory and the schedule fingerprint. `--resume DIR` reads it back, checks every recorded game as merge
+//! does and drops the damaged ones, keeping a copy ([`salvage_run`]), and plays the games of the schedule not
+//! yet recorded; `--shard I/N` plays one disjoint part of the schedule, and `arbiter merge` ([`super::merge`])
+//! combines the parts.
 
 pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::runner::EngineKind;
-use crate::runner::output::RUN_FILES;
+use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
 use crate::runner::runfile::{args_after, hex};
 use crate::runner::scheduler::MAX_CONCURRENCY;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::{
     AdjudicationRules, DrawAdjudication, Fingerprint, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
-    MatchLength, MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, RUN_TOML, RecordError, Repair,
+    MatchLength, MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, RUN_TOML, RecordError,
     ResignAdjudication, ResultSink, RunFile, Shard, Tournament, Variant, create_out_dir, create_run_dir,
-    load_game_openings, match_report, read_run, replay, run_match_from, summary_text, write_summary,
+    load_game_openings, match_report, replay, run_match_from, salvage_run, summary_text, write_summary,
 };
 use crate::runner::{GameKind, MatchGame};
 use crate::stats::{EloModel, SprtSpec};
@@ -107,17 +108,17 @@ pub struct MatchArgs {
     pub recover: bool,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
 
     /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
     /// milliseconds; no answer is a stall (a loss).
-    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_PING_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_PING_TIMEOUT_MS)]
     pub ping_timeout_ms: u64,
 
     /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
     /// stall (a loss).
-    #[arg(long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
     /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
@@ -130,7 +131,7 @@ pub struct MatchArgs {
 
     /// For PGN openings: play the first N plies of each game as the book (default: the whole game). Same as
     /// `plies=` of --openings.
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::int_in(0u32, 10_000), long, value_name = "N")]
     pub plies: Option<u32>,
 
     /// Opening order: file order, or shuffled by --seed (default: random). Same as `order=` of --openings.
@@ -168,13 +169,13 @@ pub struct MatchArgs {
 
     /// Total games over all pairings, rounded up to whole pairs (pairs are handed out pairing by pairing, in
     /// rounds).
-    #[arg(long, value_name = "N", conflicts_with = "rounds")]
+    #[arg(value_parser = crate::cli::args::count, long, value_name = "N", conflicts_with = "rounds")]
     pub games: Option<u64>,
 
     /// Game pairs per pairing (round robin of N engines: N(N-1)/2 pairings; gauntlet: N-1). Without --games or
     /// --rounds: until the SPRT decides (at most 100000 games), or, without an SPRT, every opening once per
     /// pairing (at most 100000 games).
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::count, long, value_name = "N")]
     pub rounds: Option<u64>,
 
     /// Print the reports (cutechess-cli and fastchess lines for every pairing) to stdout every N games; 0 for
@@ -192,15 +193,15 @@ pub struct MatchArgs {
     pub concurrency: Option<u32>,
 
     /// Nodes per move (default 5000 when no limit is given).
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
     pub nodes: Option<u64>,
 
     /// Search depth per move, in plies.
-    #[arg(long, value_name = "PLIES")]
+    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
     pub depth: Option<u32>,
 
     /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
-    #[arg(long = "movetime-ms", value_name = "MS")]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
     pub movetime_ms: Option<u64>,
 
     /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
@@ -218,7 +219,7 @@ pub struct MatchArgs {
 
     /// Draw after a player's move once the game has N full moves (plies from the start position, book
     /// included, reach 2N), as cutechess-cli's -maxmoves.
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
     pub maxmoves: Option<u32>,
 
     /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic|bayeselo]` over game pairs, from the
@@ -416,10 +417,13 @@ fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) 
             create_run_dir(Path::new("results"), &stem)?
         }
     };
-    // run.toml first: a run killed at any moment after this can be resumed.
+    // The lock first, then the folder checked again under it: of two matches started on one folder at once,
+    // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
+    let lock = lock_run(&dir)?;
+    create_out_dir(&dir)?;
+    // run.toml next: a run killed at any moment after this can be resumed.
     let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("the working directory: {e}"))?;
     RunFile::new(raw.to_vec(), cwd, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
-    let lock = lock_run(&dir)?;
     let mut sink = ResultSink::create(&dir, &event_name(&args))?;
     sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
     let state = MatchState::new(spec.schedule());
@@ -448,12 +452,12 @@ fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
     Ok(spec)
 }
 
-/// Locks the `run.toml` of `dir` for as long as the returned file is open, so that a second `arbiter match`
-/// cannot append to the same run (a resume while the run still plays). The lock dies with the process, even
-/// on SIGKILL. A file system without locks gets a warning.
+/// Locks the run folder `dir` ([`LOCK_FILE`], created when missing) for as long as the returned file is open,
+/// so that a second `arbiter match` can neither start in the same folder nor append to the same run (a resume
+/// while the run still plays). The lock dies with the process, even on SIGKILL. A file system without locks
+/// gets a warning.
 fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
-    let path = dir.join(RUN_TOML);
-    let file = File::open(&path).map_err(|e| anyhow::anyhow!("{}: cannot open: {e}", path.display()))?;
+    let file = open_lock_file(dir)?;
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => Err(anyhow::anyhow!(
@@ -462,7 +466,10 @@ fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
         )
         .into()),
         Err(TryLockError::Error(error)) => {
-            eprintln!("warning: {}: cannot lock ({error}); make sure no other arbiter plays this run", path.display());
+            eprintln!(
+                "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
+                dir.join(LOCK_FILE).display()
+            );
             Ok(None)
         }
     }
@@ -485,6 +492,8 @@ fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool)
     let dir = dir.canonicalize().map_err(|e| {
         anyhow::anyhow!("--resume {shown}: {e} (expected the folder of an earlier run, holding run.toml)")
     })?;
+    // Before anything is read or written: a link by any name the run writes is refused.
+    refuse_links(&dir, &WRITTEN_FILES)?;
     let run_path = dir.join(RUN_TOML);
     let run = RunFile::read(&run_path).map_err(|e| {
         anyhow::anyhow!("--resume {shown}: {e} (a run folder holds run.toml from its first moment; is this one?)")
@@ -533,10 +542,14 @@ fn resume_as<G: MatchGame>(
         .into());
     }
 
-    let records = read_run(dir, Repair::Rewrite).map_err(record_failure)?;
-    for dropped in &records.dropped {
+    let salvage = salvage_run(dir, &spec, SystemTime::now()).map_err(record_failure)?;
+    for dropped in &salvage.records.dropped {
         eprintln!("arbiter match: repaired {shown}: dropped {dropped}");
     }
+    for copy in &salvage.copies {
+        eprintln!("arbiter match: a copy of what was dropped is kept in {}", copy.display());
+    }
+    let records = salvage.records;
     let csv_path = dir.join("games.csv").display().to_string();
     let (state, done) = replay(&spec, &records.rows, &csv_path).map_err(record_failure)?;
     // The summary of an earlier session is rewritten from all the games at the end.
@@ -916,17 +929,16 @@ struct Progress<'a, G: MatchGame> {
 }
 
 /// The log file of a run folder.
-pub const LOG_FILE: &str = "match.log";
+pub const LOG_FILE: &str = crate::runner::output::LOG_FILE;
 
 impl<'a, G: MatchGame> Progress<'a, G> {
     /// A bar for the games `state` plans, starting at the games it has counted already; `interval` is
     /// `--ratinginterval`, `dir` the run folder (for `match.log`).
     fn new(spec: &'a MatchSpec<G>, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a, G> {
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(dir.join(LOG_FILE));
-        let log = match log {
+        let log = match append_file(&dir.join(LOG_FILE), true) {
             Ok(file) => Some(file),
             Err(error) => {
-                eprintln!("warning: {}: cannot open the log: {error}", dir.join(LOG_FILE).display());
+                eprintln!("warning: cannot open the log: {error}");
                 None
             }
         };

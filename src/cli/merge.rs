@@ -18,7 +18,7 @@
 use super::match_cmd::{
     Failure, MatchArgs, build_spec, clap_error_text, exit_code, parse_match_args, part_text, record_failure,
 };
-use crate::runner::output::{CSV_HEADER, OutputError, create_new_file};
+use crate::runner::output::{CSV_HEADER, LOCK_FILE, OutputError, create_new_file};
 use crate::runner::runfile::hex;
 use crate::runner::{
     Fingerprint, GameRow, RUN_TOML, Repair, RunFile, Shard, check_games, create_out_dir, read_run, replay,
@@ -64,14 +64,19 @@ pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
     Ok(exit_code(merge(&args)))
 }
 
-/// Opens and share-locks `dir/run.toml`: a shard still playing holds it locked, and is refused.
+/// Opens and share-locks `dir/run.lock` ([`LOCK_FILE`]): a shard still playing holds it locked, and is
+/// refused. A folder without one has no match playing in it (a match creates it before anything else).
 fn lock_shared(dir: &Path) -> Result<Option<File>, Failure> {
-    let path = dir.join(RUN_TOML);
-    let file = File::open(&path).map_err(|e| anyhow::anyhow!("{}: cannot open: {e}", path.display()))?;
+    let path = dir.join(LOCK_FILE);
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(anyhow::anyhow!("{}: cannot open: {e}", path.display()).into()),
+    };
     match file.try_lock_shared() {
         Ok(()) => Ok(Some(file)),
         Err(TryLockError::WouldBlock) => {
-            Err(anyhow::anyhow!("{}: the shard is still playing (its run.toml is locked)", dir.display()).into())
+            Err(anyhow::anyhow!("{}: the shard is still playing (its {LOCK_FILE} is locked)", dir.display()).into())
         }
         Err(TryLockError::Error(_)) => Ok(None),
     }

@@ -1,6 +1,7 @@
 //! Subcommands of the `arbiter` binary: one file each. Each exposes a clap `Args` struct and a `run` function
 //! that returns the process exit code.
 
+pub mod args;
 pub mod bench;
 pub mod book;
 pub mod checkers_cmd;

@@ -39,10 +39,10 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 100_000_000)]
     pub max_nodes: u64,
     /// Skip suite entries deeper than this many plies.
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::int_in(0u32, 64), long)]
     pub max_depth: Option<u32>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(value_parser = crate::cli::args::threads, long)]
     pub threads: Option<usize>,
     /// Read FENs as Chess960 (Shredder-FEN or X-FEN castling letters; castling as king takes rook in UCI).
     #[arg(long)]
@@ -64,7 +64,7 @@ pub struct PerftArgs {
     #[arg(long, value_name = "CMD")]
     pub compare_with: Option<String>,
     /// Seconds to wait for each reply of the --compare-with engine.
-    #[arg(long, default_value_t = 120)]
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 86_400), long, default_value_t = 120)]
     pub compare_timeout_s: u64,
 }
 
@@ -81,7 +81,7 @@ pub enum ReportFormat {
 /// keeps a typo from exhausting the stack).
 pub const MAX_PERFT_DEPTH: u32 = 32;
 /// The most worker threads `--threads` accepts.
-pub const MAX_THREADS: usize = 1024;
+pub const MAX_THREADS: usize = super::args::MAX_THREADS;
 
 /// One checked (position, depth) of a suite.
 struct Check {

@@ -26,27 +26,27 @@ pub const MAX_RUNS: u64 = 100_000_000;
 pub struct SimulateArgs {
     /// The true strength of the tested engine, in the units of --model (nElo for normalized, logistic Elo for
     /// logistic), from -1000 to 1000.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::finite, long, allow_hyphen_values = true)]
     pub elo: f64,
 
     /// The draw ratio between equal engines, in [0, 1): BayesElo's draw Elo is chosen to give it.
-    #[arg(long, value_name = "D")]
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "D")]
     pub draw_ratio: f64,
 
     /// The SPRT's H0 hypothesis, in the units of --model.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::finite, long, allow_hyphen_values = true)]
     pub elo0: f64,
 
     /// The SPRT's H1 hypothesis, in the units of --model; above --elo0.
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::finite, long, allow_hyphen_values = true)]
     pub elo1: f64,
 
     /// The false-positive rate: the chance of passing when --elo0 holds.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
     pub alpha: f64,
 
     /// The false-negative rate: the chance of failing when --elo1 holds.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
     pub beta: f64,
 
     /// The Elo model of the SPRT and of --elo, --elo0 and --elo1.
@@ -68,11 +68,11 @@ pub struct SimulateArgs {
 
     /// Opening bias: White's expected score between equal engines, in logistic Elo (0: none). A bias favours
     /// White's game of each pair, which narrows the spread of pair scores, as unbalanced openings do.
-    #[arg(long, value_name = "ELO", default_value_t = 0.0, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "ELO", default_value_t = 0.0, allow_hyphen_values = true)]
     pub bias: f64,
 
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::threads, long, value_name = "N")]
     pub threads: Option<usize>,
 }
 

@@ -50,11 +50,11 @@ pub struct TuneArgs {
     pub optimizer: String,
 
     /// Full passes over the training set.
-    #[arg(long, default_value_t = 400)]
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 1_000_000), long, default_value_t = 400)]
     pub epochs: u32,
 
     /// Adam's step size, in centipawns.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(value_parser = crate::cli::args::positive, long, default_value_t = 2.0)]
     pub lr: f64,
 
     /// Tune only these weight groups (feature keys such as material, psqt, mg.tempo), comma-separated.
@@ -72,7 +72,7 @@ pub struct TuneArgs {
     pub psqt: String,
 
     /// Worker threads for the gradient (default: all cores; also `RAYON_NUM_THREADS`).
-    #[arg(long, value_name = "N")]
+    #[arg(value_parser = crate::cli::args::threads, long, value_name = "N")]
     pub threads: Option<usize>,
 
     /// After tuning, play the tuned build against the start build: `nodes=N,games=N[,sprt=elo0=0 elo1=10]

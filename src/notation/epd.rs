@@ -18,7 +18,7 @@ pub enum EpdError {
         source: std::io::Error,
     },
     /// A line is not EPD.
-    #[error("{file}:{line}: {reason}{}", if text.is_empty() { String::new() } else { format!(": {text:?}") })]
+    #[error("{file}:{line}: {reason}{}", if text.is_empty() { String::new() } else { format!(": {}", crate::notation::quote::shown(text)) })]
     Line {
         /// The path (or `<input>`).
         file: String,

@@ -3,6 +3,7 @@
 pub mod epd;
 pub mod fen;
 pub mod pgn;
+pub mod quote;
 pub mod san;
 
 pub use epd::{Epd, EpdError};

@@ -9,7 +9,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PgnError {
     /// A tag pair is malformed.
-    #[error("{file}:{line}: malformed tag pair {text:?}")]
+    #[error("{file}:{line}: malformed tag pair {}", crate::notation::quote::shown(.text))]
     BadTag {
         /// The source file.
         file: String,
@@ -39,7 +39,7 @@ pub enum PgnError {
         reason: String,
     },
     /// A move of the main line is malformed or illegal.
-    #[error("{file}:{line}: move {ply} ({text:?}): {reason}")]
+    #[error("{file}:{line}: move {ply} ({}): {reason}", crate::notation::quote::shown(.text))]
     BadMove {
         /// The source file.
         file: String,

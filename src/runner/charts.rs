@@ -205,12 +205,12 @@ pub fn write_charts(
     if let Some(spec) = sprt {
         let path = dir.join(LLR_CHART);
         let svg = llr_svg(title, &points, spec).map_err(|reason| draw_error(&path, reason))?;
-        std::fs::write(&path, svg).map_err(|e| draw_error(&path, e.to_string()))?;
+        super::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
         written.push(path);
     }
     let path = dir.join(ELO_CHART);
     let svg = elo_svg(title, &points).map_err(|reason| draw_error(&path, reason))?;
-    std::fs::write(&path, svg).map_err(|e| draw_error(&path, e.to_string()))?;
+    super::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
     written.push(path);
     Ok(written)
 }

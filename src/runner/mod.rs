@@ -47,7 +47,9 @@ pub use player::{
     BuiltinEngine, BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError,
     PlayerMove,
 };
-pub use records::{GameRow, RecordError, Repair, RunRecords, check_games, read_run, replay};
+pub use records::{
+    GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
+};
 pub use report::{cutechess_report, fastchess_report, match_report};
 pub use runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{

@@ -1,11 +1,18 @@
 //! Result files of a run folder: `games.csv` and `games.pgn`, appended and flushed as each game ends, and the
 //! folder itself, which never replaces an earlier run's files.
+//!
+//! Every file of a run folder is opened here, and never through a symbolic link: a file opened for writing is
+//! opened with `O_NOFOLLOW` (and created with `O_EXCL` where it must be new), so a link planted where a run file
+//! goes is refused with [`OutputError::Symlink`] naming it, and the file it points to is left untouched. The
+//! folder itself may be a link (a results folder on another disk is a common setup); only the files inside are
+//! checked. See `docs/run-folders.md`.
 
 use super::game::GameRecord;
 use super::scheduler::GamePair;
 use super::variant::MatchGame;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
@@ -21,6 +28,29 @@ pub const RUN_FILES: [&str; 5] = ["games.csv", "games.pgn", "summary.txt", "summ
 /// The run file of a run folder: the match's arguments and schedule fingerprint, written before the first game
 /// (see [`super::runfile`]).
 pub const RUN_TOML: &str = "run.toml";
+
+/// The lock file of a run folder: `arbiter match` holds an exclusive lock on it from before `run.toml` is
+/// written until the match ends, `arbiter merge` a shared one while it reads a shard. It is created empty and
+/// never removed (removing a lock file while another process waits on it would let two processes hold "the"
+/// lock).
+pub const LOCK_FILE: &str = "run.lock";
+
+/// The log of a run folder: every message of the match (engine failures, SPRT decisions), appended.
+pub const LOG_FILE: &str = "match.log";
+
+/// Every file name `arbiter match` writes in a run folder (the copies of dropped records aside, which get
+/// fresh names): none of them may be a symbolic link ([`refuse_links`]).
+pub const WRITTEN_FILES: [&str; 9] = [
+    "games.csv",
+    "games.pgn",
+    "summary.txt",
+    "summary.csv",
+    RUN_TOML,
+    LOCK_FILE,
+    LOG_FILE,
+    super::charts::LLR_CHART,
+    super::charts::ELO_CHART,
+];
 
 /// A result file or folder that cannot be created or written.
 #[derive(Debug, Error)]
@@ -53,6 +83,15 @@ pub enum OutputError {
         /// The operating-system error (its text is in the message).
         reason: io::Error,
     },
+    /// A file of the run folder is a symbolic link: arbiter never writes a run's files through a link.
+    #[error(
+        "{path}: is a symbolic link; arbiter does not write a run's files through links (remove the link, or \
+         choose another --out)"
+    )]
+    Symlink {
+        /// The path of the link.
+        path: String,
+    },
     /// A CSV write failure.
     #[error("{path}: {reason}")]
     Csv {
@@ -71,10 +110,36 @@ impl OutputError {
 }
 
 fn io_error(path: &Path, reason: io::Error) -> OutputError {
-    if reason.kind() == io::ErrorKind::AlreadyExists {
+    if is_link(path) || reason.raw_os_error() == Some(libc::ELOOP) {
+        OutputError::Symlink { path: path.display().to_string() }
+    } else if reason.kind() == io::ErrorKind::AlreadyExists {
         OutputError::Exists { path: path.display().to_string() }
     } else {
         OutputError::Io { path: path.display().to_string(), reason }
+    }
+}
+
+/// Whether `path` itself (not what it points to) is a symbolic link.
+fn is_link(path: &Path) -> bool {
+    path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Options that never follow a symbolic link in the last component (`O_NOFOLLOW`: opening a link fails with
+/// `ELOOP`, mapped to [`OutputError::Symlink`]).
+fn no_follow() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    options.custom_flags(libc::O_NOFOLLOW);
+    options
+}
+
+/// Refuses the first of `names` in `dir` that is a symbolic link.
+///
+/// # Errors
+/// [`OutputError::Symlink`] naming it.
+pub fn refuse_links(dir: &Path, names: &[&str]) -> Result<(), OutputError> {
+    match names.iter().map(|name| dir.join(name)).find(|path| is_link(path)) {
+        Some(path) => Err(OutputError::Symlink { path: path.display().to_string() }),
+        None => Ok(()),
     }
 }
 
@@ -96,12 +161,32 @@ fn create_folder(dir: &Path) -> Result<(), OutputError> {
     })
 }
 
-/// Creates a new file that must not exist yet.
+/// Creates a new file that must not exist yet (`O_EXCL`, so not a link either).
 ///
 /// # Errors
-/// [`OutputError::Exists`] when it exists, [`OutputError::Io`] otherwise.
+/// [`OutputError::Symlink`] when it is a symbolic link, [`OutputError::Exists`] when it exists,
+/// [`OutputError::Io`] otherwise.
 pub fn create_new_file(path: &Path) -> Result<File, OutputError> {
-    OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| io_error(path, e))
+    no_follow().write(true).create_new(true).open(path).map_err(|e| io_error(path, e))
+}
+
+/// Opens `path` to append to it, creating it when `create` is true, never through a symbolic link.
+///
+/// # Errors
+/// [`OutputError::Symlink`] when it is a symbolic link, [`OutputError::Io`] otherwise (a missing file
+/// included, when `create` is false).
+pub fn append_file(path: &Path, create: bool) -> Result<File, OutputError> {
+    no_follow().append(true).create(create).open(path).map_err(|e| io_error(path, e))
+}
+
+/// Opens (creating it empty when missing) the lock file [`LOCK_FILE`] of `dir`, never through a symbolic link.
+/// The caller locks it ([`File::try_lock`]) and holds the file open for as long as it needs the lock.
+///
+/// # Errors
+/// [`OutputError::Symlink`] when it is a symbolic link, [`OutputError::Io`] otherwise.
+pub fn open_lock_file(dir: &Path) -> Result<File, OutputError> {
+    let path = dir.join(LOCK_FILE);
+    no_follow().read(true).write(true).create(true).truncate(false).open(&path).map_err(|e| io_error(&path, e))
 }
 
 /// Checks that `dir` holds no file of an earlier run ([`RUN_FILES`], [`RUN_TOML`]); a folder that does not
@@ -114,27 +199,45 @@ pub fn check_out_dir(dir: &Path) -> Result<(), OutputError> {
     if let Some(file) = file_in_the_way(dir) {
         return Err(OutputError::NotAFolder { path: file.display().to_string() });
     }
+    refuse_links(dir, &WRITTEN_FILES)?;
     match RUN_FILES.iter().chain([&RUN_TOML]).map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
         Some(path) => Err(OutputError::Exists { path: path.display().to_string() }),
         None => Ok(()),
     }
 }
 
-/// Replaces the file `path` with `contents` atomically: writes `.NAME.tmp` beside it, syncs it to disk and
-/// renames it over `path`, so that a crash leaves either the old file or the new one, never a mix.
+/// The name of the temporary file that [`replace_file`] writes for `path`: `.NAME.PID-RANDOM.tmp` in the same
+/// folder (so that the rename stays on one file system), unique to the process and the call, so that two
+/// processes replacing the same file never write into one temporary file.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let random: u64 = rand::random();
+    path.with_file_name(format!(".{name}.{}-{random:016x}.tmp", std::process::id()))
+}
+
+/// Replaces the file `path` with `contents` atomically: writes a temporary file beside it
+/// ([`temporary_path`], created new and never through a link), syncs it to disk and renames it over `path`, so
+/// that a crash leaves either the old file or the new one, never a mix. A symbolic link at `path` is refused,
+/// not replaced.
 ///
 /// # Errors
-/// [`OutputError::Io`] naming the file that cannot be written or renamed (the temporary file is removed).
+/// [`OutputError::Symlink`] when `path` is a symbolic link, [`OutputError::Io`] naming the file that cannot be
+/// written or renamed (the temporary file is removed).
 pub fn replace_file(path: &Path, contents: &[u8]) -> Result<(), OutputError> {
-    let name = path.file_name().map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.tmp"));
+    if is_link(path) {
+        return Err(OutputError::Symlink { path: path.display().to_string() });
+    }
+    let tmp = temporary_path(path);
     let written = (|| {
-        let mut file = File::create(&tmp)?;
+        let mut file = no_follow().write(true).create_new(true).open(&tmp)?;
         file.write_all(contents)?;
         file.sync_all()
     })();
     if let Err(reason) = written {
-        let _ = std::fs::remove_file(&tmp);
+        // Remove only a file this call created: an existing one (a name clash) is not ours.
+        if reason.kind() != io::ErrorKind::AlreadyExists {
+            let _ = std::fs::remove_file(&tmp);
+        }
         return Err(OutputError::Io { path: tmp.display().to_string(), reason });
     }
     std::fs::rename(&tmp, path).map_err(|reason| {
@@ -218,6 +321,7 @@ impl ResultSink {
         if let Some(file) = file_in_the_way(dir) {
             return Err(OutputError::NotAFolder { path: file.display().to_string() });
         }
+        refuse_links(dir, &RUN_FILES)?;
         if let Some(path) = RUN_FILES.iter().map(|name| dir.join(name)).find(|path| path.symlink_metadata().is_ok()) {
             return Err(OutputError::Exists { path: path.display().to_string() });
         }
@@ -247,13 +351,13 @@ impl ResultSink {
     /// PGN `Event` tag. The files must end with whole records (see [`super::records::read_run`]).
     ///
     /// # Errors
-    /// [`OutputError::Io`] when either file is missing or cannot be opened for writing.
+    /// [`OutputError::Symlink`] when either is a symbolic link, [`OutputError::Io`] when either file is missing
+    /// or cannot be opened for writing.
     pub fn append(dir: &Path, event: &str) -> Result<ResultSink, OutputError> {
         let csv_path = dir.join("games.csv");
         let pgn_path = dir.join("games.pgn");
-        let open = |path: &Path| OpenOptions::new().append(true).open(path).map_err(|e| io_error(path, e));
-        let pgn = BufWriter::new(open(&pgn_path)?);
-        let csv = csv::Writer::from_writer(open(&csv_path)?);
+        let pgn = BufWriter::new(append_file(&pgn_path, false)?);
+        let csv = csv::Writer::from_writer(append_file(&csv_path, false)?);
         Ok(ResultSink::over(dir, csv_path, csv, pgn_path, pgn, event))
     }
 
@@ -387,6 +491,58 @@ mod tests {
             std::fs::remove_file(b.join(name)).unwrap();
         }
         assert!(!b.join("games.csv").exists());
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn files_are_never_written_through_links() {
+        let base = std::env::temp_dir().join(format!("arbiter-output-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let target = base.join("target.txt");
+        std::fs::write(&target, "keep").unwrap();
+        let link = base.join("games.csv");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let is_link_error =
+            |e: OutputError| matches!(&e, OutputError::Symlink { path } if *path == link.display().to_string());
+        assert!(is_link_error(create_new_file(&link).unwrap_err()));
+        assert!(is_link_error(append_file(&link, true).unwrap_err()));
+        assert!(is_link_error(append_file(&link, false).unwrap_err()));
+        assert!(is_link_error(replace_file(&link, b"new").unwrap_err()));
+        assert!(is_link_error(refuse_links(&base, &["games.pgn", "games.csv"]).unwrap_err()));
+        assert!(is_link_error(check_out_dir(&base).unwrap_err()));
+        assert!(is_link_error(ResultSink::create(&base, "x").err().unwrap()));
+        std::fs::write(base.join("games.pgn"), "").unwrap();
+        assert!(is_link_error(ResultSink::append(&base, "x").err().unwrap()));
+        std::fs::remove_file(base.join("games.pgn")).unwrap();
+        std::fs::remove_file(&link).unwrap();
+        // A dangling link too (O_CREAT would create its target).
+        let lock = base.join(LOCK_FILE);
+        std::os::unix::fs::symlink(base.join("nowhere"), &lock).unwrap();
+        let err = open_lock_file(&base).unwrap_err();
+        assert!(err.to_string().ends_with("run.lock: is a symbolic link; arbiter does not write a run's files through links (remove the link, or choose another --out)"), "{err}");
+        assert!(!base.join("nowhere").exists());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
+        std::fs::remove_file(&lock).unwrap();
+        open_lock_file(&base).unwrap();
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn temporary_files_are_unique_and_cleaned_up() {
+        let base = std::env::temp_dir().join(format!("arbiter-output-tmp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        let path = base.join("run.toml");
+        let (a, b) = (temporary_path(&path), temporary_path(&path));
+        assert_ne!(a, b);
+        let name = a.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with(&format!(".run.toml.{}-", std::process::id())) && name.ends_with(".tmp"), "{name}");
+        assert_eq!(a.parent(), Some(base.as_path()));
+        replace_file(&path, b"one").unwrap();
+        replace_file(&path, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
+        assert_eq!(std::fs::read_dir(&base).unwrap().count(), 1, "no temporary file is left");
         std::fs::remove_dir_all(&base).unwrap();
     }
 

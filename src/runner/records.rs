@@ -7,10 +7,11 @@
 //! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
 
 use super::game::EndReason;
-use super::output::{CSV_HEADER, OutputError, replace_file};
+use super::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
 use super::scheduler::{MatchSpec, MatchState};
 use super::variant::MatchGame;
 use crate::chess::game::GameResult;
+use crate::notation::quote::shown;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use thiserror::Error;
@@ -160,8 +161,9 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
         return Ok((Vec::new(), 0));
     }
     if !text.starts_with(&header) {
-        let first = text.lines().next().unwrap_or("");
-        return Err(bad(1, format!("expected the header {:?}, got {first:?}", header.trim_end())));
+        let first = text.split_inclusive('\n').next().unwrap_or("");
+        let first = first.strip_suffix('\n').unwrap_or(first);
+        return Err(bad(1, format!("expected the header {:?}, got {}", header.trim_end(), shown(first))));
     }
     let complete = text.rfind('\n').map_or(0, |i| i + 1);
     let mut reader =
@@ -171,37 +173,42 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
     for (i, record) in reader.records().enumerate() {
         let record = record.map_err(|e| bad(i + 2, e.to_string()))?;
         let line = record.position().map_or(i + 2, |p| p.line() as usize);
-        if record.len() != CSV_HEADER.len() {
-            return Err(bad(line, format!("{} fields, expected {}", record.len(), CSV_HEADER.len())));
+        let row = parse_row(&record, line).map_err(|reason| bad(line, reason))?;
+        if !seen.insert(row.game) {
+            return Err(bad(line, format!("game {} is listed twice", row.game)));
         }
-        let number = |k: usize| -> Result<u64, RecordError> {
-            record[k]
-                .parse()
-                .map_err(|_| bad(line, format!("{}: expected a number, got {:?}", CSV_HEADER[k], &record[k])))
-        };
-        let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
-        if game / 2 != pair {
-            return Err(bad(line, format!("game {game} is not a game of pair {pair}")));
-        }
-        if !seen.insert(game) {
-            return Err(bad(line, format!("game {game} is listed twice")));
-        }
-        let result = GameResult::from_pgn(&record[5])
-            .ok_or_else(|| bad(line, format!("result: expected 1-0, 0-1 or 1/2-1/2, got {:?}", &record[5])))?;
-        let end = parse_end(&record[6]).ok_or_else(|| bad(line, format!("unknown termination {:?}", &record[6])))?;
-        rows.push(GameRow {
-            line,
-            pair,
-            game,
-            opening: usize::try_from(opening).map_err(|_| bad(line, "opening: too large".into()))?,
-            white: record[3].to_string(),
-            black: record[4].to_string(),
-            result,
-            end,
-            fields: record.iter().map(str::to_string).collect(),
-        });
+        rows.push(row);
     }
     Ok((rows, complete))
+}
+
+/// One `games.csv` record at `line` as a row, or what is wrong with it (wrong field count, a number that does
+/// not parse, an unknown result or termination, a game number that does not belong to its pair).
+fn parse_row(record: &csv::StringRecord, line: usize) -> Result<GameRow, String> {
+    if record.len() != CSV_HEADER.len() {
+        return Err(format!("{} fields, expected {}", record.len(), CSV_HEADER.len()));
+    }
+    let number = |k: usize| -> Result<u64, String> {
+        record[k].parse().map_err(|_| format!("{}: expected a number, got {}", CSV_HEADER[k], shown(&record[k])))
+    };
+    let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
+    if game / 2 != pair {
+        return Err(format!("game {game} is not a game of pair {pair}"));
+    }
+    let result = GameResult::from_pgn(&record[5])
+        .ok_or_else(|| format!("result: expected 1-0, 0-1 or 1/2-1/2, got {}", shown(&record[5])))?;
+    let end = parse_end(&record[6]).ok_or_else(|| format!("unknown termination {}", shown(&record[6])))?;
+    Ok(GameRow {
+        line,
+        pair,
+        game,
+        opening: usize::try_from(opening).map_err(|_| "opening: too large".to_string())?,
+        white: record[3].to_string(),
+        black: record[4].to_string(),
+        result,
+        end,
+        fields: record.iter().map(str::to_string).collect(),
+    })
 }
 
 /// One game's text in a PGN file written by arbiter.
@@ -320,6 +327,180 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
     Ok(records)
 }
 
+/// What [`salvage_run`] drops and where it keeps the copies.
+#[derive(Clone, Debug, Default)]
+pub struct Salvage {
+    /// The records kept: rows that parse, appear once, and whose game is whole and passes [`check_game`].
+    pub records: RunRecords,
+    /// The copies of what was dropped: `games.csv.dropped-<time>` (the header, then each dropped line as it
+    /// was) and `games.pgn.dropped-<time>` (each dropped game's text as it was), those that were needed.
+    pub copies: Vec<std::path::PathBuf>,
+}
+
+/// Reads the games of the run folder `dir` for `arbiter match --resume` and keeps only the games that are
+/// sound, as `arbiter merge` checks them: every complete `games.csv` row must parse, appear once, have its game
+/// whole in `games.pgn`, and that game must replay by the rules of `G` to the row's result, ply count and start
+/// FEN ([`check_game`]), which must also be the start of the row's opening in `spec`. Everything else (a
+/// damaged or repeated row and its game, a partial last line, PGN games no kept row lists) is dropped: copied
+/// first into `games.csv.dropped-<time>` / `games.pgn.dropped-<time>` (`time` from `now`, `-2`, `-3`, ... when
+/// taken), then `games.csv` and `games.pgn` are rewritten atomically to the kept records. The games of dropped
+/// rows are not in the returned records, so the resumed match plays them again. [`RunRecords::dropped`] says
+/// what went and why.
+///
+/// # Errors
+/// [`RecordError::Read`] for a file that cannot be read, [`RecordError::BadRow`] for a header other than
+/// [`CSV_HEADER`] (not a file of a match: nothing is dropped), [`RecordError::Write`] when a copy or a
+/// rewritten file cannot be written.
+pub fn salvage_run<G: MatchGame>(
+    dir: &Path,
+    spec: &MatchSpec<G>,
+    now: std::time::SystemTime,
+) -> Result<Salvage, RecordError> {
+    let csv_path = dir.join("games.csv");
+    let pgn_path = dir.join("games.pgn");
+    let read = |path: &Path| match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(reason) => Err(RecordError::Read { path: path.display().to_string(), reason }),
+    };
+    let csv_file = read(&csv_path)?;
+    let pgn_file = read(&pgn_path)?;
+    let csv_text = csv_file.as_deref().unwrap_or("");
+    let pgn_text = pgn_file.as_deref().unwrap_or("");
+    let csv_shown = csv_path.display().to_string();
+    let pgn_shown = pgn_path.display().to_string();
+    // The header decides whether this is a match's games.csv at all: another one is an error, not damage.
+    let header = format!("{}\n", CSV_HEADER.join(","));
+    if !csv_text.starts_with(&header) && !header.starts_with(csv_text) {
+        return Err(parse_csv(csv_text, &csv_shown).expect_err("parse_csv refuses a text without the header"));
+    }
+    let body_start = if csv_text.starts_with(&header) { header.len() } else { csv_text.len() };
+    let complete = csv_text.rfind('\n').map_or(0, |i| i + 1).max(body_start);
+
+    let mut salvage = Salvage::default();
+    let records = &mut salvage.records;
+    let mut dropped_csv = String::new();
+    let mut dropped_pgn = String::new();
+    if complete < csv_text.len() {
+        let what = if body_start == csv_text.len() { "a partial header line" } else { "a partial last line" };
+        records.dropped.push(format!("games.csv: {what} ({} bytes)", csv_text.len() - complete));
+        dropped_csv.push_str(&csv_text[complete..]);
+        dropped_csv.push('\n');
+    }
+    let chunks = split_pgn(pgn_text);
+    let mut chunk_of: BTreeMap<u64, usize> = BTreeMap::new();
+    for (k, chunk) in chunks.iter().enumerate() {
+        if let Some(number) = chunk.round.and_then(round_number) {
+            chunk_of.entry(number).or_insert(k);
+        }
+    }
+    let mut used = vec![false; chunks.len()];
+    let mut seen = HashSet::new();
+    let mut kept_csv = header.clone();
+    let first_line = csv_text[..body_start].matches('\n').count() + 1;
+    for (i, text) in csv_text[body_start..complete].split_inclusive('\n').enumerate() {
+        let line = first_line + i;
+        let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+        let row = match reader.records().next() {
+            Some(Ok(record)) => parse_row(&record, line),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("an empty line".to_string()),
+        };
+        let checked = row.and_then(|row| {
+            if !seen.insert(row.game) {
+                return Err(format!("game {} is listed twice", row.game + 1));
+            }
+            let Some(&k) = chunk_of.get(&row.game) else {
+                let round = round_tag(row.game);
+                return Err(format!("game {} (Round \"{round}\") is not in games.pgn", row.game + 1));
+            };
+            used[k] = true;
+            let chunk = &chunks[k];
+            if !chunk.text.ends_with("\n\n") {
+                let round = round_tag(row.game);
+                return Err(format!("game {} (Round \"{round}\") is cut short in games.pgn", row.game + 1));
+            }
+            check_game::<G>(&row, Some(chunk.text), &pgn_shown, chunk.line).map_err(|e| e.to_string())?;
+            let opening = spec.openings.get(row.opening).map(|o| G::position_fen(&o.start));
+            let start = row.fields.get(CSV_HEADER.len() - 1);
+            let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            if let Some(opening) = opening.filter(|fen| Some(position(fen)) != start.map(|s| position(s))) {
+                return Err(format!(
+                    "start_fen {}, the schedule's opening {} starts from {}",
+                    start.map_or("none".to_string(), |s| shown(s)),
+                    row.opening,
+                    shown(&opening)
+                ));
+            }
+            Ok((row, chunk))
+        });
+        match checked {
+            Ok((row, chunk)) => {
+                kept_csv.push_str(text);
+                records.pgn.insert(row.game, chunk.text.to_string());
+                records.pgn_lines.insert(row.game, chunk.line);
+                records.rows.push(row);
+            }
+            Err(reason) => {
+                records.dropped.push(format!("{csv_shown}:{line}: {reason}; the game is played again"));
+                dropped_csv.push_str(text);
+            }
+        }
+    }
+    // The PGN kept: the games of kept rows, in file order; everything else goes to the copy.
+    let kept_games: HashSet<u64> = records.rows.iter().map(|r| r.game).collect();
+    let mut kept_pgn = String::new();
+    let mut extra = 0;
+    for (k, chunk) in chunks.iter().enumerate() {
+        let kept = chunk.round.and_then(round_number).is_some_and(|n| kept_games.contains(&n) && chunk_of[&n] == k);
+        if kept {
+            kept_pgn.push_str(chunk.text);
+        } else {
+            extra += usize::from(!used[k]);
+            dropped_pgn.push_str(chunk.text);
+        }
+    }
+    if extra > 0 {
+        records.dropped.push(format!("games.pgn: {extra} games (whole or partial) that games.csv does not list"));
+    }
+
+    // The copies first: what is dropped is never lost.
+    if !dropped_csv.is_empty() || !dropped_pgn.is_empty() {
+        let stamp = super::output::timestamp(now);
+        for n in 1u32.. {
+            let suffix = if n == 1 { stamp.clone() } else { format!("{stamp}-{n}") };
+            let csv_copy = dir.join(format!("games.csv.dropped-{suffix}"));
+            let pgn_copy = dir.join(format!("games.pgn.dropped-{suffix}"));
+            if csv_copy.symlink_metadata().is_ok() || pgn_copy.symlink_metadata().is_ok() {
+                continue;
+            }
+            let copies = [(csv_copy, &dropped_csv, header.as_str()), (pgn_copy, &dropped_pgn, "")];
+            for (path, text, head) in copies.into_iter().filter(|c| !c.1.is_empty()) {
+                write_copy(&path, &format!("{head}{text}"))?;
+                salvage.copies.push(path);
+            }
+            break;
+        }
+    }
+    // The PGN first: should the CSV rewrite fail, the PGN still holds every game the CSV lists.
+    if pgn_file.as_deref() != Some(kept_pgn.as_str()) {
+        replace_file(&pgn_path, kept_pgn.as_bytes())?;
+    }
+    if csv_file.as_deref() != Some(kept_csv.as_str()) {
+        replace_file(&csv_path, kept_csv.as_bytes())?;
+    }
+    Ok(salvage)
+}
+
+/// Writes the copy `path` of dropped records: a new file, synced to disk before the originals are rewritten.
+fn write_copy(path: &Path, text: &str) -> Result<(), OutputError> {
+    use std::io::Write as _;
+    let mut file = create_new_file(path)?;
+    let io = |reason| OutputError::Io { path: path.display().to_string(), reason };
+    file.write_all(text.as_bytes()).map_err(io)?;
+    file.sync_all().map_err(io)
+}
+
 /// Replays every game of `records` by the rules of `G` ([`MatchGame::replay_pgn`]) and checks it against its
 /// `games.csv` row: one game, every move legal from its `FEN` tag, the result token, the `Result` tag and the
 /// row's result the same, and the plies replayed equal to `PlyCount` and to the row's `plies`. `pgn_path` names
@@ -330,36 +511,68 @@ pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
 /// [`RecordError::BadGame`] for the first game that fails, naming the file, the line where the game begins and
 /// what is wrong.
 pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result<(), RecordError> {
-    let plies_field = CSV_HEADER.iter().position(|h| *h == "plies").expect("games.csv has a plies column");
     for row in &records.rows {
         let line = records.pgn_lines.get(&row.game).copied().unwrap_or(1);
-        let bad = |reason: String| RecordError::BadGame {
-            pgn: pgn_path.to_string(),
-            line,
-            number: row.game + 1,
-            round: round_tag(row.game),
-            reason,
-        };
-        let text = records.pgn.get(&row.game).ok_or_else(|| bad("missing".to_string()))?;
-        let games = G::replay_pgn(text, pgn_path, line).map_err(|e| bad(format!("does not replay: {e}")))?;
-        let [game] = games.as_slice() else {
-            return Err(bad(format!("{} games where one was written", games.len())));
-        };
-        let tag = |name: &str| game.tags.iter().find(|t| t.0 == name).map(|t| t.1.as_str());
-        if game.result != Some(row.result) || tag("Result") != Some(row.result.pgn()) {
-            let token = game.result.map_or("*", |r| r.pgn());
-            let tag = tag("Result").unwrap_or("none");
-            return Err(bad(format!("result {token} (Result tag {tag}), games.csv says {}", row.result.pgn())));
-        }
-        let plies = game.plies.to_string();
-        let csv_plies = row.fields.get(plies_field).map(String::as_str);
-        if tag("PlyCount").is_some_and(|n| n != plies) || csv_plies != Some(plies.as_str()) {
-            return Err(bad(format!(
-                "{plies} plies replayed, PlyCount {}, games.csv plies {}",
-                tag("PlyCount").unwrap_or("none"),
-                csv_plies.unwrap_or("none")
-            )));
-        }
+        let text = records.pgn.get(&row.game).map(String::as_str);
+        check_game::<G>(row, text, pgn_path, line)?;
+    }
+    Ok(())
+}
+
+/// Checks one game: its PGN `text` (beginning at `line` of `pgn_path`; `None` when missing) replays by the
+/// rules of `G` to the row's result and ply count, and starts from the row's `start_fen` (the `FEN` tag, or the
+/// game's standard start without one; the position fields are compared, not the move clocks). See
+/// [`check_games`].
+///
+/// # Errors
+/// [`RecordError::BadGame`] naming the file, the line where the game begins and what is wrong.
+pub fn check_game<G: MatchGame>(
+    row: &GameRow,
+    text: Option<&str>,
+    pgn_path: &str,
+    line: usize,
+) -> Result<(), RecordError> {
+    let field = |name: &str| {
+        let k = CSV_HEADER.iter().position(|h| *h == name).expect("games.csv has the column");
+        row.fields.get(k).map(String::as_str)
+    };
+    let bad = |reason: String| RecordError::BadGame {
+        pgn: pgn_path.to_string(),
+        line,
+        number: row.game + 1,
+        round: round_tag(row.game),
+        reason,
+    };
+    let text = text.ok_or_else(|| bad("missing".to_string()))?;
+    let games = G::replay_pgn(text, pgn_path, line).map_err(|e| bad(format!("does not replay: {e}")))?;
+    let [game] = games.as_slice() else {
+        return Err(bad(format!("{} games where one was written", games.len())));
+    };
+    let tag = |name: &str| game.tags.iter().find(|t| t.0 == name).map(|t| t.1.as_str());
+    if game.result != Some(row.result) || tag("Result") != Some(row.result.pgn()) {
+        let token = game.result.map_or("*", |r| r.pgn());
+        let tag = tag("Result").unwrap_or("none");
+        return Err(bad(format!("result {token} (Result tag {tag}), games.csv says {}", row.result.pgn())));
+    }
+    let plies = game.plies.to_string();
+    let csv_plies = field("plies");
+    if tag("PlyCount").is_some_and(|n| n != plies) || csv_plies != Some(plies.as_str()) {
+        return Err(bad(format!(
+            "{plies} plies replayed, PlyCount {}, games.csv plies {}",
+            tag("PlyCount").unwrap_or("none"),
+            csv_plies.unwrap_or("none")
+        )));
+    }
+    // The position fields only: a game with the standard pieces but other move clocks may be written without a
+    // FEN tag, and the clocks do not decide which moves are legal.
+    let start = tag("FEN").unwrap_or(G::START_FEN);
+    let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+    if field("start_fen").map(position) != Some(position(start)) {
+        return Err(bad(format!(
+            "starts from {}, games.csv start_fen {}",
+            shown(start),
+            field("start_fen").map_or("none".to_string(), shown)
+        )));
     }
     Ok(())
 }
@@ -630,6 +843,27 @@ mod tests {
             "games.pgn: game 2 (Round \"1.2\") is listed in games.csv but missing; the run folder is damaged";
         assert!(text.ends_with(expected), "{text}");
         assert!(std::fs::read_to_string(dir.join("games.pgn")).unwrap().contains("[Round \"9.2\"]"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn check_game_compares_the_start_fen() {
+        let dir = scratch("start-fen");
+        write_games(&dir, &[0]);
+        let records = read_run(&dir, Repair::ReadOnly).unwrap();
+        let mut row = records.rows[0].clone();
+        let text = records.pgn.get(&0).map(String::as_str);
+        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        // Other move clocks are the same start; another position is not.
+        row.fields[8] = row.fields[8].replace(" 0 1", " 3 7");
+        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        row.fields[8] = row.fields[8].replace(" w ", " b ");
+        let err = check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap_err().to_string();
+        assert!(err.starts_with("games.pgn:1: game 1 (Round \"1.1\"): starts from \"rnbqkbnr/"), "{err}");
+        assert!(
+            err.contains("games.csv start_fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 7\""),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

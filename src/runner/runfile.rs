@@ -20,6 +20,7 @@ use super::output::{OutputError, replace_file};
 use super::player::EngineKind;
 use super::scheduler::MatchSpec;
 use super::variant::MatchGame;
+use crate::notation::quote::shown as quote_shown;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -237,7 +238,13 @@ impl RunFile {
         let text =
             std::fs::read_to_string(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
         let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
-        let file: RunFile = toml::from_str(&text).map_err(|e| format(e.message().to_string()))?;
+        let file: RunFile = toml::from_str(&text).map_err(|e| {
+            // The line the parser stopped at, quoted as other damaged files are (escaped, cut short).
+            let at = e.span().map_or(0, |span| span.start.min(text.len()));
+            let line = text[..text.floor_char_boundary(at)].matches('\n').count() + 1;
+            let shown = text.split('\n').nth(line - 1).map_or_else(String::new, |l| format!(" ({})", quote_shown(l)));
+            format(format!("line {line}{shown}: {}", e.message()))
+        })?;
         if file.version != RUN_FILE_VERSION {
             return Err(format(format!(
                 "version {} (this arbiter reads version {RUN_FILE_VERSION}; use the arbiter that wrote it, {})",
@@ -435,7 +442,7 @@ mod tests {
         let args = vec!["--engine".to_string(), "name=seed".into(), "--name".into(), "say \"hi\" \\ there".into()];
         let file = RunFile::new(args, PathBuf::from("/some where"), &Fingerprint::of(&spec()));
         file.write(&path).unwrap();
-        assert!(!dir.join(".run.toml.tmp").exists());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only run.toml: no temporary file is left");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# Written by `arbiter match` before the first game"), "{text}");
         assert!(text.contains(&format!("fingerprint = \"{}\"", hex(Fingerprint::of(&spec()).total()))), "{text}");

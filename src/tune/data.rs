@@ -56,7 +56,7 @@ pub enum TuneDataError {
         reason: String,
     },
     /// A line of a game-id (`.meta.tsv`) file has no game id.
-    #[error("{file}:{line}: {reason}: {text:?}")]
+    #[error("{file}:{line}: {reason}: {}", crate::notation::quote::shown(.text))]
     MetaLine {
         /// The path.
         file: String,

@@ -1,0 +1,167 @@
+//! The value parsers every subcommand's numeric flags go through, so that one kind of flag gets one check and
+//! one message everywhere. clap calls them while it parses, and a refused value is a usage error (exit code 2)
+//! whose message names the flag and the value: `error: invalid value '0' for '--threads <N>': expected an
+//! integer from 1 to 1024`.
+//!
+//! Floats must be finite (`NaN`, `inf` and `-inf` are refused); counts, limits and timeouts that make no sense
+//! at zero start at 1; every value has a ceiling where a larger one could only hang the machine or overflow.
+//! The ranges are listed in `docs/run-folders.md`.
+
+use std::fmt::Display;
+use std::str::FromStr;
+
+/// The most worker threads any `--threads` (and `--concurrency`) accepts.
+pub const MAX_THREADS: usize = 1024;
+
+/// The longest timeout in milliseconds (`--stall-timeout-ms`, `--ping-timeout-ms`, ...): one day.
+pub const MAX_TIMEOUT_MS: u64 = 86_400_000;
+
+/// The most nodes a per-move or per-position node limit accepts (10^12: hours at any speed).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+
+/// The deepest search depth a depth limit accepts, in plies.
+pub const MAX_DEPTH: u32 = 1000;
+
+/// A parser of integers of type `T` from `min` to `max` (both included).
+///
+/// # Examples
+/// ```
+/// use arbiter::cli::args::int_in;
+/// let threads = int_in(1usize, 1024);
+/// assert_eq!(threads("8"), Ok(8));
+/// assert_eq!(threads("0").unwrap_err(), "expected an integer from 1 to 1024, got 0");
+/// ```
+pub fn int_in<T>(min: T, max: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: FromStr + PartialOrd + Display + Copy + Send + Sync + 'static,
+{
+    move |text: &str| {
+        let expected =
+            || format!("expected an integer from {min} to {max}, got {}", crate::notation::quote::shown(text));
+        let value: T = text.trim().parse().map_err(|_| expected())?;
+        if value < min || value > max {
+            return Err(format!("expected an integer from {min} to {max}, got {value}"));
+        }
+        Ok(value)
+    }
+}
+
+/// `--threads` (and the worker counts of every command): 1 to [`MAX_THREADS`].
+///
+/// # Errors
+/// The message for clap.
+pub fn threads(text: &str) -> Result<usize, String> {
+    int_in(1, MAX_THREADS)(text)
+}
+
+/// A timeout in milliseconds: 1 to [`MAX_TIMEOUT_MS`] (0 would make every engine stall at once).
+///
+/// # Errors
+/// The message for clap.
+pub fn timeout_ms(text: &str) -> Result<u64, String> {
+    int_in(1, MAX_TIMEOUT_MS)(text)
+}
+
+/// A node limit: 1 to [`MAX_NODES`].
+///
+/// # Errors
+/// The message for clap.
+pub fn nodes(text: &str) -> Result<u64, String> {
+    int_in(1, MAX_NODES)(text)
+}
+
+/// A depth limit in plies: 1 to [`MAX_DEPTH`].
+///
+/// # Errors
+/// The message for clap.
+pub fn depth(text: &str) -> Result<u32, String> {
+    int_in(1, MAX_DEPTH)(text)
+}
+
+/// A count that must be at least 1 (games, rounds, epochs, positions), up to `u64::MAX / 4` so that sums
+/// and doublings cannot overflow.
+///
+/// # Errors
+/// The message for clap.
+pub fn count(text: &str) -> Result<u64, String> {
+    int_in(1, u64::MAX / 4)(text)
+}
+
+/// A finite float (`NaN` and infinities refused).
+///
+/// # Errors
+/// The message for clap.
+pub fn finite(text: &str) -> Result<f64, String> {
+    let value: f64 =
+        text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))?;
+    if !value.is_finite() {
+        return Err(format!("expected a finite number, got {value}"));
+    }
+    Ok(value)
+}
+
+/// A finite float above 0 (a step size, a scale).
+///
+/// # Errors
+/// The message for clap.
+pub fn positive(text: &str) -> Result<f64, String> {
+    let value = finite(text)?;
+    if value <= 0.0 {
+        return Err(format!("expected a number above 0, got {value}"));
+    }
+    Ok(value)
+}
+
+/// A probability strictly between 0 and 1 (an SPRT's `alpha` or `beta`).
+///
+/// # Errors
+/// The message for clap.
+pub fn probability(text: &str) -> Result<f64, String> {
+    let value = finite(text)?;
+    if value <= 0.0 || value >= 1.0 {
+        return Err(format!("expected a probability strictly between 0 and 1, got {value}"));
+    }
+    Ok(value)
+}
+
+/// A fraction from 0 (included) to 1 (excluded), such as a draw ratio.
+///
+/// # Errors
+/// The message for clap.
+pub fn fraction(text: &str) -> Result<f64, String> {
+    let value = finite(text)?;
+    if !(0.0..1.0).contains(&value) {
+        return Err(format!("expected a number from 0 to below 1, got {value}"));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_must_be_finite() {
+        for bad in ["NaN", "nan", "inf", "-inf", "infinity", "1e999"] {
+            assert!(finite(bad).unwrap_err().contains("finite"), "{bad}");
+        }
+        assert_eq!(finite("x").unwrap_err(), "expected a number, got \"x\"");
+        assert_eq!(positive("0").unwrap_err(), "expected a number above 0, got 0");
+        assert_eq!(positive("-0.5").unwrap_err(), "expected a number above 0, got -0.5");
+        assert_eq!(positive("2.5"), Ok(2.5));
+        assert!(probability("1").is_err() && probability("0").is_err() && probability("0.05").is_ok());
+        assert!(fraction("1").is_err() && fraction("-0.1").is_err() && fraction("0").is_ok());
+    }
+
+    #[test]
+    fn integers_have_ranges() {
+        assert_eq!(threads("0").unwrap_err(), "expected an integer from 1 to 1024, got 0");
+        assert_eq!(threads("1025").unwrap_err(), "expected an integer from 1 to 1024, got 1025");
+        assert_eq!(threads("-1").unwrap_err(), "expected an integer from 1 to 1024, got \"-1\"");
+        assert_eq!(timeout_ms("0").unwrap_err(), "expected an integer from 1 to 86400000, got 0");
+        assert!(timeout_ms("99999999999999999999").unwrap_err().len() < 120);
+        assert_eq!(nodes("1"), Ok(1));
+        assert_eq!(depth("1001").unwrap_err(), "expected an integer from 1 to 1000, got 1001");
+        assert_eq!(count("0").unwrap_err(), format!("expected an integer from 1 to {}, got 0", u64::MAX / 4));
+    }
+}
