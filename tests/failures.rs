@@ -188,3 +188,98 @@ fn no_handshake_is_an_input_error_before_anything_is_written() {
     assert_exit(&out, 2);
     assert!(text(&out.stderr).contains("/no/such/engine"));
 }
+
+/// Runs `arbiter` with `args`, sampling its peak resident memory (`VmHWM` of /proc/PID/status) until it
+/// exits; returns its output and the last peak read, in kB.
+fn run_measured(args: &[String]) -> (Output, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    // The pipes are read by threads so that a full pipe never blocks the arbiter while it is measured.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        bytes
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
+        bytes
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        let hwm = std::fs::read_to_string(&status_path).ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak_kb = peak_kb.max(hwm.unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let stdout = out_reader.join().expect("stdout reader");
+    let stderr = err_reader.join().expect("stderr reader");
+    (Output { status, stdout, stderr }, peak_kb)
+}
+
+/// The largest peak resident memory an arbiter playing the flooding engine may reach, in kB: the flood limits
+/// (a 64 KiB line, 16 MiB per reply read and dropped) keep it near a normal match's, far below the gigabytes
+/// an unbounded reader would take.
+const FLOOD_PEAK_KB: u64 = 200 * 1024;
+
+#[test]
+fn an_output_flood_loses_and_memory_stays_flat() {
+    for mode in ["flood-line", "flood-lines", "flood-stderr"] {
+        let dir = out_dir(mode);
+        let engine = format!("name=faulty,cmd={},args=--mode {mode} --after 2", faulty_engine().display());
+        let args: Vec<String> = ["match", "--engine", "name=seed", "--engine", &engine, "--concurrency", "1"]
+            .into_iter()
+            .map(String::from)
+            .chain(["--games", "2", "--nodes", "300", "--recover", "--out"].map(String::from))
+            .chain([dir.display().to_string()])
+            .collect();
+        let (out, peak_kb) = run_measured(&args);
+        assert_exit(&out, 0);
+        all_lost_by_faulty(&dir, "output flood", 2);
+        assert!(peak_kb > 0 && peak_kb < FLOOD_PEAK_KB, "{mode}: peak resident memory {peak_kb} kB");
+        let log = std::fs::read_to_string(dir.join("match.log")).expect("match.log");
+        let why = if mode == "flood-line" { "a line longer than 65536 bytes" } else { "bytes of output, more than" };
+        assert_eq!(log.matches(why).count(), 2, "{mode}: {log}");
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_read_escaped() {
+    // In a match: the engine's moves count, nothing is a crash.
+    let (out, dir) = play("bad-utf8", "--mode bad-utf8 --after 1", &["--games", "2", "--nodes", "300"]);
+    assert_exit(&out, 0);
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (_, _, _, end) in &rows {
+        assert!(!["disconnect", "stall", "illegal move", "output flood", "engine failure"].contains(&end.as_str()));
+    }
+    // The lines as read: every byte that is not UTF-8 escaped, the move read.
+    let args = vec!["--mode".to_string(), "bad-utf8".to_string()];
+    let mut engine = arbiter::uci::EngineProcess::spawn(&faulty_engine().display().to_string(), &args, None)
+        .expect("start the faulty engine");
+    let second = std::time::Duration::from_secs(10);
+    engine.send("uci").unwrap();
+    engine.wait_for(|l| l == "uciok", "uciok", second).unwrap();
+    engine.send("position startpos").unwrap();
+    engine.send("go nodes 1").unwrap();
+    let lines = engine.wait_for(|l| l.starts_with("bestmove"), "bestmove", second).unwrap();
+    assert_eq!(
+        lines,
+        ["info depth 1 score cp 0 nodes 1 string caf\\xc3 \\xff\\xfe", "\\xc0\\xaf\\xff", "bestmove b1a3 \\xff\\xfe"],
+        "{lines:?}"
+    );
+    let last = engine.last_lines();
+    assert_eq!(last[last.len() - 3..], lines[..], "{last:?}");
+}

@@ -305,19 +305,23 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the Ctrl-C/SIGTERM handler of `arbiter COMMAND` (`match`, `datagen`): the first signal sets
-/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one exits
-/// at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
+/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one kills
+/// every engine's process group and exits at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
 pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
     let installed = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            eprintln!(
+            crate::uci::process::kill_all_engines();
+            let _ = writeln!(
+                std::io::stderr(),
                 "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
             );
             std::process::exit(EXIT_INTERRUPTED);
         }
     });
     if let Err(error) = installed {
-        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary");
+        super::stderr_line(format_args!(
+            "warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary"
+        ));
     }
 }
 
@@ -341,11 +345,11 @@ pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
     match outcome {
         Ok(code) => code,
         Err(Failure::Input(error)) => {
-            eprintln!("error: {}", error_text(&error));
+            super::stderr_line(format_args!("error: {}", error_text(&error)));
             2
         }
         Err(Failure::Internal(error)) => {
-            eprintln!("error: {}", error_text(&error));
+            super::stderr_line(format_args!("error: {}", error_text(&error)));
             1
         }
     }
@@ -402,7 +406,7 @@ pub(crate) fn refuse_checkers(game: GameKind, command: &str) -> Failure {
 fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
     let spec = prepare::<G>(&args)?;
     if interrupt.load(Ordering::SeqCst) {
-        eprintln!("arbiter match: interrupted before the match started; nothing was written");
+        super::stderr_line(format_args!("arbiter match: interrupted before the match started; nothing was written"));
         return Ok(EXIT_INTERRUPTED);
     }
 
@@ -442,7 +446,7 @@ fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
     for engine in &spec.engines {
         let player = engine.create::<G>().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
         for warning in player.warnings() {
-            eprintln!("warning: {warning}");
+            super::stderr_line(format_args!("warning: {warning}"));
         }
     }
     Ok(spec)
@@ -462,7 +466,10 @@ fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
         )
         .into()),
         Err(TryLockError::Error(error)) => {
-            eprintln!("warning: {}: cannot lock ({error}); make sure no other arbiter plays this run", path.display());
+            super::stderr_line(format_args!(
+                "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
+                path.display()
+            ));
             Ok(None)
         }
     }
@@ -535,7 +542,7 @@ fn resume_as<G: MatchGame>(
 
     let records = read_run(dir, Repair::Rewrite).map_err(record_failure)?;
     for dropped in &records.dropped {
-        eprintln!("arbiter match: repaired {shown}: dropped {dropped}");
+        super::stderr_line(format_args!("arbiter match: repaired {shown}: dropped {dropped}"));
     }
     let csv_path = dir.join("games.csv").display().to_string();
     let (state, done) = replay(&spec, &records.rows, &csv_path).map_err(record_failure)?;
@@ -555,7 +562,11 @@ fn resume_as<G: MatchGame>(
         None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
         None => format!("{} games to play", state.games_total() - done.len() as u64),
     };
-    eprintln!("arbiter match: resuming {shown}: {} of {} games recorded, {status}", done.len(), state.games_total());
+    super::stderr_line(format_args!(
+        "arbiter match: resuming {shown}: {} of {} games recorded, {status}",
+        done.len(),
+        state.games_total()
+    ));
     play(&spec, &args, dir, sink, state, &done, interrupt, lock)
 }
 
@@ -595,38 +606,39 @@ fn play<G: MatchGame>(
     interrupt: &AtomicBool,
     _lock: Option<File>,
 ) -> Result<i32, Failure> {
-    eprintln!(
+    super::stderr_line(format_args!(
         "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
         spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
         spec.openings.len(),
         spec.openings_source,
         spec.concurrency,
         dir.display()
-    );
+    ));
     if let Some(shard) = spec.shard {
         let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
-        eprintln!(
+        super::stderr_line(format_args!(
             "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
             state.schedule.planned_pairs(),
             state.schedule.total_pairs
-        );
+        ));
     }
     let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
     let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
 
-    let summary = summary_text(spec, &state);
-    print!("{summary}");
-    println!("\nResults: {}", dir.display());
+    // The files first: a closed stdout or stderr must not keep the summary from the run folder.
     write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
+    let summary = summary_text(spec, &state);
+    super::stdout_text(format_args!("{summary}"));
+    super::stdout_text(format_args!("\nResults: {}\n", dir.display()));
     // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
     match crate::runner::charts::write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref()) {
         Ok(files) if !files.is_empty() => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            eprintln!("arbiter match: charts {}", names.join(", "));
+            super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
         }
         Ok(_) => {}
-        Err(error) => eprintln!("warning: charts not written: {error}"),
+        Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
     }
     if let Some(failure) = &state.failure {
         return Err(Failure::Internal(anyhow::anyhow!(
@@ -641,13 +653,13 @@ fn play<G: MatchGame>(
         )));
     }
     if state.interrupted {
-        eprintln!(
+        super::stderr_line(format_args!(
             "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED}); \
              continue with `arbiter match --resume {}`",
             state.tally.games,
             dir.display(),
             dir.display()
-        );
+        ));
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
@@ -950,7 +962,10 @@ impl<'a, G: MatchGame> Progress<'a, G> {
         let log = match log {
             Ok(file) => Some(file),
             Err(error) => {
-                eprintln!("warning: {}: cannot open the log: {error}", dir.join(LOG_FILE).display());
+                super::stderr_line(format_args!(
+                    "warning: {}: cannot open the log: {error}",
+                    dir.join(LOG_FILE).display()
+                ));
                 None
             }
         };
@@ -992,7 +1007,7 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
     }
 
     fn message(&mut self, text: &str) {
-        self.bar.suspend(|| eprintln!("{text}"));
+        self.bar.suspend(|| super::stderr_line(format_args!("{text}")));
         if let Some(log) = &mut self.log {
             use std::io::Write as _;
             let stamp = crate::runner::output::timestamp(SystemTime::now());

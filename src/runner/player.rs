@@ -14,6 +14,8 @@ use crate::engine::{Engine, EngineConfig, Limits};
 use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, UnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 /// How long one engine may think, set per engine (`--engine ...,tc=10+0.1`) or for all (`--each`, `--nodes`).
@@ -204,6 +206,16 @@ pub enum PlayerError {
         /// Why it is not a move.
         reason: String,
     },
+    /// The player printed more than the runner reads: a line over
+    /// [`MAX_LINE_BYTES`](crate::uci::process::MAX_LINE_BYTES), or over
+    /// [`MAX_REPLY_BYTES`](crate::uci::process::MAX_REPLY_BYTES) for one reply.
+    #[error("{player}: output flood: {reason}")]
+    Flooded {
+        /// The player's name.
+        player: String,
+        /// What was too much, with the engine's last lines.
+        reason: String,
+    },
     /// The player could not be started or prepared for a game.
     #[error("{player}: cannot start: {reason}")]
     Start {
@@ -241,6 +253,11 @@ pub trait Player<G: MatchGame = Game>: Send {
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Makes the player watch `flag` while it waits for an external engine: once set (the match is being
+    /// interrupted), the engine is sent `stop` and the move in progress fails at once; the runner then abandons
+    /// the game. Built-in players search briefly and ignore it.
+    fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
 /// The message of a caught panic (`panic!` with a literal or a formatted message); `None` for other payloads.

@@ -27,6 +27,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -35,8 +36,10 @@ use std::time::{Duration, Instant};
 /// when every opening is played once per pairing.
 pub const MAX_GAMES: u64 = 100_000;
 
-/// How long games in play may still run after an interrupt before they are abandoned (unrecorded).
-pub const ABANDON_AFTER: Duration = Duration::from_secs(5);
+/// How long games in play may still run after an interrupt before they are abandoned (unrecorded): then an
+/// external engine still searching is sent `stop` and its process is ended (`quit`, then its process group is
+/// killed after [`QUIT_GRACE`](crate::uci::process::QUIT_GRACE)).
+pub const ABANDON_AFTER: Duration = Duration::from_secs(2);
 
 /// The most worker threads a match may use.
 pub const MAX_CONCURRENCY: usize = 1024;
@@ -479,8 +482,9 @@ enum Event<G: MatchGame> {
 /// in [`MatchState::failure`]; every game already finished stays written.
 ///
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
-/// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (each
-/// after the move in progress); [`MatchState::interrupted`] is then set.
+/// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (an
+/// external engine's move in progress is cut short with `stop`, a built-in engine's is finished);
+/// [`MatchState::interrupted`] is then set.
 pub fn run_match<G: MatchGame>(
     spec: &MatchSpec<G>,
     sink: &mut ResultSink,
@@ -506,7 +510,7 @@ pub fn run_match_from<G: MatchGame>(
     state.resumed = state.tally.games;
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let abandon = AtomicBool::new(false);
+    let abandon = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = mpsc::channel::<Event<G>>();
     let schedule = state.schedule.clone();
     if interrupt.load(Ordering::SeqCst) || state.verdict.is_some() {
@@ -572,8 +576,8 @@ struct Flags<'a> {
     next: &'a AtomicU64,
     /// Start no new pair.
     stop: &'a AtomicBool,
-    /// Give up the games in play.
-    abandon: &'a AtomicBool,
+    /// Give up the games in play (external engines watch it while they search).
+    abandon: &'a Arc<AtomicBool>,
 }
 
 /// Writes and counts one game, updates the SPRT and tells the observer.
@@ -667,7 +671,10 @@ fn worker<G: MatchGame>(
             for engine in [white, black] {
                 if players[engine].is_none() {
                     match spec.engines[engine].create() {
-                        Ok(player) => players[engine] = Some(player),
+                        Ok(mut player) => {
+                            player.set_cancel(Arc::clone(flags.abandon));
+                            players[engine] = Some(player);
+                        }
                         Err(error) => {
                             let _ = sender.send(Event::Fatal(error.to_string()));
                             return;
