@@ -283,3 +283,33 @@ fn bytes_that_are_not_utf8_are_read_escaped() {
     let last = engine.last_lines();
     assert_eq!(last[last.len() - 3..], lines[..], "{last:?}");
 }
+
+#[test]
+fn an_engine_that_cannot_be_restarted_stops_the_match() {
+    // Start 1 checks the engine before the match, start 2 plays and crashes after 3 moves; every later start
+    // fails at once, so --recover cannot bring it back.
+    let counter = Path::new(env!("CARGO_TARGET_TMPDIR")).join("failure-tests").join("restart-counter");
+    let _ = std::fs::remove_file(&counter);
+    std::fs::create_dir_all(counter.parent().expect("a parent")).expect("create the folder");
+    let faulty = format!("--mode crash --after 3 --counter {} --starts 2", counter.display());
+    let (out, dir) = play("no-restart", &faulty, &["--games", "40", "--nodes", "300", "--recover"]);
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(err.contains("the engine faulty failed to start for 3 games in a row"), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let ends: Vec<String> = rows(&dir).into_iter().map(|row| row.3).collect();
+    assert_eq!(ends, ["disconnect", "engine failure", "engine failure", "engine failure"], "{err}");
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("summary.txt");
+    assert!(summary.contains("Games: 4 (40 planned)"), "{summary}");
+    // The run is resumable: with the engine working again (a fresh counter), it goes on where it stopped.
+    std::fs::remove_file(&counter).expect("reset the counter");
+    let resumed = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--resume"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&resumed, 1);
+    let ends: Vec<String> = rows(&dir).into_iter().map(|row| row.3).collect();
+    assert_eq!(ends.len(), 8, "{ends:?}");
+    assert_eq!(ends[4..], ["disconnect", "engine failure", "engine failure", "engine failure"]);
+}

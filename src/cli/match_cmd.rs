@@ -105,7 +105,8 @@ pub struct MatchArgs {
     pub tc: Option<String>,
 
     /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on; without it
-    /// such a failure stops the match once the games in play end.
+    /// such a failure stops the match once the games in play end. Even with it, an engine that fails to start
+    /// for 3 games in a row stops the match (exit 1; fix it and --resume).
     #[arg(long)]
     pub recover: bool,
 

@@ -36,6 +36,11 @@ use std::time::{Duration, Instant};
 /// when every opening is played once per pairing.
 pub const MAX_GAMES: u64 = 100_000;
 
+/// How many games in a row an engine may fail to start (its process cannot be started or answers no `uciok`
+/// or `readyok` in time: a recorded loss, `engine failure`) before the match stops, even with `--recover`: an
+/// engine that cannot be restarted would otherwise forfeit every remaining game and decide the SPRT.
+pub const MAX_FAILED_STARTS: u32 = 3;
+
 /// How long games in play may still run after an interrupt before they are abandoned (unrecorded): then an
 /// external engine still searching is sent `stop` and its process is ended (`quit`, then its process group is
 /// killed after [`QUIT_GRACE`](crate::uci::process::QUIT_GRACE)).
@@ -378,9 +383,11 @@ pub struct MatchState {
     /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
     /// be created).
     pub failure: Option<String>,
-    /// Why an engine failure stopped the match (without `--recover`): the pairs in play were still played and
-    /// recorded.
+    /// Why an engine failure stopped the match (without `--recover`, or an engine that failed to start
+    /// [`MAX_FAILED_STARTS`] games in a row): the pairs in play were still played and recorded.
     pub halted: Option<String>,
+    /// Per engine (by index in the spec), the games it failed to start in a row, up to now.
+    pub failed_starts: Vec<u32>,
     /// Whether an interrupt (Ctrl-C, SIGTERM) stopped the match before its schedule ended.
     pub interrupted: bool,
     /// Games abandoned unrecorded because they were still in play [`ABANDON_AFTER`] an interrupt.
@@ -402,6 +409,7 @@ impl MatchState {
             verdict: None,
             failure: None,
             halted: None,
+            failed_starts: Vec::new(),
             interrupted: false,
             abandoned: 0,
             resumed: 0,
@@ -606,6 +614,7 @@ fn record_game<G: MatchGame>(
     if let Some(note) = &record.note {
         observer.message(&format!("game {}: {}: {note}", pair.game_number(game) + 1, record.end.text()));
     }
+    count_failed_starts(spec, state, observer, stop, pair, game, record);
     if record.end.is_engine_failure() {
         if spec.recover {
             observer.message("--recover: the failed engine is restarted before its next game");
@@ -635,6 +644,41 @@ fn record_game<G: MatchGame>(
     }
     state.elapsed = started.elapsed();
     observer.game_finished(record, pair, state);
+}
+
+/// Counts the games in a row each engine of `pair`'s game `game` failed to start, and stops the match (even
+/// with `--recover`) once one of them reaches [`MAX_FAILED_STARTS`].
+fn count_failed_starts<G: MatchGame>(
+    spec: &MatchSpec<G>,
+    state: &mut MatchState,
+    observer: &mut dyn MatchObserver<G>,
+    stop: &AtomicBool,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord<G>,
+) {
+    let (white, black) = pair.colours(game);
+    if state.failed_starts.len() < spec.engines.len() {
+        state.failed_starts.resize(spec.engines.len(), 0);
+    }
+    if record.end != EndReason::PlayerFailure {
+        state.failed_starts[white] = 0;
+        state.failed_starts[black] = 0;
+        return;
+    }
+    let loser = if record.result == GameResult::WhiteWins { black } else { white };
+    state.failed_starts[loser] += 1;
+    if state.failed_starts[loser] >= MAX_FAILED_STARTS && state.halted.is_none() {
+        stop.store(true, Ordering::Relaxed);
+        let text = format!(
+            "the engine {} failed to start for {MAX_FAILED_STARTS} games in a row (the last: game {}); no new pair \
+             starts: fix the engine, then resume",
+            spec.engines[loser].name,
+            pair.game_number(game) + 1
+        );
+        observer.message(&text);
+        state.halted = Some(text);
+    }
 }
 
 /// `H0 accepted`, `H1 accepted` or `continue`.
