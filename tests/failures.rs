@@ -313,3 +313,35 @@ fn an_engine_that_cannot_be_restarted_stops_the_match() {
     assert_eq!(ends.len(), 8, "{ends:?}");
     assert_eq!(ends[4..], ["disconnect", "engine failure", "engine failure", "engine failure"]);
 }
+
+#[test]
+fn control_characters_in_texts_for_an_engine_are_refused() {
+    let dir = out_dir("control-characters");
+    let cmd = faulty_engine().display().to_string();
+    let cases = [
+        (format!("name=faulty,cmd={cmd},option.Hash=16\nquit"), "faulty: value of option Hash \"16\\nquit\""),
+        (format!("name=faulty,cmd={cmd},option.Ha\rsh=16"), "faulty: option name \"Ha\\rsh\""),
+        (format!("name=faulty,cmd={cmd},option.Skill value=3"), "faulty: option name \"Skill value\""),
+        (format!("name=fau\u{1b}lty,cmd={cmd}"), "name=: an engine name must not hold control characters"),
+    ];
+    for (engine, expected) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "2", "--out"])
+            .arg(&dir)
+            .output()
+            .expect("run arbiter");
+        assert_exit(&out, 2);
+        assert!(text(&out.stderr).contains(expected), "{expected}: {}", text(&out.stderr));
+        assert!(!dir.exists(), "nothing written for a refused engine");
+    }
+    // Through --each too.
+    let engine = format!("name=faulty,cmd={cmd}");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", &format!("name=other,cmd={cmd}"), "--engine", &engine])
+        .args(["--each", "option.Threads=1\r2", "--games", "2", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("other: value of option Threads"), "{}", text(&out.stderr));
+}
