@@ -345,3 +345,109 @@ fn control_characters_in_texts_for_an_engine_are_refused() {
     assert_exit(&out, 2);
     assert!(text(&out.stderr).contains("other: value of option Threads"), "{}", text(&out.stderr));
 }
+
+/// The process ids of running processes whose command line holds the word `marker` (zombies excluded).
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("read /proc").flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let zombie = std::fs::read_to_string(entry.path().join("stat"))
+            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')));
+        if !zombie && cmdline.split(|&b| b == 0).any(|word| word == marker.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits up to 10 s for the processes holding `marker` to be gone; the ones left.
+fn left_after_a_while(marker: &str) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || std::time::Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_engines_children_end_with_the_match() {
+    // Every engine process (the check before the match, the players, restarts) starts `sleep MARKER`, a number
+    // of this test run's own.
+    let marker = format!("9871{}", std::process::id());
+    let faulty = format!("--mode crash --after 3 --child-sleep {marker}");
+    let (out, dir) = play("children", &faulty, &["--games", "4", "--nodes", "300", "--recover"]);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "disconnect", 4);
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new(), "the engines' children outlived the match");
+}
+
+#[test]
+fn sigterm_stops_a_match_promptly_and_ends_every_engine() {
+    let dir = out_dir("sigterm");
+    // The engine hangs (ignoring stop and quit) at its third move, under a long time control.
+    let marker = format!("9872{}", std::process::id());
+    let engine =
+        format!("name=faulty,cmd={},args=--mode hang --after 2 --child-sleep {marker}", faulty_engine().display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "20", "--tc", "600+1", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    let started = std::time::Instant::now();
+    // The engine of the first game is thinking (hanging) once its child is there and a moment has passed.
+    while processes_with(&marker).len() < 2 {
+        assert!(started.elapsed().as_secs() < 60, "the engines never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let signalled = std::time::Instant::now();
+    // Bounded wait: 2 s for the games in play, 0.5 s for quit, and a generous margin for a loaded machine.
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        if signalled.elapsed().as_secs() > 20 {
+            let _ = child.kill();
+            panic!("arbiter did not stop within 20 s of SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    let _ = std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(dir.join("summary.txt").exists() && dir.join("summary.csv").exists(), "{stderr}");
+    // Every row of games.csv is complete (the game in play was abandoned, not written half).
+    let _ = rows(&dir);
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new(), "engines or their children outlived arbiter");
+}
+
+#[test]
+fn a_closed_stdout_and_stderr_still_leave_a_summary() {
+    let dir = out_dir("closed-outputs");
+    let engine = format!("name=faulty,cmd={}", faulty_engine().display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "4", "--nodes", "300"])
+        .args(["--concurrency", "1", "--ratinginterval", "1", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    // Both readers gone: every write to stdout or stderr fails with EPIPE (SIGPIPE is ignored by Rust programs).
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait for arbiter");
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(rows(&dir).len(), 4);
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("summary.txt");
+    assert!(summary.contains("Games: 4"), "{summary}");
+    assert!(dir.join("summary.csv").exists());
+}

@@ -254,9 +254,9 @@ pub trait Player<G: MatchGame = Game>: Send {
         Vec::new()
     }
 
-    /// Makes the player watch `flag` while it waits for an external engine: once set (the match is being
-    /// interrupted), the engine is sent `stop` and the move in progress fails at once; the runner then abandons
-    /// the game. Built-in players search briefly and ignore it.
+    /// Makes the player watch `flag` while it searches or waits for an external engine: once set (the match is
+    /// being interrupted), an external engine is sent `stop` and the move in progress fails at once, a built-in
+    /// chess engine ends its search (the Xiangqi one finishes it); the runner then abandons the game.
     fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
@@ -282,8 +282,14 @@ pub trait BuiltinEngine: Sized + 'static {
     /// Forgets the previous game.
     fn clear(&mut self);
 
-    /// Searches the side to move's move in `game` under `limits`; `None` when it has no legal move.
-    fn think(&mut self, game: &Self::Game, limits: &Limits) -> Option<PlayerMove<<Self::Game as MatchGame>::Move>>;
+    /// Searches the side to move's move in `game` under `limits`, ending early (with the best move found so far)
+    /// once `stop` is set where the engine can; `None` when it has no legal move.
+    fn think(
+        &mut self,
+        game: &Self::Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<PlayerMove<<Self::Game as MatchGame>::Move>>;
 }
 
 impl BuiltinEngine for Engine {
@@ -299,8 +305,9 @@ impl BuiltinEngine for Engine {
     fn clear(&mut self) {
         self.new_game();
     }
-    fn think(&mut self, game: &Game, limits: &Limits) -> Option<PlayerMove> {
-        let result = self.search(game.position(), game.keys(), limits);
+    fn think(&mut self, game: &Game, limits: &Limits, stop: &AtomicBool) -> Option<PlayerMove> {
+        let limits = Limits { infinite: false, ..*limits };
+        let result = self.search_with(game.position(), game.keys(), &limits, stop, &mut |_| {});
         let score =
             EngineScore::from_search(result.score, crate::engine::MATE, crate::engine::is_mate_score(result.score));
         Some(PlayerMove {
@@ -327,8 +334,14 @@ impl BuiltinEngine for XiangqiEngine {
         self.new_game();
     }
     /// The Xiangqi engine has no clock management: under a clock it gets a fixed share of the time left as its
-    /// move time, `left / 30 + inc / 2` (at most `left / 2`), besides any depth, nodes or movetime limit.
-    fn think(&mut self, game: &crate::xiangqi::Game, limits: &Limits) -> Option<PlayerMove<crate::xiangqi::Move>> {
+    /// move time, `left / 30 + inc / 2` (at most `left / 2`), besides any depth, nodes or movetime limit. It
+    /// has no stop flag: `_stop` is not watched.
+    fn think(
+        &mut self,
+        game: &crate::xiangqi::Game,
+        limits: &Limits,
+        _stop: &AtomicBool,
+    ) -> Option<PlayerMove<crate::xiangqi::Move>> {
         let red = game.position().side_to_move() == crate::xiangqi::Color::Red;
         let (left, inc) = if red { (limits.wtime_ms, limits.winc_ms) } else { (limits.btime_ms, limits.binc_ms) };
         let by_clock = left.map(|left| (left / 30 + inc.unwrap_or(0) / 2).min(left / 2).max(1));
@@ -356,13 +369,15 @@ impl BuiltinEngine for XiangqiEngine {
 pub struct BuiltinPlayer<E: BuiltinEngine = Engine> {
     config: E::Config,
     engine: Option<E>,
+    /// Set when the match is interrupted: the search in progress ends ([`Player::set_cancel`]).
+    cancel: Arc<AtomicBool>,
 }
 
 impl<E: BuiltinEngine> BuiltinPlayer<E> {
     /// A player for the engine built from `config` (allocates its transposition table).
     pub fn new(config: E::Config) -> BuiltinPlayer<E> {
         let engine = E::build(config.clone());
-        BuiltinPlayer { config, engine: Some(engine) }
+        BuiltinPlayer { config, engine: Some(engine), cancel: Arc::new(AtomicBool::new(false)) }
     }
 
     fn name_text(&self) -> String {
@@ -378,6 +393,10 @@ impl<E: BuiltinEngine> BuiltinPlayer<E> {
 impl<E: BuiltinEngine + Send> Player<E::Game> for BuiltinPlayer<E> {
     fn name(&self) -> &str {
         E::config_name(&self.config)
+    }
+
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = flag;
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
@@ -405,7 +424,8 @@ impl<E: BuiltinEngine + Send> Player<E::Game> for BuiltinPlayer<E> {
             });
         };
         let limits = &request.limits;
-        match catch_unwind(AssertUnwindSafe(|| engine.think(game, limits))) {
+        let stop = &self.cancel;
+        match catch_unwind(AssertUnwindSafe(|| engine.think(game, limits, stop))) {
             Ok(Some(answer)) => Ok(answer),
             Ok(None) => Err(PlayerError::BadMove {
                 player: self.name_text(),

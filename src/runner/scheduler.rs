@@ -491,7 +491,7 @@ enum Event<G: MatchGame> {
 ///
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
 /// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (an
-/// external engine's move in progress is cut short with `stop`, a built-in engine's is finished);
+/// external engine's move in progress is cut short with `stop`, as is a built-in chess engine's search);
 /// [`MatchState::interrupted`] is then set.
 pub fn run_match<G: MatchGame>(
     spec: &MatchSpec<G>,

@@ -32,7 +32,10 @@ pub const KEPT_REPLY_LINES: usize = 256;
 /// How long an engine has to exit after `quit` before its process group is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
-/// How often a wait for an engine's reply checks whether it was cancelled.
+/// How long a wait goes on reading after the engine's process ended, for the lines still in the pipe.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// How often a wait for an engine's reply checks whether it was cancelled or the engine ended.
 const POLL: Duration = Duration::from_millis(50);
 
 /// Lines read from stdout that wait in the channel for the reader; a full channel blocks the engine's writes.
@@ -438,7 +441,7 @@ impl EngineProcess {
     ///
     /// # Errors
     /// [`UciError::Timeout`] when `timeout` passes first; [`UciError::Disconnected`] when the engine's output
-    /// closes; [`UciError::Flood`] for a stdout line over [`MAX_LINE_BYTES`] or more than [`MAX_REPLY_BYTES`]
+    /// closes or its process ends (even if a child of its own keeps the output open); [`UciError::Flood`] for a stdout line over [`MAX_LINE_BYTES`] or more than [`MAX_REPLY_BYTES`]
     /// of output during the wait; [`UciError::Cancelled`] when the flag of [`EngineProcess::set_cancel`] is set
     /// (the engine is sent `stop`).
     pub fn wait_for(
@@ -451,6 +454,7 @@ impl EngineProcess {
         let bytes_before = self.bytes_read.load(Ordering::Relaxed);
         let mut out = VecDeque::new();
         let mut dropped = 0u64;
+        let mut exited_at: Option<Instant> = None;
         let flood = |process: &EngineProcess, what: String| UciError::Flood {
             cmd: process.cmd.clone(),
             waiting_for: waiting_for.to_string(),
@@ -487,7 +491,19 @@ impl EngineProcess {
                     remember(&self.last, format!("{start}... [over {MAX_LINE_BYTES} bytes]"));
                     return Err(flood(self, format!("a line longer than {MAX_LINE_BYTES} bytes")));
                 }
-                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {
+                    // An engine that exited while a child of its own keeps its output open: the output does not
+                    // close, so its end is seen here (after a moment for the reader to pass on its last lines).
+                    if exited_at.is_none() && !self.is_running() {
+                        exited_at = Some(Instant::now());
+                    }
+                    if exited_at.is_some_and(|at| at.elapsed() >= EXIT_GRACE) {
+                        return Err(UciError::Disconnected {
+                            cmd: self.cmd.clone(),
+                            waiting_for: waiting_for.to_string(),
+                        });
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(UciError::Timeout {
                         cmd: self.cmd.clone(),
