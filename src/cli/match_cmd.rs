@@ -5,8 +5,10 @@
 //! opening file, an output folder that holds results or cannot be created), 1 for an internal failure (results
 //! already written stay written), and [`EXIT_INTERRUPTED`] (130) when Ctrl-C or SIGTERM stopped it: no new pair
 //! starts, the pairs in play finish (games still running after
-//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded), and the summary is
-//! written from the games recorded. A second Ctrl-C quits at once, without a summary.
+//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
+//! `stop` and `quit`, and their process groups are killed), and the summary is written from the games recorded.
+//! A second Ctrl-C kills every engine's process group and quits at once, without a summary. Details and limits:
+//! `docs/engines.md`.
 //!
 //! Before the first game the run folder gets `run.toml` ([`RunFile`]): the arguments as given, the working
 //! directory and the schedule fingerprint. `--resume DIR` reads it back, repairs the tail of the result files
