@@ -451,3 +451,46 @@ fn a_closed_stdout_and_stderr_still_leave_a_summary() {
     assert!(summary.contains("Games: 4"), "{summary}");
     assert!(dir.join("summary.csv").exists());
 }
+
+#[test]
+fn a_resume_ends_the_engines_a_killed_session_left() {
+    let dir = out_dir("kill-9");
+    let marker = format!("9873{}", std::process::id());
+    let engine =
+        format!("name=faulty,cmd={},args=--mode hang --after 2 --child-sleep {marker}", faulty_engine().display());
+    let start = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .arg(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start arbiter")
+    };
+    let flags = ["--games", "20", "--tc", "600+1", "--concurrency", "1", "--out"];
+    let mut first = start(&[&["match", "--engine", "name=seed", "--engine", &engine][..], &flags[..]].concat());
+    let started = std::time::Instant::now();
+    while processes_with(&marker).len() < 2 || !dir.join("engines.pgid").exists() {
+        assert!(started.elapsed().as_secs() < 60, "the engines never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    first.kill().expect("kill -9 arbiter");
+    first.wait().expect("reap arbiter");
+    let orphans = processes_with(&marker);
+    // The engine's child outlives a kill -9 (and the engine too, when it hangs; otherwise it exits on the end of
+    // its input and its group lives on without its leader).
+    assert!(!orphans.is_empty(), "nothing outlived the kill -9");
+    // The resume ends them (and then plays on with its own engines, which SIGTERM ends).
+    let mut second = start(&["match", "--resume"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while orphans.iter().any(|pid| processes_with(&marker).contains(pid)) {
+        assert!(std::time::Instant::now() < deadline, "the resume left the orphans {orphans:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = Command::new("kill").args(["-TERM", &second.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let status = second.wait().expect("wait for arbiter");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new());
+}

@@ -625,9 +625,23 @@ fn play<G: MatchGame>(
             state.schedule.total_pairs
         ));
     }
+    // Engines an earlier session of this run left running (it was killed with -9) are ended; this session's
+    // are listed for the next one.
+    let group_file = dir.join(ENGINE_GROUPS_FILE);
+    let ended = crate::uci::process::end_recorded_groups(&group_file);
+    if !ended.is_empty() {
+        super::stderr_line(format_args!(
+            "arbiter match: ended {} engine process group(s) an earlier session of this run left running: {ended:?}",
+            ended.len()
+        ));
+    }
+    if let Err(error) = crate::uci::process::record_groups_in(Some(&group_file)) {
+        super::stderr_line(format_args!("warning: {}: cannot write: {error}", group_file.display()));
+    }
     let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
     let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
+    let _ = crate::uci::process::record_groups_in(None);
 
     // The files first: a closed stdout or stderr must not keep the summary from the run folder.
     write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
@@ -953,6 +967,10 @@ struct Progress<'a, G: MatchGame> {
     /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to stderr).
     log: Option<std::fs::File>,
 }
+
+/// The file of a run folder that lists the process groups of the engines playing it, while the run plays
+/// (see [`crate::uci::process::record_groups_in`]); a `--resume` after a `kill -9` ends the groups it lists.
+pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
 
 /// The log file of a run folder.
 pub const LOG_FILE: &str = "match.log";
