@@ -565,7 +565,9 @@ impl EngineProcess {
                     out.push_back(line);
                     if finished {
                         if dropped > 0 {
-                            out.push_front(format!("[arbiter: {dropped} earlier lines dropped]"));
+                            let note = format!("[arbiter: {dropped} earlier lines dropped]");
+                            remember(&self.last, note.clone());
+                            out.push_front(note);
                         }
                         return Ok(out.into());
                     }
@@ -682,6 +684,18 @@ mod tests {
         assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(9));
         let _ = std::fs::remove_file(&file);
         assert_eq!(end_recorded_groups(&file), Vec::<i32>::new(), "no file, nothing ended");
+    }
+
+    #[test]
+    fn a_long_reply_keeps_its_last_lines_and_a_note() {
+        let script = "seq 1 300 | sed 's/^/info string /'; echo bestmove e2e4; sleep 5".to_string();
+        let mut process = EngineProcess::spawn("sh", &["-c".to_string(), script], None).expect("start sh");
+        let lines = process.wait_for(|l| l.starts_with("bestmove"), "bestmove", Duration::from_secs(10)).unwrap();
+        assert_eq!(lines.len(), KEPT_REPLY_LINES + 1);
+        assert_eq!(lines[0], "[arbiter: 45 earlier lines dropped]");
+        assert_eq!(lines[1], "info string 46");
+        assert_eq!(lines[KEPT_REPLY_LINES], "bestmove e2e4");
+        assert!(process.last_lines().contains(&lines[0]));
     }
 
     #[test]
