@@ -1,9 +1,11 @@
 //! Engine failures become results: the real `arbiter match` binary plays the built-in `seed` against
 //! `faulty-engine` (tests/engines/faulty_engine.rs, a real UCI process) told to crash, hang, send an illegal or
-//! unparsable move, overrun its clock, or never finish its handshake. Each failure must be a loss for the
-//! faulty side with the right termination in games.csv and the PGN `Termination` tag, logged with the
-//! engine's last lines; with `--recover` the match goes on, without it the match stops after the games in
-//! play (exit 1), and nothing already played is lost.
+//! unparsable move, overrun its clock, never finish its handshake, flood its output or print bytes that are not
+//! UTF-8. Each failure must be a loss for the faulty side with the right termination in games.csv and the PGN
+//! `Termination` tag, logged with the engine's last lines; with `--recover` the match goes on (until an engine
+//! fails to start 3 games in a row), without it the match stops after the games in play (exit 1), and nothing
+//! already played is lost. The engines and their children never outlive a match, a SIGTERM or (after a resume)
+//! a `kill -9`; texts an engine would misread are refused before it starts (docs/engines.md).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -313,7 +313,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
     let installed = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            crate::uci::process::kill_all_engines();
+            crate::uci::group::kill_all_engines();
             let _ = writeln!(
                 std::io::stderr(),
                 "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
@@ -628,20 +628,20 @@ fn play<G: MatchGame>(
     // Engines an earlier session of this run left running (it was killed with -9) are ended; this session's
     // are listed for the next one.
     let group_file = dir.join(ENGINE_GROUPS_FILE);
-    let ended = crate::uci::process::end_recorded_groups(&group_file);
+    let ended = crate::uci::group::end_recorded_groups(&group_file);
     if !ended.is_empty() {
         super::stderr_line(format_args!(
             "arbiter match: ended {} engine process group(s) an earlier session of this run left running: {ended:?}",
             ended.len()
         ));
     }
-    if let Err(error) = crate::uci::process::record_groups_in(Some(&group_file)) {
+    if let Err(error) = crate::uci::group::record_groups_in(Some(&group_file)) {
         super::stderr_line(format_args!("warning: {}: cannot write: {error}", group_file.display()));
     }
     let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
     let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
-    let _ = crate::uci::process::record_groups_in(None);
+    let _ = crate::uci::group::record_groups_in(None);
 
     // The files first: a closed stdout or stderr must not keep the summary from the run folder.
     write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
@@ -969,7 +969,7 @@ struct Progress<'a, G: MatchGame> {
 }
 
 /// The file of a run folder that lists the process groups of the engines playing it, while the run plays
-/// (see [`crate::uci::process::record_groups_in`]); a `--resume` after a `kill -9` ends the groups it lists.
+/// (see [`crate::uci::group::record_groups_in`]); a `--resume` after a `kill -9` ends the groups it lists.
 pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
 
 /// The log file of a run folder.
