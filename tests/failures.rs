@@ -1,9 +1,11 @@
 //! Engine failures become results: the real `arbiter match` binary plays the built-in `seed` against
 //! `faulty-engine` (tests/engines/faulty_engine.rs, a real UCI process) told to crash, hang, send an illegal or
-//! unparsable move, overrun its clock, or never finish its handshake. Each failure must be a loss for the
-//! faulty side with the right termination in games.csv and the PGN `Termination` tag, logged with the
-//! engine's last lines; with `--recover` the match goes on, without it the match stops after the games in
-//! play (exit 1), and nothing already played is lost.
+//! unparsable move, overrun its clock, never finish its handshake, flood its output or print bytes that are not
+//! UTF-8. Each failure must be a loss for the faulty side with the right termination in games.csv and the PGN
+//! `Termination` tag, logged with the engine's last lines; with `--recover` the match goes on (until an engine
+//! fails to start 3 games in a row), without it the match stops after the games in play (exit 1), and nothing
+//! already played is lost. The engines and their children never outlive a match, a SIGTERM or (after a resume)
+//! a `kill -9`; texts an engine would misread are refused before it starts (docs/engines.md).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -187,4 +189,310 @@ fn no_handshake_is_an_input_error_before_anything_is_written() {
         .expect("run arbiter");
     assert_exit(&out, 2);
     assert!(text(&out.stderr).contains("/no/such/engine"));
+}
+
+/// Runs `arbiter` with `args`, sampling its peak resident memory (`VmHWM` of /proc/PID/status) until it
+/// exits; returns its output and the last peak read, in kB.
+fn run_measured(args: &[String]) -> (Output, u64) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run arbiter");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    // The pipes are read by threads so that a full pipe never blocks the arbiter while it is measured.
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        bytes
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
+        bytes
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        let hwm = std::fs::read_to_string(&status_path).ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("VmHWM:"))?.to_string();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+        peak_kb = peak_kb.max(hwm.unwrap_or(0));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let stdout = out_reader.join().expect("stdout reader");
+    let stderr = err_reader.join().expect("stderr reader");
+    (Output { status, stdout, stderr }, peak_kb)
+}
+
+/// The largest peak resident memory an arbiter playing the flooding engine may reach, in kB: the flood limits
+/// (a 64 KiB line, 16 MiB per reply read and dropped) keep it near a normal match's, far below the gigabytes
+/// an unbounded reader would take.
+const FLOOD_PEAK_KB: u64 = 200 * 1024;
+
+#[test]
+fn an_output_flood_loses_and_memory_stays_flat() {
+    for mode in ["flood-line", "flood-lines", "flood-stderr"] {
+        let dir = out_dir(mode);
+        let engine = format!("name=faulty,cmd={},args=--mode {mode} --after 2", faulty_engine().display());
+        let args: Vec<String> = ["match", "--engine", "name=seed", "--engine", &engine, "--concurrency", "1"]
+            .into_iter()
+            .map(String::from)
+            .chain(["--games", "2", "--nodes", "300", "--recover", "--out"].map(String::from))
+            .chain([dir.display().to_string()])
+            .collect();
+        let (out, peak_kb) = run_measured(&args);
+        assert_exit(&out, 0);
+        all_lost_by_faulty(&dir, "output flood", 2);
+        assert!(peak_kb > 0 && peak_kb < FLOOD_PEAK_KB, "{mode}: peak resident memory {peak_kb} kB");
+        let log = std::fs::read_to_string(dir.join("match.log")).expect("match.log");
+        let why = if mode == "flood-line" { "a line longer than 65536 bytes" } else { "bytes of output, more than" };
+        assert_eq!(log.matches(why).count(), 2, "{mode}: {log}");
+    }
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_read_escaped() {
+    // In a match: the engine's moves count, nothing is a crash.
+    let (out, dir) = play("bad-utf8", "--mode bad-utf8 --after 1", &["--games", "2", "--nodes", "300"]);
+    assert_exit(&out, 0);
+    let rows = rows(&dir);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for (_, _, _, end) in &rows {
+        assert!(!["disconnect", "stall", "illegal move", "output flood", "engine failure"].contains(&end.as_str()));
+    }
+    // The lines as read: every byte that is not UTF-8 escaped, the move read.
+    let args = vec!["--mode".to_string(), "bad-utf8".to_string()];
+    let mut engine = arbiter::uci::EngineProcess::spawn(&faulty_engine().display().to_string(), &args, None)
+        .expect("start the faulty engine");
+    let second = std::time::Duration::from_secs(10);
+    engine.send("uci").unwrap();
+    engine.wait_for(|l| l == "uciok", "uciok", second).unwrap();
+    engine.send("position startpos").unwrap();
+    engine.send("go nodes 1").unwrap();
+    let lines = engine.wait_for(|l| l.starts_with("bestmove"), "bestmove", second).unwrap();
+    assert_eq!(
+        lines,
+        ["info depth 1 score cp 0 nodes 1 string caf\\xc3 \\xff\\xfe", "\\xc0\\xaf\\xff", "bestmove b1a3 \\xff\\xfe"],
+        "{lines:?}"
+    );
+    let last = engine.last_lines();
+    assert_eq!(last[last.len() - 3..], lines[..], "{last:?}");
+}
+
+#[test]
+fn an_engine_that_cannot_be_restarted_stops_the_match() {
+    // Start 1 checks the engine before the match, start 2 plays and crashes after 3 moves; every later start
+    // fails at once, so --recover cannot bring it back.
+    let counter = Path::new(env!("CARGO_TARGET_TMPDIR")).join("failure-tests").join("restart-counter");
+    let _ = std::fs::remove_file(&counter);
+    std::fs::create_dir_all(counter.parent().expect("a parent")).expect("create the folder");
+    let faulty = format!("--mode crash --after 3 --counter {} --starts 2", counter.display());
+    let (out, dir) = play("no-restart", &faulty, &["--games", "40", "--nodes", "300", "--recover"]);
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(err.contains("the engine faulty failed to start for 3 games in a row"), "{err}");
+    assert!(err.contains("--resume"), "{err}");
+    let ends: Vec<String> = rows(&dir).into_iter().map(|row| row.3).collect();
+    assert_eq!(ends, ["disconnect", "engine failure", "engine failure", "engine failure"], "{err}");
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("summary.txt");
+    assert!(summary.contains("Games: 4 (40 planned)"), "{summary}");
+    // The run is resumable: with the engine working again (a fresh counter), it goes on where it stopped.
+    std::fs::remove_file(&counter).expect("reset the counter");
+    let resumed = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--resume"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&resumed, 1);
+    let ends: Vec<String> = rows(&dir).into_iter().map(|row| row.3).collect();
+    assert_eq!(ends.len(), 8, "{ends:?}");
+    assert_eq!(ends[4..], ["disconnect", "engine failure", "engine failure", "engine failure"]);
+}
+
+#[test]
+fn control_characters_in_texts_for_an_engine_are_refused() {
+    let dir = out_dir("control-characters");
+    let cmd = faulty_engine().display().to_string();
+    let cases = [
+        (format!("name=faulty,cmd={cmd},option.Hash=16\nquit"), "faulty: value of option Hash \"16\\nquit\""),
+        (format!("name=faulty,cmd={cmd},option.Ha\rsh=16"), "faulty: option name \"Ha\\rsh\""),
+        (format!("name=faulty,cmd={cmd},option.Skill value=3"), "faulty: option name \"Skill value\""),
+        (format!("name=fau\u{1b}lty,cmd={cmd}"), "name=: an engine name must not hold control characters"),
+    ];
+    for (engine, expected) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "2", "--out"])
+            .arg(&dir)
+            .output()
+            .expect("run arbiter");
+        assert_exit(&out, 2);
+        assert!(text(&out.stderr).contains(expected), "{expected}: {}", text(&out.stderr));
+        assert!(!dir.exists(), "nothing written for a refused engine");
+    }
+    // Through --each too.
+    let engine = format!("name=faulty,cmd={cmd}");
+    let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", &format!("name=other,cmd={cmd}"), "--engine", &engine])
+        .args(["--each", "option.Threads=1\r2", "--games", "2", "--out"])
+        .arg(&dir)
+        .output()
+        .expect("run arbiter");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("other: value of option Threads"), "{}", text(&out.stderr));
+}
+
+/// The process ids of running processes whose command line holds the word `marker` (zombies excluded).
+fn processes_with(marker: &str) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("read /proc").flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        let zombie = std::fs::read_to_string(entry.path().join("stat"))
+            .is_ok_and(|stat| stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')));
+        if !zombie && cmdline.split(|&b| b == 0).any(|word| word == marker.as_bytes()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// Waits up to 10 s for the processes holding `marker` to be gone; the ones left.
+fn left_after_a_while(marker: &str) -> Vec<u32> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || std::time::Instant::now() > deadline {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_engines_children_end_with_the_match() {
+    // Every engine process (the check before the match, the players, restarts) starts `sleep MARKER`, a number
+    // of this test run's own.
+    let marker = format!("9871{}", std::process::id());
+    let faulty = format!("--mode crash --after 3 --child-sleep {marker}");
+    let (out, dir) = play("children", &faulty, &["--games", "4", "--nodes", "300", "--recover"]);
+    assert_exit(&out, 0);
+    all_lost_by_faulty(&dir, "disconnect", 4);
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new(), "the engines' children outlived the match");
+}
+
+#[test]
+fn sigterm_stops_a_match_promptly_and_ends_every_engine() {
+    let dir = out_dir("sigterm");
+    // The engine hangs (ignoring stop and quit) at its third move, under a long time control.
+    let marker = format!("9872{}", std::process::id());
+    let engine =
+        format!("name=faulty,cmd={},args=--mode hang --after 2 --child-sleep {marker}", faulty_engine().display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "20", "--tc", "600+1", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    let started = std::time::Instant::now();
+    // The engine of the first game is thinking (hanging) once its child is there and a moment has passed.
+    while processes_with(&marker).len() < 2 {
+        assert!(started.elapsed().as_secs() < 60, "the engines never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let signalled = std::time::Instant::now();
+    // Bounded wait: 2 s for the games in play, 0.5 s for quit, and a generous margin for a loaded machine.
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        if signalled.elapsed().as_secs() > 20 {
+            let _ = child.kill();
+            panic!("arbiter did not stop within 20 s of SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    let _ = std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(dir.join("summary.txt").exists() && dir.join("summary.csv").exists(), "{stderr}");
+    // Every row of games.csv is complete (the game in play was abandoned, not written half).
+    let _ = rows(&dir);
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new(), "engines or their children outlived arbiter");
+}
+
+#[test]
+fn a_closed_stdout_and_stderr_still_leave_a_summary() {
+    let dir = out_dir("closed-outputs");
+    let engine = format!("name=faulty,cmd={}", faulty_engine().display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--games", "4", "--nodes", "300"])
+        .args(["--concurrency", "1", "--ratinginterval", "1", "--out"])
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    // Both readers gone: every write to stdout or stderr fails with EPIPE (SIGPIPE is ignored by Rust programs).
+    drop(child.stdout.take());
+    drop(child.stderr.take());
+    let status = child.wait().expect("wait for arbiter");
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(rows(&dir).len(), 4);
+    let summary = std::fs::read_to_string(dir.join("summary.txt")).expect("summary.txt");
+    assert!(summary.contains("Games: 4"), "{summary}");
+    assert!(dir.join("summary.csv").exists());
+}
+
+#[test]
+fn a_resume_ends_the_engines_a_killed_session_left() {
+    let dir = out_dir("kill-9");
+    let marker = format!("9873{}", std::process::id());
+    let engine =
+        format!("name=faulty,cmd={},args=--mode hang --after 2 --child-sleep {marker}", faulty_engine().display());
+    let start = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .arg(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start arbiter")
+    };
+    let flags = ["--games", "20", "--tc", "600+1", "--concurrency", "1", "--out"];
+    let mut first = start(&[&["match", "--engine", "name=seed", "--engine", &engine][..], &flags[..]].concat());
+    let started = std::time::Instant::now();
+    while processes_with(&marker).len() < 2 || !dir.join("engines.pgid").exists() {
+        assert!(started.elapsed().as_secs() < 60, "the engines never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    first.kill().expect("kill -9 arbiter");
+    first.wait().expect("reap arbiter");
+    let orphans = processes_with(&marker);
+    // The engine's child outlives a kill -9 (and the engine too, when it hangs; otherwise it exits on the end of
+    // its input and its group lives on without its leader).
+    assert!(!orphans.is_empty(), "nothing outlived the kill -9");
+    // The resume ends them (and then plays on with its own engines, which SIGTERM ends).
+    let mut second = start(&["match", "--resume"]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while orphans.iter().any(|pid| processes_with(&marker).contains(pid)) {
+        assert!(std::time::Instant::now() < deadline, "the resume left the orphans {orphans:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = Command::new("kill").args(["-TERM", &second.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let status = second.wait().expect("wait for arbiter");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(left_after_a_while(&marker), Vec::<u32>::new());
 }

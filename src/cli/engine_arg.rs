@@ -101,6 +101,20 @@ pub enum EngineArgError {
         /// The engine's name.
         name: String,
     },
+    /// A text Arbiter would send to the engine (a UCI option's name or value) that holds a line break or
+    /// another control character, which the engine would read as a second command, or an option name that
+    /// `setoption name NAME value VALUE` cannot carry.
+    #[error("--engine: {name}: {field} {text:?}: {reason}")]
+    UnsendableText {
+        /// The engine's name.
+        name: String,
+        /// The field: `option name` or `value of option NAME`.
+        field: String,
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
     #[error("--engine: {origin}: {reason}, got {name:?}")]
     BadName {
@@ -282,6 +296,7 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
                 }
             };
             let engine = uci_engine(cmd, &kv, each)?;
+            check_sent_texts(&name, &engine)?;
             if game == GameKind::Xiangqi
                 && let Some((option, _)) = engine.options.iter().find(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"))
             {
@@ -316,6 +331,39 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     };
     spec.limit = limit_from(&kv, shared)?;
     Ok(spec)
+}
+
+/// Refuses an external engine whose UCI options cannot be sent as one `setoption name NAME value VALUE` line:
+/// a name or value holding a control character (a line break would start a second command; the UCI
+/// specification reads commands line by line), an empty name, or a name holding the word `value` (where the
+/// engine would take the value to start).
+fn check_sent_texts(name: &str, engine: &UciEngine) -> Result<(), EngineArgError> {
+    let error = |field: String, text: &str, reason| EngineArgError::UnsendableText {
+        name: name.to_string(),
+        field,
+        text: text.to_string(),
+        reason,
+    };
+    let control = "holds a line break or another control character, which the engine would read as another command";
+    for (option, value) in &engine.options {
+        if option.chars().any(char::is_control) {
+            return Err(error("option name".to_string(), option, control));
+        }
+        if option.trim().is_empty() {
+            return Err(error("option name".to_string(), option, "an option name must not be empty"));
+        }
+        if option.split_whitespace().any(|word| word == "value" || word == "name") {
+            return Err(error(
+                "option name".to_string(),
+                option,
+                "an option name cannot hold the word `value` or `name` (setoption name NAME value VALUE)",
+            ));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(error(format!("value of option {option}"), value, control));
+        }
+    }
+    Ok(())
 }
 
 /// The external engine of `cmd` with the keys of the engine (`kv`) over those of `each`.

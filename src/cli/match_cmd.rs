@@ -5,8 +5,10 @@
 //! opening file, an output folder that holds results or cannot be created), 1 for an internal failure (results
 //! already written stay written), and [`EXIT_INTERRUPTED`] (130) when Ctrl-C or SIGTERM stopped it: no new pair
 //! starts, the pairs in play finish (games still running after
-//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded), and the summary is
-//! written from the games recorded. A second Ctrl-C quits at once, without a summary.
+//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
+//! `stop` and `quit`, and their process groups are killed), and the summary is written from the games recorded.
+//! A second Ctrl-C kills every engine's process group and quits at once, without a summary. Details and limits:
+//! `docs/engines.md`.
 //!
 //! Before the first game the run folder gets `run.toml` ([`RunFile`]): the arguments as given, the working
 //! directory and the schedule fingerprint. `--resume DIR` reads it back, checks every recorded game as merge
@@ -103,7 +105,8 @@ pub struct MatchArgs {
     pub tc: Option<String>,
 
     /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on; without it
-    /// such a failure stops the match once the games in play end.
+    /// such a failure stops the match once the games in play end. Even with it, an engine that fails to start
+    /// for 3 games in a row stops the match (exit 1; fix it and --resume).
     #[arg(long)]
     pub recover: bool,
 
@@ -306,19 +309,23 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the Ctrl-C/SIGTERM handler of `arbiter COMMAND` (`match`, `datagen`): the first signal sets
-/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one exits
-/// at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
+/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one kills
+/// every engine's process group and exits at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
 pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
     let installed = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            eprintln!(
+            crate::uci::group::kill_all_engines();
+            let _ = writeln!(
+                std::io::stderr(),
                 "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
             );
             std::process::exit(EXIT_INTERRUPTED);
         }
     });
     if let Err(error) = installed {
-        eprintln!("warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary");
+        super::stderr_line(format_args!(
+            "warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary"
+        ));
     }
 }
 
@@ -342,11 +349,11 @@ pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
     match outcome {
         Ok(code) => code,
         Err(Failure::Input(error)) => {
-            eprintln!("error: {}", error_text(&error));
+            super::stderr_line(format_args!("error: {}", error_text(&error)));
             2
         }
         Err(Failure::Internal(error)) => {
-            eprintln!("error: {}", error_text(&error));
+            super::stderr_line(format_args!("error: {}", error_text(&error)));
             1
         }
     }
@@ -403,7 +410,7 @@ pub(crate) fn refuse_checkers(game: GameKind, command: &str) -> Failure {
 fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
     let spec = prepare::<G>(&args)?;
     if interrupt.load(Ordering::SeqCst) {
-        eprintln!("arbiter match: interrupted before the match started; nothing was written");
+        super::stderr_line(format_args!("arbiter match: interrupted before the match started; nothing was written"));
         return Ok(EXIT_INTERRUPTED);
     }
 
@@ -446,7 +453,7 @@ fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
     for engine in &spec.engines {
         let player = engine.create::<G>().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
         for warning in player.warnings() {
-            eprintln!("warning: {warning}");
+            super::stderr_line(format_args!("warning: {warning}"));
         }
     }
     Ok(spec)
@@ -466,10 +473,10 @@ fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
         )
         .into()),
         Err(TryLockError::Error(error)) => {
-            eprintln!(
+            super::stderr_line(format_args!(
                 "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
                 dir.join(LOCK_FILE).display()
-            );
+            ));
             Ok(None)
         }
     }
@@ -544,10 +551,10 @@ fn resume_as<G: MatchGame>(
 
     let salvage = salvage_run(dir, &spec, SystemTime::now()).map_err(record_failure)?;
     for dropped in &salvage.records.dropped {
-        eprintln!("arbiter match: repaired {shown}: dropped {dropped}");
+        super::stderr_line(format_args!("arbiter match: repaired {shown}: dropped {dropped}"));
     }
     for copy in &salvage.copies {
-        eprintln!("arbiter match: a copy of what was dropped is kept in {}", copy.display());
+        super::stderr_line(format_args!("arbiter match: a copy of what was dropped is kept in {}", copy.display()));
     }
     let records = salvage.records;
     let csv_path = dir.join("games.csv").display().to_string();
@@ -568,7 +575,11 @@ fn resume_as<G: MatchGame>(
         None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
         None => format!("{} games to play", state.games_total() - done.len() as u64),
     };
-    eprintln!("arbiter match: resuming {shown}: {} of {} games recorded, {status}", done.len(), state.games_total());
+    super::stderr_line(format_args!(
+        "arbiter match: resuming {shown}: {} of {} games recorded, {status}",
+        done.len(),
+        state.games_total()
+    ));
     play(&spec, &args, dir, sink, state, &done, interrupt, lock)
 }
 
@@ -608,38 +619,53 @@ fn play<G: MatchGame>(
     interrupt: &AtomicBool,
     _lock: Option<File>,
 ) -> Result<i32, Failure> {
-    eprintln!(
+    super::stderr_line(format_args!(
         "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
         spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
         spec.openings.len(),
         spec.openings_source,
         spec.concurrency,
         dir.display()
-    );
+    ));
     if let Some(shard) = spec.shard {
         let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
-        eprintln!(
+        super::stderr_line(format_args!(
             "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
             state.schedule.planned_pairs(),
             state.schedule.total_pairs
-        );
+        ));
+    }
+    // Engines an earlier session of this run left running (it was killed with -9) are ended; this session's
+    // are listed for the next one.
+    let group_file = dir.join(ENGINE_GROUPS_FILE);
+    let ended = crate::uci::group::end_recorded_groups(&group_file);
+    if !ended.is_empty() {
+        super::stderr_line(format_args!(
+            "arbiter match: ended {} engine process group(s) an earlier session of this run left running: {ended:?}",
+            ended.len()
+        ));
+    }
+    if let Err(error) = crate::uci::group::record_groups_in(Some(&group_file)) {
+        super::stderr_line(format_args!("warning: {}: cannot write: {error}", group_file.display()));
     }
     let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
     let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
     progress.bar.finish_and_clear();
+    let _ = crate::uci::group::record_groups_in(None);
 
-    let summary = summary_text(spec, &state);
-    print!("{summary}");
-    println!("\nResults: {}", dir.display());
+    // The files first: a closed stdout or stderr must not keep the summary from the run folder.
     write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
+    let summary = summary_text(spec, &state);
+    super::stdout_text(format_args!("{summary}"));
+    super::stdout_text(format_args!("\nResults: {}\n", dir.display()));
     // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
     match crate::runner::charts::write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref()) {
         Ok(files) if !files.is_empty() => {
             let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            eprintln!("arbiter match: charts {}", names.join(", "));
+            super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
         }
         Ok(_) => {}
-        Err(error) => eprintln!("warning: charts not written: {error}"),
+        Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
     }
     if let Some(failure) = &state.failure {
         return Err(Failure::Internal(anyhow::anyhow!(
@@ -654,13 +680,13 @@ fn play<G: MatchGame>(
         )));
     }
     if state.interrupted {
-        eprintln!(
+        super::stderr_line(format_args!(
             "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED}); \
              continue with `arbiter match --resume {}`",
             state.tally.games,
             dir.display(),
             dir.display()
-        );
+        ));
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
@@ -928,6 +954,10 @@ struct Progress<'a, G: MatchGame> {
     log: Option<std::fs::File>,
 }
 
+/// The file of a run folder that lists the process groups of the engines playing it, while the run plays
+/// (see [`crate::uci::group::record_groups_in`]); a `--resume` after a `kill -9` ends the groups it lists.
+pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
+
 /// The log file of a run folder.
 pub const LOG_FILE: &str = crate::runner::output::LOG_FILE;
 
@@ -938,7 +968,10 @@ impl<'a, G: MatchGame> Progress<'a, G> {
         let log = match append_file(&dir.join(LOG_FILE), true) {
             Ok(file) => Some(file),
             Err(error) => {
-                eprintln!("warning: cannot open the log: {error}");
+                super::stderr_line(format_args!(
+                    "warning: {}: cannot open the log: {error}",
+                    dir.join(LOG_FILE).display()
+                ));
                 None
             }
         };
@@ -981,7 +1014,7 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
     }
 
     fn message(&mut self, text: &str) {
-        self.bar.suspend(|| eprintln!("{text}"));
+        self.bar.suspend(|| super::stderr_line(format_args!("{text}")));
         if let Some(log) = &mut self.log {
             use std::io::Write as _;
             let stamp = crate::runner::output::timestamp(SystemTime::now());

@@ -18,3 +18,18 @@ pub mod simulate_cmd;
 pub mod sprt_cmd;
 pub mod tune_cmd;
 pub mod uci_cmd;
+
+/// Writes `text` to stdout and flushes it, ignoring a failure: a closed stdout (`arbiter match ... | head -1`,
+/// which gives EPIPE because SIGPIPE is ignored) must not stop a command before its result files are written,
+/// as `print!` would by panicking.
+pub(crate) fn stdout_text(text: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_fmt(text).and_then(|()| stdout.flush());
+}
+
+/// Writes `text` and a newline to stderr, ignoring a failure (a closed stderr), unlike `eprintln!`, which panics.
+pub(crate) fn stderr_line(text: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}

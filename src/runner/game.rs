@@ -34,14 +34,17 @@ pub enum EndReason {
     Disconnect,
     /// A player stopped answering: no `bestmove` after `stop`, no `readyok` (cutechess-cli's "stalls"): it loses.
     Stall,
+    /// A player printed more than the runner reads (a line or a reply over the limits of
+    /// [`crate::uci::process`]): it loses, and its process is ended.
+    OutputFlood,
 }
 
 impl EndReason {
     /// The text used in the CSV and the PGN `Termination` tag: `checkmate`, `stalemate`,
     /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `perpetual check`,
     /// `sixty-move rule` (Xiangqi), `adjudication: draw`,
-    /// `adjudication: resign`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect` or
-    /// `stall`.
+    /// `adjudication: resign`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect`,
+    /// `stall` or `output flood`.
     pub fn text(self) -> &'static str {
         match self {
             EndReason::Rules(termination) => termination.text(),
@@ -53,13 +56,14 @@ impl EndReason {
             EndReason::TimeForfeit => "time forfeit",
             EndReason::Disconnect => "disconnect",
             EndReason::Stall => "stall",
+            EndReason::OutputFlood => "output flood",
         }
     }
 
-    /// Whether the game ended because a player's process failed (crashed, stalled or could not start): without
-    /// `--recover` such a failure stops the match.
+    /// Whether the game ended because a player's process failed (crashed, stalled, flooded its output or could
+    /// not start): without `--recover` such a failure stops the match.
     pub fn is_engine_failure(self) -> bool {
-        matches!(self, EndReason::PlayerFailure | EndReason::Disconnect | EndReason::Stall)
+        matches!(self, EndReason::PlayerFailure | EndReason::Disconnect | EndReason::Stall | EndReason::OutputFlood)
     }
 
     /// The reason for a player's error.
@@ -69,11 +73,12 @@ impl EndReason {
             PlayerError::Stalled { .. } => EndReason::Stall,
             PlayerError::BadMove { .. } => EndReason::IllegalMove,
             PlayerError::Start { .. } => EndReason::PlayerFailure,
+            PlayerError::Flooded { .. } => EndReason::OutputFlood,
         }
     }
 
     /// Every reason, in the order of the summary's termination table.
-    pub const ALL: [EndReason; 15] = [
+    pub const ALL: [EndReason; 16] = [
         EndReason::Rules(RuleEnd::Checkmate),
         EndReason::Rules(RuleEnd::Stalemate),
         EndReason::Rules(RuleEnd::ThreefoldRepetition),
@@ -89,6 +94,7 @@ impl EndReason {
         EndReason::TimeForfeit,
         EndReason::Disconnect,
         EndReason::Stall,
+        EndReason::OutputFlood,
     ];
 }
 
@@ -260,6 +266,9 @@ fn play_out<G: MatchGame>(
 ) -> Option<Ending> {
     for color in Color::ALL {
         if let Err(error) = players[color.index()].new_game() {
+            if abandon.load(Ordering::Relaxed) {
+                return None;
+            }
             return Some(Ending::failure(color, EndReason::of_error(&error), error.to_string()));
         }
     }
@@ -290,6 +299,8 @@ fn play_out<G: MatchGame>(
         let spent_ms = u64::try_from(asked.elapsed().as_millis()).unwrap_or(u64::MAX);
         let mut answer = match answer {
             Ok(answer) => answer,
+            // A move cut short by an interrupt is no result: the game is abandoned.
+            Err(_) if abandon.load(Ordering::Relaxed) => return None,
             Err(error) => return Some(Ending::failure(mover, EndReason::of_error(&error), error.to_string())),
         };
         answer.time_ms = spent_ms;
@@ -663,11 +674,14 @@ mod tests {
         // The failures the scripted players cannot show: a start failure, a stall, a time forfeit.
         let (player, reason) = ("w".to_string(), "test".to_string());
         let start_error = PlayerError::Start { player: player.clone(), reason: reason.clone() };
-        let stalled = PlayerError::Stalled { player, reason };
+        let stalled = PlayerError::Stalled { player: player.clone(), reason: reason.clone() };
+        let flooded = PlayerError::Flooded { player, reason };
         let mut black = Scripted::new("b", vec![Some(("e7e5", 0))]);
-        for (end, error, at_start) in
-            [(EndReason::PlayerFailure, start_error, true), (EndReason::Stall, stalled, false)]
-        {
+        for (end, error, at_start) in [
+            (EndReason::PlayerFailure, start_error, true),
+            (EndReason::Stall, stalled, false),
+            (EndReason::OutputFlood, flooded, false),
+        ] {
             records.push((end, "0-1", play_game(&mut Failing(error, at_start), &mut black, &start(), &plain)));
         }
         let limit = MoveLimit { movetime_ms: Some(1), ..MoveLimit::default() };

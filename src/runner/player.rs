@@ -14,6 +14,8 @@ use crate::engine::{Engine, EngineConfig, Limits};
 use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, UnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use thiserror::Error;
 
 /// How long one engine may think, set per engine (`--engine ...,tc=10+0.1`) or for all (`--each`, `--nodes`).
@@ -226,6 +228,16 @@ pub enum PlayerError {
         /// Why it is not a move.
         reason: String,
     },
+    /// The player printed more than the runner reads: a line over
+    /// [`MAX_LINE_BYTES`](crate::uci::process::MAX_LINE_BYTES), or over
+    /// [`MAX_REPLY_BYTES`](crate::uci::process::MAX_REPLY_BYTES) for one reply.
+    #[error("{player}: output flood: {reason}")]
+    Flooded {
+        /// The player's name.
+        player: String,
+        /// What was too much, with the engine's last lines.
+        reason: String,
+    },
     /// The player could not be started or prepared for a game.
     #[error("{player}: cannot start: {reason}")]
     Start {
@@ -263,6 +275,11 @@ pub trait Player<G: MatchGame = Game>: Send {
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// Makes the player watch `flag` while it searches or waits for an external engine: once set (the match is
+    /// being interrupted), an external engine is sent `stop` and the move in progress fails at once, a built-in
+    /// chess engine ends its search (the Xiangqi one finishes it); the runner then abandons the game.
+    fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 }
 
 /// The message of a caught panic (`panic!` with a literal or a formatted message); `None` for other payloads.
@@ -287,8 +304,14 @@ pub trait BuiltinEngine: Sized + 'static {
     /// Forgets the previous game.
     fn clear(&mut self);
 
-    /// Searches the side to move's move in `game` under `limits`; `None` when it has no legal move.
-    fn think(&mut self, game: &Self::Game, limits: &Limits) -> Option<PlayerMove<<Self::Game as MatchGame>::Move>>;
+    /// Searches the side to move's move in `game` under `limits`, ending early (with the best move found so far)
+    /// once `stop` is set where the engine can; `None` when it has no legal move.
+    fn think(
+        &mut self,
+        game: &Self::Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Option<PlayerMove<<Self::Game as MatchGame>::Move>>;
 }
 
 impl BuiltinEngine for Engine {
@@ -304,8 +327,9 @@ impl BuiltinEngine for Engine {
     fn clear(&mut self) {
         self.new_game();
     }
-    fn think(&mut self, game: &Game, limits: &Limits) -> Option<PlayerMove> {
-        let result = self.search(game.position(), game.keys(), limits);
+    fn think(&mut self, game: &Game, limits: &Limits, stop: &AtomicBool) -> Option<PlayerMove> {
+        let limits = Limits { infinite: false, ..*limits };
+        let result = self.search_with(game.position(), game.keys(), &limits, stop, &mut |_| {});
         let score =
             EngineScore::from_search(result.score, crate::engine::MATE, crate::engine::is_mate_score(result.score));
         Some(PlayerMove {
@@ -332,8 +356,14 @@ impl BuiltinEngine for XiangqiEngine {
         self.new_game();
     }
     /// The Xiangqi engine has no clock management: under a clock it gets a fixed share of the time left as its
-    /// move time, `left / 30 + inc / 2` (at most `left / 2`), besides any depth, nodes or movetime limit.
-    fn think(&mut self, game: &crate::xiangqi::Game, limits: &Limits) -> Option<PlayerMove<crate::xiangqi::Move>> {
+    /// move time, `left / 30 + inc / 2` (at most `left / 2`), besides any depth, nodes or movetime limit. It
+    /// has no stop flag: `_stop` is not watched.
+    fn think(
+        &mut self,
+        game: &crate::xiangqi::Game,
+        limits: &Limits,
+        _stop: &AtomicBool,
+    ) -> Option<PlayerMove<crate::xiangqi::Move>> {
         let red = game.position().side_to_move() == crate::xiangqi::Color::Red;
         let (left, inc) = if red { (limits.wtime_ms, limits.winc_ms) } else { (limits.btime_ms, limits.binc_ms) };
         let by_clock = left.map(|left| (left / 30 + inc.unwrap_or(0) / 2).min(left / 2).max(1));
@@ -361,13 +391,15 @@ impl BuiltinEngine for XiangqiEngine {
 pub struct BuiltinPlayer<E: BuiltinEngine = Engine> {
     config: E::Config,
     engine: Option<E>,
+    /// Set when the match is interrupted: the search in progress ends ([`Player::set_cancel`]).
+    cancel: Arc<AtomicBool>,
 }
 
 impl<E: BuiltinEngine> BuiltinPlayer<E> {
     /// A player for the engine built from `config` (allocates its transposition table).
     pub fn new(config: E::Config) -> BuiltinPlayer<E> {
         let engine = E::build(config.clone());
-        BuiltinPlayer { config, engine: Some(engine) }
+        BuiltinPlayer { config, engine: Some(engine), cancel: Arc::new(AtomicBool::new(false)) }
     }
 
     fn name_text(&self) -> String {
@@ -383,6 +415,10 @@ impl<E: BuiltinEngine> BuiltinPlayer<E> {
 impl<E: BuiltinEngine + Send> Player<E::Game> for BuiltinPlayer<E> {
     fn name(&self) -> &str {
         E::config_name(&self.config)
+    }
+
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        self.cancel = flag;
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
@@ -410,7 +446,8 @@ impl<E: BuiltinEngine + Send> Player<E::Game> for BuiltinPlayer<E> {
             });
         };
         let limits = &request.limits;
-        match catch_unwind(AssertUnwindSafe(|| engine.think(game, limits))) {
+        let stop = &self.cancel;
+        match catch_unwind(AssertUnwindSafe(|| engine.think(game, limits, stop))) {
             Ok(Some(answer)) => Ok(answer),
             Ok(None) => Err(PlayerError::BadMove {
                 player: self.name_text(),

@@ -27,6 +27,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -35,8 +36,15 @@ use std::time::{Duration, Instant};
 /// when every opening is played once per pairing.
 pub const MAX_GAMES: u64 = 100_000;
 
-/// How long games in play may still run after an interrupt before they are abandoned (unrecorded).
-pub const ABANDON_AFTER: Duration = Duration::from_secs(5);
+/// How many games in a row an engine may fail to start (its process cannot be started or answers no `uciok`
+/// or `readyok` in time: a recorded loss, `engine failure`) before the match stops, even with `--recover`: an
+/// engine that cannot be restarted would otherwise forfeit every remaining game and decide the SPRT.
+pub const MAX_FAILED_STARTS: u32 = 3;
+
+/// How long games in play may still run after an interrupt before they are abandoned (unrecorded): then an
+/// external engine still searching is sent `stop` and its process is ended (`quit`, then its process group is
+/// killed after [`QUIT_GRACE`](crate::uci::process::QUIT_GRACE)).
+pub const ABANDON_AFTER: Duration = Duration::from_secs(2);
 
 /// The most worker threads a match may use.
 pub const MAX_CONCURRENCY: usize = 1024;
@@ -375,9 +383,11 @@ pub struct MatchState {
     /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
     /// be created).
     pub failure: Option<String>,
-    /// Why an engine failure stopped the match (without `--recover`): the pairs in play were still played and
-    /// recorded.
+    /// Why an engine failure stopped the match (without `--recover`, or an engine that failed to start
+    /// [`MAX_FAILED_STARTS`] games in a row): the pairs in play were still played and recorded.
     pub halted: Option<String>,
+    /// Per engine (by index in the spec), the games it failed to start in a row, up to now.
+    pub failed_starts: Vec<u32>,
     /// Whether an interrupt (Ctrl-C, SIGTERM) stopped the match before its schedule ended.
     pub interrupted: bool,
     /// Games abandoned unrecorded because they were still in play [`ABANDON_AFTER`] an interrupt.
@@ -399,6 +409,7 @@ impl MatchState {
             verdict: None,
             failure: None,
             halted: None,
+            failed_starts: Vec::new(),
             interrupted: false,
             abandoned: 0,
             resumed: 0,
@@ -479,8 +490,9 @@ enum Event<G: MatchGame> {
 /// in [`MatchState::failure`]; every game already finished stays written.
 ///
 /// `interrupt` is polled every 100 ms: once set (by a Ctrl-C handler), no new pair starts, the pairs in play
-/// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (each
-/// after the move in progress); [`MatchState::interrupted`] is then set.
+/// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (an
+/// external engine's move in progress is cut short with `stop`, as is a built-in chess engine's search);
+/// [`MatchState::interrupted`] is then set.
 pub fn run_match<G: MatchGame>(
     spec: &MatchSpec<G>,
     sink: &mut ResultSink,
@@ -506,7 +518,7 @@ pub fn run_match_from<G: MatchGame>(
     state.resumed = state.tally.games;
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let abandon = AtomicBool::new(false);
+    let abandon = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = mpsc::channel::<Event<G>>();
     let schedule = state.schedule.clone();
     if interrupt.load(Ordering::SeqCst) || state.verdict.is_some() {
@@ -572,8 +584,8 @@ struct Flags<'a> {
     next: &'a AtomicU64,
     /// Start no new pair.
     stop: &'a AtomicBool,
-    /// Give up the games in play.
-    abandon: &'a AtomicBool,
+    /// Give up the games in play (external engines watch it while they search).
+    abandon: &'a Arc<AtomicBool>,
 }
 
 /// Writes and counts one game, updates the SPRT and tells the observer.
@@ -602,6 +614,7 @@ fn record_game<G: MatchGame>(
     if let Some(note) = &record.note {
         observer.message(&format!("game {}: {}: {note}", pair.game_number(game) + 1, record.end.text()));
     }
+    count_failed_starts(spec, state, observer, stop, pair, game, record);
     if record.end.is_engine_failure() {
         if spec.recover {
             observer.message("--recover: the failed engine is restarted before its next game");
@@ -631,6 +644,41 @@ fn record_game<G: MatchGame>(
     }
     state.elapsed = started.elapsed();
     observer.game_finished(record, pair, state);
+}
+
+/// Counts the games in a row each engine of `pair`'s game `game` failed to start, and stops the match (even
+/// with `--recover`) once one of them reaches [`MAX_FAILED_STARTS`].
+fn count_failed_starts<G: MatchGame>(
+    spec: &MatchSpec<G>,
+    state: &mut MatchState,
+    observer: &mut dyn MatchObserver<G>,
+    stop: &AtomicBool,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord<G>,
+) {
+    let (white, black) = pair.colours(game);
+    if state.failed_starts.len() < spec.engines.len() {
+        state.failed_starts.resize(spec.engines.len(), 0);
+    }
+    if record.end != EndReason::PlayerFailure {
+        state.failed_starts[white] = 0;
+        state.failed_starts[black] = 0;
+        return;
+    }
+    let loser = if record.result == GameResult::WhiteWins { black } else { white };
+    state.failed_starts[loser] += 1;
+    if state.failed_starts[loser] >= MAX_FAILED_STARTS && state.halted.is_none() {
+        stop.store(true, Ordering::Relaxed);
+        let text = format!(
+            "the engine {} failed to start for {MAX_FAILED_STARTS} games in a row (the last: game {}); no new pair \
+             starts: fix the engine, then resume",
+            spec.engines[loser].name,
+            pair.game_number(game) + 1
+        );
+        observer.message(&text);
+        state.halted = Some(text);
+    }
 }
 
 /// `H0 accepted`, `H1 accepted` or `continue`.
@@ -667,7 +715,10 @@ fn worker<G: MatchGame>(
             for engine in [white, black] {
                 if players[engine].is_none() {
                     match spec.engines[engine].create() {
-                        Ok(player) => players[engine] = Some(player),
+                        Ok(mut player) => {
+                            player.set_cancel(Arc::clone(flags.abandon));
+                            players[engine] = Some(player);
+                        }
                         Err(error) => {
                             let _ = sender.send(Event::Fatal(error.to_string()));
                             return;

@@ -15,6 +15,8 @@ use crate::engine::Limits;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The default time an engine has to answer `uci` with `uciok` (and the first `isready`), in ms.
@@ -184,10 +186,10 @@ impl InfoSummary {
     }
 }
 
-/// The error's text with the engine's last lines (which a timeout's text already holds).
+/// The error's text with the engine's last lines (which a timeout's or a flood's text already holds).
 fn describe(error: &UciError, process: &EngineProcess) -> String {
     match error {
-        UciError::Timeout { .. } => error.to_string(),
+        UciError::Timeout { .. } | UciError::Flood { .. } => error.to_string(),
         _ => format!("{error}; last lines: {:?}", process.last_lines()),
     }
 }
@@ -203,6 +205,8 @@ pub struct UciPlayer<G: MatchGame = Game> {
     /// Whether `UCI_Chess960` is on in the running process.
     chess960: bool,
     warnings: Vec<String>,
+    /// The flag every process of this player watches while waiting ([`Player::set_cancel`]).
+    cancel: Option<Arc<AtomicBool>>,
     game: PhantomData<fn(&G)>,
 }
 
@@ -220,6 +224,7 @@ impl<G: MatchGame> UciPlayer<G> {
             process: None,
             chess960: false,
             warnings: vec![],
+            cancel: None,
             game: PhantomData,
         };
         player.launch()?;
@@ -234,6 +239,9 @@ impl<G: MatchGame> UciPlayer<G> {
         let engine = &self.engine;
         let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())
             .map_err(|e| start_error(e.to_string()))?;
+        if let Some(flag) = &self.cancel {
+            process.set_cancel(Arc::clone(flag));
+        }
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
         process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;
@@ -289,6 +297,7 @@ impl<G: MatchGame> UciPlayer<G> {
         };
         match error {
             UciError::Timeout { .. } if running => PlayerError::Stalled { player: self.name.clone(), reason },
+            UciError::Flood { .. } => PlayerError::Flooded { player: self.name.clone(), reason },
             _ => PlayerError::Crashed { player: self.name.clone(), reason },
         }
     }
@@ -370,6 +379,13 @@ impl<G: MatchGame> Player<G> for UciPlayer<G> {
 
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+
+    fn set_cancel(&mut self, flag: Arc<AtomicBool>) {
+        if let Some(process) = self.process.as_mut() {
+            process.set_cancel(Arc::clone(&flag));
+        }
+        self.cancel = Some(flag);
     }
 }
 

@@ -1,5 +1,6 @@
 //! UCI: driving external engines as processes (and, later, our engine as a UCI program).
 
+pub mod group;
 pub mod process;
 pub mod server;
 

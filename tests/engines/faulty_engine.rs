@@ -2,15 +2,24 @@
 //! `faulty-engine`; `cargo test` builds it).
 //!
 //! ```text
-//! faulty-engine [--mode normal|crash|hang|illegal|garbage|slow|no-uciok|no-readyok] [--after N] [--sleep-ms MS]
-//!               [--score cp:V|mate:V]
+//! faulty-engine [--mode normal|crash|hang|illegal|garbage|slow|no-uciok|no-readyok|flood-line|flood-lines|
+//!                flood-stderr|bad-utf8] [--after N] [--sleep-ms MS] [--child-sleep S]
+//!               [--counter FILE --starts N] [--score cp:V|mate:V]
 //! ```
 //!
 //! It answers the handshake and `isready`, and plays the first legal move of each position for its first `N`
 //! moves (default 0) of the process's life; from then on, at each `go`: `crash` exits with status 3 (after a
 //! line on stderr), `hang` stops reading and answering, `illegal` sends `bestmove a1a1`, `garbage` sends
-//! `bestmove xyzzy`, `slow` sleeps `MS` milliseconds (default 2000, ignoring `stop`) before its move.
-//! `no-uciok` never finishes the handshake; `no-readyok` never answers `isready` after the handshake.
+//! `bestmove xyzzy`, `slow` sleeps `MS` milliseconds (default 2000, ignoring `stop`) before its move,
+//! `flood-line` prints one endless line on stdout, `flood-lines` prints short `info string` lines on stdout
+//! without end, `flood-stderr` prints an endless line on stderr, `bad-utf8` plays its move with bytes that are
+//! not UTF-8 in an `info` line, on a line of their own before `bestmove` and after the move on the `bestmove`
+//! line. `no-uciok` never finishes the handshake; `no-readyok` never answers `isready` after the handshake.
+//!
+//! `--child-sleep S` starts `sleep S` as a child at startup (in the engine's process group, sharing its
+//! output pipes), to check that an engine's children end with it. `--counter FILE --starts N` counts the
+//! starts of the engine in FILE and exits with status 4 at once (before `uciok`) from the (N+1)-th start on.
+//!
 //! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
 //! `score cp 0`; `cp:-2147483648` tests scores at the integer limit).
 
@@ -25,6 +34,16 @@ fn main() {
     let after: u64 = value("--after").and_then(|v| v.parse().ok()).unwrap_or(0);
     let sleep_ms: u64 = value("--sleep-ms").and_then(|v| v.parse().ok()).unwrap_or(2000);
     let score = value("--score").unwrap_or_else(|| "cp:0".to_string()).replacen(':', " ", 1);
+    if let (Some(counter), Some(starts)) = (value("--counter"), value("--starts")) {
+        let count: u64 = std::fs::read_to_string(&counter).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(0);
+        let _ = std::fs::write(&counter, (count + 1).to_string());
+        if count >= starts.parse::<u64>().unwrap_or(0) {
+            eprintln!("faulty-engine: refusing to start after {count} starts, as told");
+            std::process::exit(4);
+        }
+    }
+    // The child is left running on purpose: its parent's process group must end it.
+    let _child = value("--child-sleep").map(|secs| std::process::Command::new("sleep").arg(secs).spawn());
 
     let stdout = std::io::stdout();
     let say = |line: &str| {
@@ -76,11 +95,23 @@ fn main() {
                             continue;
                         }
                         "slow" => std::thread::sleep(Duration::from_millis(sleep_ms)),
+                        "flood-line" => flood(std::io::stdout(), b"info string ", b"x"),
+                        "flood-lines" => flood(std::io::stdout(), b"", b"info string flood\n"),
+                        "flood-stderr" => flood(std::io::stderr(), b"", b"y"),
                         _ => {}
                     }
                 }
                 let best = game.as_ref().and_then(|g| g.position().legal_moves().iter().next().copied());
                 match best {
+                    Some(m) if mode == "bad-utf8" && moves_played >= after => {
+                        let mut out = stdout.lock();
+                        let _ = out.write_all(b"info depth 1 score cp 0 nodes 1 string caf\xc3 \xff\xfe\n");
+                        let _ = out.write_all(b"\xc0\xaf\xff\n");
+                        let _ = write!(out, "bestmove {} ", m.to_uci(false));
+                        let _ = out.write_all(b"\xff\xfe\n");
+                        let _ = out.flush();
+                        moves_played += 1;
+                    }
                     Some(m) => {
                         say(&format!("info depth 1 score {score} nodes 1"));
                         say(&format!("bestmove {}", m.to_uci(false)));
@@ -93,4 +124,12 @@ fn main() {
             _ => {}
         }
     }
+}
+
+/// Writes `head`, then `body` again and again until the output is closed (the runner ended the engine).
+fn flood(mut out: impl Write, head: &[u8], body: &[u8]) -> ! {
+    let chunk: Vec<u8> = body.iter().copied().cycle().take(body.len() * (65_536 / body.len()).max(1)).collect();
+    let _ = out.write_all(head);
+    while out.write_all(&chunk).is_ok() {}
+    std::process::exit(5);
 }
