@@ -7,7 +7,7 @@ use arbiter::engine::weights::NUM_FEATURES;
 use arbiter::engine::{
     ConfigError, Engine, EngineConfig, Limits, MATE, SearchResult, Weights, evaluate, features, is_mate_score,
 };
-use common::{PERFT_SUITE, perft_fens, random_weights, walk};
+use common::{perft_fens, perft_lines, random_weights, walk};
 
 const SEED_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/seed.toml");
 const NOMOB_TOML: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/nomob.toml");
@@ -270,15 +270,13 @@ fn evaluate_is_the_dot_product_of_weights_and_features() {
             checked += 1;
         }
     }
-    // Every position of perft depth 0, 1 and 2 was checked: 1 + D1 + D2 per suite line.
-    let text = std::fs::read_to_string(PERFT_SUITE).unwrap();
+    // Every position of perft depth 0, 1 and 2 was checked: 1 + D1 + D2 per suite line Arbiter accepts.
     let opcode = |line: &str, name: &str| -> usize {
         line.split(';')
             .find_map(|f| f.trim().strip_prefix(name).map(|n| n.trim().parse::<usize>().expect("a perft count")))
             .expect("every suite line has D1 and D2")
     };
-    let expected: usize =
-        text.lines().filter(|l| !l.trim().is_empty()).map(|l| 1 + opcode(l, "D1 ") + opcode(l, "D2 ")).sum();
+    let expected: usize = perft_lines().iter().map(|(_, l)| 1 + opcode(l, "D1 ") + opcode(l, "D2 ")).sum();
     assert_eq!(checked, expected);
 }
 

@@ -44,8 +44,9 @@ fn evaluate_equals_the_tapered_dot_of_sparse_features_at_perft_depth_3() {
             n
         })
         .collect();
-    // Every position of perft depth 0 to 3 from every suite line: 1 + D1 + D2 + D3 per line.
-    assert_eq!(counts.iter().sum::<u64>(), 508_843);
+    // Every position of perft depth 0 to 3 from every suite line Arbiter accepts: 1 + D1 + D2 + D3 per line
+    // (508,843 over all 126 lines, less line 51's 1 + 6 + 106 + 1,829 = 1,942: that position is refused).
+    assert_eq!(counts.iter().sum::<u64>(), 506_901);
 }
 
 /// The seed evaluation over the same positions, recorded with the untapered evaluation before the tapered one
@@ -70,7 +71,11 @@ fn seed_evaluation_is_unchanged_by_tapering() {
     let n: u64 = per_line.iter().map(|x| x.0).sum();
     let sum: i64 = per_line.iter().map(|x| x.1).sum();
     let hash = per_line.iter().fold(0u64, |h, x| h.wrapping_mul(31).wrapping_add(x.2));
-    assert_eq!((n, sum, hash), (508_843, -35_480_730, 0x0826_e9c3_83a3_7526));
+    // Recorded over all 126 lines as (508_843, -35_480_730, 0x0826_e9c3_83a3_7526); line 51 is refused since
+    // issue 15 (an impossible double check), so the figures were taken again over the other 125 lines with the
+    // same evaluation code (src/engine/eval.rs and weights.rs unchanged since): 1,942 positions fewer, exactly
+    // line 51's perft count to depth 3.
+    assert_eq!((n, sum, hash), (506_901, -35_477_470, 0x4a97_2d7e_4b40_e300));
 
     // A few single values of the untapered seed evaluation (the first suite lines).
     let recorded = [

@@ -100,6 +100,49 @@ pub fn finite(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// An SPRT parameter (`--elo0`, `--elo1`, `--alpha`, `--beta` of `sprt` and `sprt simulate`), checked by
+/// [`SprtSpec::check_value`](crate::stats::SprtSpec::check_value), the check `match --sprt` uses too, so that
+/// both refuse a value with the same words.
+fn sprt_value(name: &'static str, text: &str) -> Result<f64, String> {
+    let value: f64 =
+        text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))?;
+    let what = if name.starts_with("elo") { "an SPRT hypothesis" } else { "an SPRT error rate" };
+    crate::stats::SprtSpec::check_value(name, value).map_err(|e| format!("expected {what}: {e}"))?;
+    Ok(value)
+}
+
+/// `--elo0` of an SPRT (see `sprt_value`).
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_elo0(text: &str) -> Result<f64, String> {
+    sprt_value("elo0", text)
+}
+
+/// `--elo1` of an SPRT (see `sprt_value`).
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_elo1(text: &str) -> Result<f64, String> {
+    sprt_value("elo1", text)
+}
+
+/// `--alpha` of an SPRT (see `sprt_value`).
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_alpha(text: &str) -> Result<f64, String> {
+    sprt_value("alpha", text)
+}
+
+/// `--beta` of an SPRT (see `sprt_value`).
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_beta(text: &str) -> Result<f64, String> {
+    sprt_value("beta", text)
+}
+
 /// A finite float above 0 (a step size, a scale).
 ///
 /// # Errors

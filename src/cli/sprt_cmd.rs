@@ -47,19 +47,19 @@ pub struct SprtArgs {
     pub results: Option<PathBuf>,
 
     /// H0, in the units of --model (nElo for normalized, logistic Elo otherwise).
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "ELO", allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::sprt_elo0, long, value_name = "ELO", allow_hyphen_values = true)]
     pub elo0: Option<f64>,
 
     /// H1, in the units of --model.
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "ELO", allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::sprt_elo1, long, value_name = "ELO", allow_hyphen_values = true)]
     pub elo1: Option<f64>,
 
     /// False-positive rate.
-    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::sprt_alpha, long, default_value_t = 0.05)]
     pub alpha: f64,
 
     /// False-negative rate.
-    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::sprt_beta, long, default_value_t = 0.05)]
     pub beta: f64,
 
     /// The model of the decision: normalized (fishtest's default), logistic, or bayeselo (cutechess-cli).

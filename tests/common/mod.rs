@@ -20,13 +20,29 @@ pub fn random_weights(seed: u64) -> Weights {
 /// The shared perft suite, read in place.
 pub const PERFT_SUITE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft/perftsuite.epd");
 
-/// The FENs of the perft suite: the text before the first `;` of each line.
-pub fn perft_fens() -> Vec<String> {
+/// The lines of the perft suite whose position Arbiter accepts, as `(FEN, whole line)`: the FEN is the text
+/// before the first `;`. Line 51, `B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1`, is a double check no single move can give
+/// and is refused (issue 15, docs/positions.md); this asserts that it is the only line refused, and why.
+pub fn perft_lines() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(PERFT_SUITE).expect("the shared perft suite is readable");
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .collect()
+    let mut kept = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let fen = line.split(';').next().unwrap_or("").trim().to_string();
+        match Position::from_fen(&fen) {
+            Ok(_) => kept.push((fen, line.to_string())),
+            Err(e) => {
+                assert_eq!(i + 1, 51, "only line 51 of perftsuite.epd is refused, not {}: {fen}: {e}", i + 1);
+                assert!(e.to_string().contains("impossible check"), "line 51: {e}");
+            }
+        }
+    }
+    assert_eq!(kept.len(), 125, "perftsuite.epd: 126 lines, one refused");
+    kept
+}
+
+/// The FENs of [`perft_lines`].
+pub fn perft_fens() -> Vec<String> {
+    perft_lines().into_iter().map(|(fen, _)| fen).collect()
 }
 
 /// Calls `visit` on every position reached from `pos` within `depth` plies (the root included, with repeats).
