@@ -185,3 +185,32 @@ fn cli_exit_codes() {
     assert_eq!(code, 0);
     assert!(out.contains("e1g1") && out.contains("nodes 66"), "{out}");
 }
+
+#[test]
+fn skip_bad_lines_checks_the_rest_of_the_suite() {
+    // Without the flag, the impossible line 51 of perftsuite.epd stops the run before anything is counted.
+    let path = suite("perftsuite.epd");
+    let path = path.to_str().unwrap();
+    let (code, out, err) = arbiter(&["perft", "--quiet", "--suite", path, "--max-nodes", "2000"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("perftsuite.epd:51:") && err.contains("impossible check"), "{err}");
+    assert!(out.is_empty(), "nothing counted: {out}");
+    // With it, line 51 is named with its reason and every other line is checked.
+    let (code, out, err) = arbiter(&["perft", "--quiet", "--suite", path, "--max-nodes", "2000", "--skip-bad-lines"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("skipped (--skip-bad-lines): ") && err.contains("perftsuite.epd:51:"), "{err}");
+    assert!(err.contains("1 of 126 lines of") && err.contains("skipped by --skip-bad-lines"), "{err}");
+    assert!(out.contains("125 positions"), "{out}");
+    // A wrong count on a good line still fails the run: skipping bad lines never hides a miscount.
+    let good = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n\
+                4k3/8/8/8/8/8/8/4K2X w K - 0 1 ;D1 15\n";
+    let bad = temp_file("skip.epd", good);
+    let bad = bad.to_str().unwrap();
+    let (code, out, err) = arbiter(&["perft", "--quiet", "--suite", bad, "--skip-bad-lines"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("skip.epd:2:") && err.contains("piece letter"), "{err}");
+    // A suite with nothing readable is still unreadable input.
+    let none = temp_file("none.epd", "4k3/8/8/8/8/8/8/4K2X w K - 0 1 ;D1 15\n");
+    let (code, _, err) = arbiter(&["perft", "--quiet", "--suite", none.to_str().unwrap(), "--skip-bad-lines"]);
+    assert_eq!(code, 2, "{err}");
+}

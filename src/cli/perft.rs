@@ -2,7 +2,7 @@
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
 //! driver is written once over [`PerftGame`].
 
-use crate::notation::epd::{Epd, read_epd_file_with, read_one_field_file_with};
+use crate::notation::epd::{Epd, read_epd_file_with, read_one_field_file_with, read_suite_skipping_bad_lines};
 pub use crate::runner::GameKind;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
 use crate::suite::perft::{Checkers, PerftGame, PerftTable, perft_split};
@@ -35,6 +35,12 @@ pub struct PerftArgs {
     /// EPD suite with `;D1 n ;D2 n ...` opcodes: check every depth of every line.
     #[arg(long)]
     pub suite: Option<PathBuf>,
+    /// Go on past suite lines that cannot be read (a malformed line, or a position that no legal game can reach,
+    /// such as line 51 of the common perftsuite.epd): each is named on stderr with its reason, the rest of the
+    /// suite is checked, and the exit code is that of the lines checked. Without it such a line stops the run
+    /// (exit 2) before anything is counted.
+    #[arg(long)]
+    pub skip_bad_lines: bool,
     /// Skip suite entries whose expected count exceeds this many nodes.
     #[arg(long, default_value_t = 100_000_000)]
     pub max_nodes: u64,
@@ -224,13 +230,30 @@ fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, 
     );
 }
 
-/// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes), each FEN checked by the game's reader.
+/// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes), each FEN checked by the game's reader; with
+/// `--skip-bad-lines`, lines that cannot be read are named on stderr and left out.
 fn read_suite<G: PerftGame>(
     path: &std::path::Path,
-    chess960: bool,
+    args: &PerftArgs,
 ) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
+    let chess960 = args.chess960;
     let check = |fen: &str| G::from_fen(fen, chess960).map(drop);
-    if G::ONE_FIELD_FEN { read_one_field_file_with(path, &check) } else { read_epd_file_with(path, &check) }
+    if !args.skip_bad_lines {
+        return if G::ONE_FIELD_FEN { read_one_field_file_with(path, &check) } else { read_epd_file_with(path, &check) };
+    }
+    let lines = read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check)?;
+    for bad in &lines.bad {
+        eprintln!("skipped (--skip-bad-lines): {bad}");
+    }
+    if !lines.bad.is_empty() {
+        eprintln!(
+            "{} of {} lines of {} skipped by --skip-bad-lines",
+            lines.bad.len(),
+            lines.bad.len() + lines.epds.len(),
+            path.display()
+        );
+    }
+    Ok(lines.epds)
 }
 
 /// The position of a suite line (its FEN was checked when the suite was read).
@@ -239,7 +262,7 @@ fn suite_position<G: PerftGame>(epd: &Epd, chess960: bool) -> G {
 }
 
 fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
-    let epds = match read_suite::<G>(path, args.chess960) {
+    let epds = match read_suite::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
@@ -289,7 +312,7 @@ fn run_suite<G: PerftGame>(
     path: &std::path::Path,
     table: Option<&PerftTable>,
 ) -> anyhow::Result<i32> {
-    let epds = match read_suite::<G>(path, args.chess960) {
+    let epds = match read_suite::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");

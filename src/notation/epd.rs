@@ -243,6 +243,53 @@ fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, String>) -
     parse_lines(text, &file, parse)
 }
 
+/// The lines of a suite file read by [`read_suite_skipping_bad_lines`]: the good ones, and an error for each
+/// line that could not be read.
+#[derive(Debug)]
+pub struct SuiteLines {
+    /// The lines that were read, in file order.
+    pub epds: Vec<Epd>,
+    /// One [`EpdError::Line`] per line that was not read (a malformed line, a FEN its game refuses), in order.
+    pub bad: Vec<EpdError>,
+}
+
+/// Reads a suite like [`read_epd_file_with`] (or, with `one_field`, [`read_one_field_file_with`]), but goes on
+/// past lines that cannot be read and returns them apart, for `arbiter perft --suite --skip-bad-lines`.
+///
+/// # Errors
+/// [`EpdError::Io`] when the file cannot be read, [`EpdError::Line`] when it is not UTF-8 text (nothing of it
+/// can be trusted then).
+pub fn read_suite_skipping_bad_lines(
+    path: &Path,
+    one_field: bool,
+    check_fen: &dyn Fn(&str) -> Result<(), String>,
+) -> Result<SuiteLines, EpdError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
+        file: file.clone(),
+        line,
+        text: String::new(),
+        reason,
+    })?;
+    let parse = |text: &str, line: usize| {
+        if one_field {
+            Epd::parse_one_field_with(text, line, check_fen)
+        } else {
+            Epd::parse_with(text, line, check_fen)
+        }
+    };
+    let mut lines = SuiteLines { epds: Vec::new(), bad: Vec::new() };
+    for_each_line(text, &file, &parse, &mut |result| {
+        match result {
+            Ok(epd) => lines.epds.push(epd),
+            Err(error) => lines.bad.push(error),
+        }
+        true
+    });
+    Ok(lines)
+}
+
 /// The text of a file's bytes without a leading UTF-8 byte-order mark; on invalid UTF-8, the 1-based line of
 /// the first bad byte and a reason.
 ///
@@ -286,21 +333,47 @@ fn parse_lines(
     parse: &dyn Fn(&str, usize) -> Result<Epd, String>,
 ) -> Result<Vec<Epd>, EpdError> {
     let mut out = Vec::new();
+    let mut first_error = None;
+    for_each_line(text, file, parse, &mut |result| match result {
+        Ok(epd) => {
+            out.push(epd);
+            true
+        }
+        Err(error) => {
+            first_error = Some(error);
+            false
+        }
+    });
+    match first_error {
+        Some(error) => Err(error),
+        None => Ok(out),
+    }
+}
+
+/// Hands the result of parsing each non-empty, non-comment line of `text` (after a byte-order mark) to `take`,
+/// until `take` returns false; `file` names the source in errors.
+fn for_each_line(
+    text: &str,
+    file: &str,
+    parse: &dyn Fn(&str, usize) -> Result<Epd, String>,
+    take: &mut dyn FnMut(Result<Epd, EpdError>) -> bool,
+) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
+        let line = raw.trim_matches([' ', '\t']);
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let epd = parse(line, i + 1).map_err(|reason| EpdError::Line {
+        let result = parse(line, i + 1).map_err(|reason| EpdError::Line {
             file: file.to_string(),
             line: i + 1,
             text: raw.to_string(),
             reason,
-        })?;
-        out.push(epd);
+        });
+        if !take(result) {
+            return;
+        }
     }
-    Ok(out)
 }
 
 #[cfg(test)]

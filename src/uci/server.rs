@@ -162,7 +162,9 @@ impl UciServer {
 
     /// Handles one command line; returns false on `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        // Words are split at ASCII spaces and tabs (and a line end's CR) only: other whitespace, such as a no-break
+        // space, stays inside its word, so that `position fen` refuses it as the FEN reader does.
+        let words: Vec<&str> = line.split([' ', '\t', '\r', '\n']).filter(|w| !w.is_empty()).collect();
         let Some(&command) = words.first() else { return true };
         let rest = &words[1..];
         match command {
@@ -451,6 +453,16 @@ mod tests {
         );
         assert_eq!(out.matches("info string error:").count(), 6, "{out}");
         assert!(out.ends_with("readyok\n"));
+    }
+
+    #[test]
+    fn words_split_at_ascii_spaces_and_tabs_only() {
+        // A no-break space inside the FEN is not a separator: the FEN is refused, and no search runs on it.
+        let out = session("position fen 4k3/8/8/8/8/8/8/4K3\u{a0}w - - 0 1\ngo depth 1\nisready\n");
+        assert!(out.contains("info string error: position fen"), "{out}");
+        // Tabs and a CR before the line end are separators.
+        let out = session("position\tfen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\r\ngo\tdepth 2\r\nisready\n");
+        assert!(out.contains("bestmove a1a8"), "{out}");
     }
 
     #[test]
