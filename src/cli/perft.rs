@@ -239,7 +239,11 @@ fn read_suite<G: PerftGame>(
     let chess960 = args.chess960;
     let check = |fen: &str| G::from_fen(fen, chess960).map(drop);
     if !args.skip_bad_lines {
-        return if G::ONE_FIELD_FEN { read_one_field_file_with(path, &check) } else { read_epd_file_with(path, &check) };
+        return if G::ONE_FIELD_FEN {
+            read_one_field_file_with(path, &check)
+        } else {
+            read_epd_file_with(path, &check)
+        };
     }
     let lines = read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check)?;
     for bad in &lines.bad {

@@ -230,16 +230,27 @@ pub fn read_one_field_file_with(
     read_lines(path, &|text, line| Epd::parse_one_field_with(text, line, check_fen))
 }
 
-/// Reads every non-empty, non-comment line of a file with `parse` (the line's text and 1-based number).
-fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, String>) -> Result<Vec<Epd>, EpdError> {
+/// The path as shown in errors, and the file's bytes.
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>), EpdError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
-    let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
-        file: file.clone(),
+    Ok((file, bytes))
+}
+
+/// The text of `file`'s bytes ([`utf8_text`]), or the line of its first byte that is not UTF-8.
+fn file_text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, EpdError> {
+    utf8_text(bytes).map_err(|(line, reason)| EpdError::Line {
+        file: file.to_string(),
         line,
         text: String::new(),
         reason,
-    })?;
+    })
+}
+
+/// Reads every non-empty, non-comment line of a file with `parse` (the line's text and 1-based number).
+fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, String>) -> Result<Vec<Epd>, EpdError> {
+    let (file, bytes) = read_bytes(path)?;
+    let text = file_text(&file, &bytes)?;
     parse_lines(text, &file, parse)
 }
 
@@ -264,14 +275,8 @@ pub fn read_suite_skipping_bad_lines(
     one_field: bool,
     check_fen: &dyn Fn(&str) -> Result<(), String>,
 ) -> Result<SuiteLines, EpdError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| EpdError::Io { file: file.clone(), source })?;
-    let text = utf8_text(&bytes).map_err(|(line, reason)| EpdError::Line {
-        file: file.clone(),
-        line,
-        text: String::new(),
-        reason,
-    })?;
+    let (file, bytes) = read_bytes(path)?;
+    let text = file_text(&file, &bytes)?;
     let parse = |text: &str, line: usize| {
         if one_field {
             Epd::parse_one_field_with(text, line, check_fen)

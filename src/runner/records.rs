@@ -256,6 +256,15 @@ fn pgn_complete(text: &str, result: GameResult) -> bool {
     text.strip_suffix("\n\n").is_some_and(|t| t.ends_with(result.pgn()))
 }
 
+/// The text of a run file (bytes that are not UTF-8 replaced), or `None` when it does not exist.
+fn read_if_present(path: &Path) -> Result<Option<String>, RecordError> {
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(reason) => Err(RecordError::Read { path: path.display().to_string(), reason }),
+    }
+}
+
 /// Reads the games of the run folder `dir`: the complete rows of `games.csv` and, for each, its game in
 /// `games.pgn` (by its `Round` tag). A missing `games.csv` or `games.pgn` reads as empty. Anything more in the
 /// files (a partial last CSV line or header; PGN games, whole or partial, that the CSV does not list) is
@@ -269,13 +278,8 @@ fn pgn_complete(text: &str, result: GameResult) -> bool {
 pub fn read_run(dir: &Path, repair: Repair) -> Result<RunRecords, RecordError> {
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join("games.pgn");
-    let read = |path: &Path| match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(reason) => Err(RecordError::Read { path: path.display().to_string(), reason }),
-    };
-    let csv_file = read(&csv_path)?;
-    let pgn_file = read(&pgn_path)?;
+    let csv_file = read_if_present(&csv_path)?;
+    let pgn_file = read_if_present(&pgn_path)?;
     let csv_text = csv_file.as_deref().unwrap_or("");
     let pgn_text = pgn_file.as_deref().unwrap_or("");
     let mut records = RunRecords::default();
@@ -358,13 +362,8 @@ pub fn salvage_run<G: MatchGame>(
 ) -> Result<Salvage, RecordError> {
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join("games.pgn");
-    let read = |path: &Path| match std::fs::read(path) {
-        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(reason) => Err(RecordError::Read { path: path.display().to_string(), reason }),
-    };
-    let csv_file = read(&csv_path)?;
-    let pgn_file = read(&pgn_path)?;
+    let csv_file = read_if_present(&csv_path)?;
+    let pgn_file = read_if_present(&pgn_path)?;
     let csv_text = csv_file.as_deref().unwrap_or("");
     let pgn_text = pgn_file.as_deref().unwrap_or("");
     let csv_shown = csv_path.display().to_string();
