@@ -214,3 +214,31 @@ fn skip_bad_lines_checks_the_rest_of_the_suite() {
     let (code, _, err) = arbiter(&["perft", "--quiet", "--suite", none.to_str().unwrap(), "--skip-bad-lines"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn huge_fields_are_cut_in_error_messages() {
+    // A FEN field, a rank or an EPD operand of hundreds of kilobytes is quoted cut short (notation::quote), in
+    // whichever error names it: the EPD reader, the FEN reader, the SAN reader, and --fen.
+    let rank = "1".repeat(500_000);
+    let suite = temp_file("huge-rank.epd", &format!("8/8/8/8/8/8/8/{rank} w - - 0 1 ;D1 1\n"));
+    let bm = "e4".repeat(300_000);
+    let tactics =
+        temp_file("huge-bm.epd", &format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 bm {bm};\n"));
+    let board = format!("8/8/8/8/8/8/8/{}", "p".repeat(100_000));
+    let fen = format!("{board} w - - 0 1");
+    let side = format!("8/8/8/8/8/8/8/K6k {} - - 0 1", "w".repeat(100_000));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["perft", "--quiet", "--suite", suite.to_str().unwrap()],
+        vec!["epd", tactics.to_str().unwrap(), "--nodes", "10"],
+        vec!["perft", "--depth", "1", "--fen", &fen],
+        vec!["perft", "--depth", "1", "--fen", &side],
+        vec!["perft", "--game", "russian", "--depth", "1", "--fen", &side],
+        vec!["perft", "--game", "xiangqi", "--depth", "1", "--fen", &side],
+    ];
+    for args in cases {
+        let (code, out, err) = arbiter(&args);
+        assert_eq!(code, 2, "{:?}: {out}", &args[..2]);
+        assert!(err.len() < 2000, "{:?}: {} bytes of error: {}", &args[..2], err.len(), &err[..300.min(err.len())]);
+        assert!(err.contains("more bytes)"), "{:?}: {err}", &args[..2]);
+    }
+}

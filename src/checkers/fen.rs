@@ -14,7 +14,7 @@ use super::types::{Board, Color, Move, Rules};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FenError {
     /// The side-to-move field is not `W` or `B`.
-    #[error("FEN {fen:?}: side to move {found:?}: expected W or B")]
+    #[error("FEN {}: side to move {}: expected W or B", crate::notation::quote::shown(.fen), crate::notation::quote::shown(.found))]
     Side {
         /// The FEN.
         fen: String,
@@ -22,7 +22,7 @@ pub enum FenError {
         found: String,
     },
     /// A field does not start with the colour letter `W` or `B`, or a colour has two lists.
-    #[error("FEN {fen:?}: field {field:?}: {reason}")]
+    #[error("FEN {}: field {}: {reason}", crate::notation::quote::shown(.fen), crate::notation::quote::shown(.field))]
     Field {
         /// The FEN.
         fen: String,
@@ -32,7 +32,7 @@ pub enum FenError {
         reason: &'static str,
     },
     /// A square of a piece list cannot be read.
-    #[error("FEN {fen:?}: square {token:?}: {reason}")]
+    #[error("FEN {}: square {}: {reason}", crate::notation::quote::shown(.fen), crate::notation::quote::shown(.token))]
     Square {
         /// The FEN.
         fen: String,
@@ -42,7 +42,7 @@ pub enum FenError {
         reason: String,
     },
     /// The pieces do not form a position ([`Position::new`]'s reason).
-    #[error("FEN {fen:?}: {reason}")]
+    #[error("FEN {}: {reason}", crate::notation::quote::shown(.fen))]
     Position {
         /// The FEN.
         fen: String,
@@ -55,7 +55,7 @@ pub enum FenError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// A square of the text cannot be read.
-    #[error("move {text:?}: {token:?} is not a square of this board ({expected})")]
+    #[error("move {}: {} is not a square of this board ({expected})", crate::notation::quote::shown(.text), crate::notation::quote::shown(.token))]
     Square {
         /// The move text.
         text: String,
@@ -65,7 +65,7 @@ pub enum MoveError {
         expected: &'static str,
     },
     /// The text names no legal move.
-    #[error("move {text:?} is not legal here (legal: {legal})")]
+    #[error("move {} is not legal here (legal: {legal})", crate::notation::quote::shown(.text))]
     Illegal {
         /// The move text.
         text: String,
@@ -73,7 +73,7 @@ pub enum MoveError {
         legal: String,
     },
     /// `from-to` or `from:to` shorthand fits captures over different pieces.
-    #[error("move {text:?} is ambiguous: {candidates}")]
+    #[error("move {} is ambiguous: {candidates}", crate::notation::quote::shown(.text))]
     Ambiguous {
         /// The move text.
         text: String,

@@ -104,7 +104,7 @@ pub enum EngineArgError {
     /// A text Arbiter would send to the engine (a UCI option's name or value) that holds a line break or
     /// another control character, which the engine would read as a second command, or an option name that
     /// `setoption name NAME value VALUE` cannot carry.
-    #[error("--engine: {name}: {field} {text:?}: {reason}")]
+    #[error("--engine: {name}: {field} {}: {reason}", crate::notation::quote::shown(.text))]
     UnsendableText {
         /// The engine's name.
         name: String,
@@ -116,7 +116,7 @@ pub enum EngineArgError {
         reason: &'static str,
     },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
-    #[error("--engine: {origin}: {reason}, got {name:?}")]
+    #[error("--engine: {origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
     BadName {
         /// Where the name came from: `name=` or the config file's `name` key.
         origin: String,

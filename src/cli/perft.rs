@@ -171,7 +171,7 @@ fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyho
         (None, Some(cmd)) => {
             let fen = args.fen.clone().unwrap_or_else(G::start_fen);
             if let Err(e) = G::from_fen(&fen, args.chess960) {
-                eprintln!("error: --fen {fen:?}: {e}");
+                eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
                 return Ok(2);
             }
             compare_fens::<G>(args, &[(None, fen)], cmd)
@@ -283,7 +283,7 @@ fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> any
     let mut pos = match G::from_fen(&fen, args.chess960) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: --fen {fen:?}: {e}");
+            eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
             return Ok(2);
         }
     };

@@ -49,7 +49,7 @@ pub enum ChartError {
     #[error(transparent)]
     Records(#[from] RecordError),
     /// A pair whose two games are not between the same two engines.
-    #[error("{path}:{line}: {column} {text:?}: expected {expected}")]
+    #[error("{path}:{line}: {column} {}: expected {expected}", crate::notation::quote::shown(.text))]
     BadField {
         /// The file.
         path: String,

@@ -17,7 +17,7 @@ pub enum KeyValueError {
         option: String,
     },
     /// An item without `=` or with an empty key.
-    #[error("{option}: {item:?} is not key=value")]
+    #[error("{option}: {} is not key=value", crate::notation::quote::shown(.item))]
     Malformed {
         /// The option.
         option: String,
@@ -51,7 +51,7 @@ pub enum KeyValueError {
         key: String,
     },
     /// A value that does not parse or is out of range.
-    #[error("{option}: {key}={value:?} is not valid, expected {expected}")]
+    #[error("{option}: {key}={} is not valid, expected {expected}", crate::notation::quote::shown(.value))]
     BadValue {
         /// The option.
         option: String,
@@ -64,7 +64,7 @@ pub enum KeyValueError {
     },
     /// A value that parses but breaks a rule checked elsewhere (such as the SPRT's, in
     /// [`SprtSpec::new`](crate::stats::SprtSpec::new)).
-    #[error("{option}: {key}={value:?} is not valid: {reason}")]
+    #[error("{option}: {key}={} is not valid: {reason}", crate::notation::quote::shown(.value))]
     Invalid {
         /// The option.
         option: String,

@@ -219,7 +219,7 @@ pub enum PlayerError {
     },
     /// The player's move text is not a move of the position (not UCI move text, or `0000`/`(none)` where
     /// moves exist).
-    #[error("{player}: unparsable move {text:?}: {reason}")]
+    #[error("{player}: unparsable move {}: {reason}", crate::notation::quote::shown(.text))]
     BadMove {
         /// The player's name.
         player: String,

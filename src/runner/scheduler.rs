@@ -174,7 +174,7 @@ pub struct Shard {
 
 /// A `--shard` value that is not `I/N` with `1 <= I <= N`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("expected I/N with 1 <= I <= N (shard I of N, 1-based, e.g. 3/8), got {text:?}")]
+#[error("expected I/N with 1 <= I <= N (shard I of N, 1-based, e.g. 3/8), got {}", crate::notation::quote::shown(.text))]
 pub struct ShardError {
     /// The text given.
     pub text: String,

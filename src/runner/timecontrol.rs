@@ -22,7 +22,7 @@ pub struct TimeControl {
 
 /// Why a time control text cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("time control {text:?}: {reason}; expected [MOVES/]SECONDS[+INCREMENT] such as 40/60+0.6, 10+0.1 or 5")]
+#[error("time control {}: {reason}; expected [MOVES/]SECONDS[+INCREMENT] such as 40/60+0.6, 10+0.1 or 5", crate::notation::quote::shown(.text))]
 pub struct TimeControlError {
     /// The text given.
     pub text: String,

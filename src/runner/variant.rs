@@ -508,8 +508,9 @@ impl MatchGame for xiangqi::Game {
         xiangqi::to_ranks_1_to_10(&m.to_text()).expect("a move's own text converts")
     }
     fn parse_engine_move(&self, text: &str) -> Result<xiangqi::Move, String> {
-        let ours = xiangqi::to_ranks_0_to_9(text)
-            .ok_or_else(|| format!("move {text:?}: expected coordinates with ranks 1-10 such as h3e3"))?;
+        let ours = xiangqi::to_ranks_0_to_9(text).ok_or_else(|| {
+            format!("move {}: expected coordinates with ranks 1-10 such as h3e3", crate::notation::quote::shown(text))
+        })?;
         self.parse_move(&ours)
     }
     /// The runner's tags, then `Variant "xiangqi"`, `SetUp "1"` and `FEN` (always: the start is never chess's),

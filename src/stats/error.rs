@@ -76,7 +76,7 @@ pub enum StatsError {
         beta: f64,
     },
     /// An Elo model name that is neither `logistic` nor `normalized`.
-    #[error("unknown Elo model {text:?}: expected \"logistic\" or \"normalized\"")]
+    #[error("unknown Elo model {}: expected \"logistic\" or \"normalized\"", crate::notation::quote::shown(.text))]
     UnknownEloModel {
         /// The text given.
         text: String,

@@ -238,7 +238,7 @@ fn read_lines(text: &str, file: &str) -> LabelledSet {
 
 /// Parses one non-empty line: `FEN [score]`, or EPD with a `c9` result.
 fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadLine> {
-    let bad = |reason: String| BadLine { line, reason: format!("{reason}: {text:?}") };
+    let bad = |reason: String| BadLine { line, reason: format!("{reason}: {}", crate::notation::quote::shown(text)) };
     if let Some(body) = text.strip_suffix(']') {
         let open = body.rfind('[').ok_or_else(|| bad("a trailing ']' without its '['".to_string()))?;
         let score = body[open + 1..].trim();

@@ -173,7 +173,7 @@ fn read_stderr(stderr: impl std::io::Read, last: Arc<Mutex<VecDeque<String>>>, c
 #[derive(Debug, Error)]
 pub enum UciError {
     /// The program could not be started.
-    #[error("cannot start engine {cmd:?}: {source}")]
+    #[error("cannot start engine {}: {source}", crate::notation::quote::shown(.cmd))]
     Start {
         /// The command.
         cmd: String,
@@ -181,7 +181,7 @@ pub enum UciError {
         source: std::io::Error,
     },
     /// The engine closed its output (it exited or crashed).
-    #[error("engine {cmd:?} exited or closed its output while we waited for {waiting_for:?}")]
+    #[error("engine {} exited or closed its output while we waited for {waiting_for:?}", crate::notation::quote::shown(.cmd))]
     Disconnected {
         /// The command.
         cmd: String,
@@ -189,7 +189,7 @@ pub enum UciError {
         waiting_for: String,
     },
     /// No expected reply within the timeout.
-    #[error("engine {cmd:?} sent no {waiting_for:?} within {timeout_ms} ms; last lines: {last:?}")]
+    #[error("engine {} sent no {waiting_for:?} within {timeout_ms} ms; last lines: {}", crate::notation::quote::shown(.cmd), shown_lines(.last))]
     Timeout {
         /// The command.
         cmd: String,
@@ -201,7 +201,7 @@ pub enum UciError {
         last: Vec<String>,
     },
     /// Writing to the engine failed.
-    #[error("cannot write to engine {cmd:?}: {source}")]
+    #[error("cannot write to engine {}: {source}", crate::notation::quote::shown(.cmd))]
     Write {
         /// The command.
         cmd: String,
@@ -210,7 +210,7 @@ pub enum UciError {
     },
     /// The engine printed more than Arbiter reads: a stdout line over [`MAX_LINE_BYTES`], or over
     /// [`MAX_REPLY_BYTES`] while one reply was awaited.
-    #[error("engine {cmd:?} flooded its output while we waited for {waiting_for:?}: {what}; last lines: {last:?}")]
+    #[error("engine {} flooded its output while we waited for {waiting_for:?}: {what}; last lines: {}", crate::notation::quote::shown(.cmd), shown_lines(.last))]
     Flood {
         /// The command.
         cmd: String,
@@ -222,7 +222,7 @@ pub enum UciError {
         last: Vec<String>,
     },
     /// The wait was cancelled (the match is being interrupted); the engine was sent `stop`.
-    #[error("engine {cmd:?}: cancelled while we waited for {waiting_for:?}")]
+    #[error("engine {}: cancelled while we waited for {waiting_for:?}", crate::notation::quote::shown(.cmd))]
     Cancelled {
         /// The command.
         cmd: String,
@@ -230,7 +230,7 @@ pub enum UciError {
         waiting_for: String,
     },
     /// Arbiter refused to send a line holding a line break or another control character.
-    #[error("engine {cmd:?}: refusing to send {line:?}: it holds a control character")]
+    #[error("engine {}: refusing to send {}: it holds a control character", crate::notation::quote::shown(.cmd), crate::notation::quote::shown(.line))]
     BadCommand {
         /// The command.
         cmd: String,
@@ -238,7 +238,7 @@ pub enum UciError {
         line: String,
     },
     /// The engine replied with something we cannot use.
-    #[error("engine {cmd:?}: unexpected reply {line:?}: {reason}")]
+    #[error("engine {}: unexpected reply {}: {reason}", crate::notation::quote::shown(.cmd), crate::notation::quote::shown(.line))]
     BadReply {
         /// The command.
         cmd: String,
@@ -276,6 +276,13 @@ fn remember(last: &Mutex<VecDeque<String>>, line: String) {
         last.pop_front();
     }
     last.push_back(line);
+}
+
+/// An engine's last lines for an error message: each quoted and cut by [`shown`](crate::notation::quote::shown)
+/// (a line may hold up to [`MAX_LINE_BYTES`] bytes), in brackets.
+fn shown_lines(lines: &[String]) -> String {
+    let quoted: Vec<String> = lines.iter().map(|l| crate::notation::quote::shown(l)).collect();
+    format!("[{}]", quoted.join(", "))
 }
 
 /// Whether `line` may be sent to an engine: no line break or other control character (a tab is allowed).

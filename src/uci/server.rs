@@ -374,7 +374,7 @@ pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, String> {
     for text in words.get(moves_at + 1..).unwrap_or(&[]) {
         let m = parse_uci(game.position(), text).map_err(|e| format!("position: {e}"))?;
         if !game.play(m) {
-            return Err(format!("position: illegal move {text:?}"));
+            return Err(format!("position: illegal move {}", crate::notation::quote::shown(text)));
         }
     }
     Ok(game)

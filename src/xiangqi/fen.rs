@@ -43,7 +43,7 @@ pub enum FenError {
         column: usize,
     },
     /// The board does not have 10 ranks.
-    #[error("board {board:?}: expected 10 ranks separated by '/', found {found}")]
+    #[error("board {}: expected 10 ranks separated by '/', found {found}", crate::notation::quote::shown(.board))]
     Ranks {
         /// The board field.
         board: String,
@@ -51,7 +51,7 @@ pub enum FenError {
         found: usize,
     },
     /// A rank does not cover 9 files.
-    #[error("board rank {rank} {text:?}: expected 9 files, found {width}")]
+    #[error("board rank {rank} {}: expected 9 files, found {width}", crate::notation::quote::shown(.text))]
     RankWidth {
         /// The board rank (9 = first in the FEN, Black's back rank).
         rank: u8,
@@ -69,13 +69,13 @@ pub enum FenError {
         letter: char,
     },
     /// The side-to-move field is not `w`, `r` or `b`.
-    #[error("side to move {text:?}: expected w (Red; r is accepted too) or b (Black)")]
+    #[error("side to move {}: expected w (Red; r is accepted too) or b (Black)", crate::notation::quote::shown(.text))]
     Side {
         /// The field.
         text: String,
     },
     /// The third or fourth field is not `-`.
-    #[error("{name} field {text:?}: expected '-' (Xiangqi has no castling or en passant)")]
+    #[error("{name} field {}: expected '-' (Xiangqi has no castling or en passant)", crate::notation::quote::shown(.text))]
     Dash {
         /// `castling` or `en passant`.
         name: &'static str,
@@ -83,7 +83,7 @@ pub enum FenError {
         text: String,
     },
     /// A clock field is not a number.
-    #[error("{name} {text:?}: expected a whole number from {min} to 65535")]
+    #[error("{name} {}: expected a whole number from {min} to 65535", crate::notation::quote::shown(.text))]
     Clock {
         /// `halfmove clock` or `move number`.
         name: &'static str,

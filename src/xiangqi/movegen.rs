@@ -33,13 +33,13 @@ use thiserror::Error;
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// Not coordinate text.
-    #[error("move {text:?}: expected coordinates such as h2e2 (files a-i, ranks 0-9)")]
+    #[error("move {}: expected coordinates such as h2e2 (files a-i, ranks 0-9)", crate::notation::quote::shown(.text))]
     Syntax {
         /// The text.
         text: String,
     },
     /// Well-formed but not a legal move here.
-    #[error("move {text:?} is not legal in {fen}")]
+    #[error("move {} is not legal in {fen}", crate::notation::quote::shown(.text))]
     Illegal {
         /// The text.
         text: String,
