@@ -100,6 +100,47 @@ pub fn finite(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// Any float, NaN and infinities included, for the flags whose own check gives the reason (the SPRT's).
+fn number(text: &str) -> Result<f64, String> {
+    text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))
+}
+
+/// An SPRT's `--elo0`, checked as `SprtSpec::new` checks it for every command (`match --sprt` included).
+///
+/// # Errors
+/// The message for clap, ending with `StatsError`'s own.
+pub fn sprt_elo0(text: &str) -> Result<f64, String> {
+    crate::stats::SprtSpec::check_hypothesis("elo0", number(text)?)
+        .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
+}
+
+/// An SPRT's `--elo1`, checked as `SprtSpec::new` checks it.
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_elo1(text: &str) -> Result<f64, String> {
+    crate::stats::SprtSpec::check_hypothesis("elo1", number(text)?)
+        .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
+}
+
+/// An SPRT's `--alpha`, checked as `SprtSpec::new` checks it.
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_alpha(text: &str) -> Result<f64, String> {
+    crate::stats::SprtSpec::check_error_rate("alpha", number(text)?)
+        .map_err(|e| format!("expected an SPRT error rate: {e}"))
+}
+
+/// An SPRT's `--beta`, checked as `SprtSpec::new` checks it.
+///
+/// # Errors
+/// The message for clap.
+pub fn sprt_beta(text: &str) -> Result<f64, String> {
+    crate::stats::SprtSpec::check_error_rate("beta", number(text)?)
+        .map_err(|e| format!("expected an SPRT error rate: {e}"))
+}
+
 /// A finite float above 0 (a step size, a scale).
 ///
 /// # Errors

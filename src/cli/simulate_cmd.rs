@@ -34,19 +34,19 @@ pub struct SimulateArgs {
     pub draw_ratio: f64,
 
     /// The SPRT's H0 hypothesis, in the units of --model.
-    #[arg(value_parser = crate::cli::args::finite, long, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::sprt_elo0, long, allow_hyphen_values = true)]
     pub elo0: f64,
 
     /// The SPRT's H1 hypothesis, in the units of --model; above --elo0.
-    #[arg(value_parser = crate::cli::args::finite, long, allow_hyphen_values = true)]
+    #[arg(value_parser = crate::cli::args::sprt_elo1, long, allow_hyphen_values = true)]
     pub elo1: f64,
 
     /// The false-positive rate: the chance of passing when --elo0 holds.
-    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::sprt_alpha, long, default_value_t = 0.05)]
     pub alpha: f64,
 
     /// The false-negative rate: the chance of failing when --elo1 holds.
-    #[arg(value_parser = crate::cli::args::probability, long, default_value_t = 0.05)]
+    #[arg(value_parser = crate::cli::args::sprt_beta, long, default_value_t = 0.05)]
     pub beta: f64,
 
     /// The Elo model of the SPRT and of --elo, --elo0 and --elo1.
