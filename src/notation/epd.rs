@@ -84,7 +84,7 @@ impl Epd {
             clocks = Some((halfmove, fullmove));
             rest = after;
         }
-        let ops = split_operations(rest.trim())?;
+        let ops = split_operations(rest.trim());
         let (mut halfmove, mut fullmove) =
             clocks.map_or(("0".to_string(), "1".to_string()), |(h, f)| (h.into(), f.into()));
         for (op, operand) in &ops {
@@ -105,6 +105,7 @@ impl Epd {
             fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
         );
         check_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+        check_opcodes(&ops)?;
         Ok(Epd { fen, ops, line })
     }
 
@@ -125,7 +126,9 @@ impl Epd {
             return Err("expected a position before the first ';'".to_string());
         }
         check_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
-        Ok(Epd { fen: fen.to_string(), ops: split_operations(rest.trim())?, line })
+        let ops = split_operations(rest.trim());
+        check_opcodes(&ops)?;
+        Ok(Epd { fen: fen.to_string(), ops, line })
     }
 
     /// The operands of the first operation with this opcode.
@@ -168,13 +171,25 @@ fn leading_number(text: &str) -> Option<(&str, &str)> {
     (end > 0 && (after.is_empty() || after.starts_with([' ', '\t', ';']))).then(|| (&text[..end], after))
 }
 
+/// Refuses an operation whose opcode does not start with a letter (the EPD standard's rule, which also tells the
+/// clock fields from opcodes): a lone clock field (`... b - - 12 bm Kd7;`), a third number, or stray text such
+/// as `12 13` after the operations would otherwise be read as an operation and silently ignored.
+fn check_opcodes(ops: &[(String, String)]) -> Result<(), String> {
+    match ops.iter().find(|(op, _)| !op.starts_with(|c: char| c.is_ascii_alphabetic())) {
+        Some((op, operands)) => {
+            let operation = if operands.is_empty() { op.clone() } else { format!("{op} {operands}") };
+            Err(format!(
+                "operation {}: an opcode starts with a letter (the clock fields, halfmove and fullmove, come both \
+                 or not at all, right after the four FEN fields)",
+                crate::notation::quote::shown(&operation)
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Splits `op1 a b; op2 "x; y"; ...` into (opcode, operands), honouring double quotes.
-///
-/// # Errors
-/// An operation whose opcode does not start with a letter (the EPD standard's rule, which also tells the clock
-/// fields from opcodes): a lone clock field (`... b - - 12 bm Kd7;`), a third number, or stray text such as
-/// `12 13` after the operations would otherwise be read as an operation and silently ignored.
-fn split_operations(rest: &str) -> Result<Vec<(String, String)>, String> {
+fn split_operations(rest: &str) -> Vec<(String, String)> {
     let mut ops: Vec<(String, String)> = Vec::new();
     let mut current = String::new();
     let mut quoted = false;
@@ -202,15 +217,7 @@ fn split_operations(rest: &str) -> Result<Vec<(String, String)>, String> {
         }
     }
     push(&current, &mut ops);
-    if let Some((op, operands)) = ops.iter().find(|(op, _)| !op.starts_with(|c: char| c.is_ascii_alphabetic())) {
-        let operation = if operands.is_empty() { op.clone() } else { format!("{op} {operands}") };
-        return Err(format!(
-            "operation {}: an opcode starts with a letter (the clock fields, halfmove and fullmove, come both or \
-             not at all, right after the four FEN fields)",
-            crate::notation::quote::shown(&operation)
-        ));
-    }
-    Ok(ops)
+    ops
 }
 
 /// Reads every non-empty, non-comment (`#`) line of an EPD file.
