@@ -39,7 +39,7 @@ pub enum FenError {
         column: usize,
     },
     /// The board field does not have 8 ranks separated by `/`.
-    #[error("board field {board:?}: expected 8 ranks, found {found}")]
+    #[error("board field {}: expected 8 ranks, found {found}", crate::notation::quote::shown(.board))]
     RankCount {
         /// The board field.
         board: String,
@@ -47,7 +47,7 @@ pub enum FenError {
         found: usize,
     },
     /// A rank does not add up to 8 files.
-    #[error("board field: rank {rank} {text:?} covers {files} files, expected 8")]
+    #[error("board field: rank {rank} {} covers {files} files, expected 8", crate::notation::quote::shown(.text))]
     FileCount {
         /// The rank number (8 = first in the FEN).
         rank: u8,
@@ -57,7 +57,7 @@ pub enum FenError {
         files: u32,
     },
     /// Two digits stand next to each other in a rank (`44` instead of `8`).
-    #[error("board field: rank {rank} {text:?} has two digits in a row")]
+    #[error("board field: rank {rank} {} has two digits in a row", crate::notation::quote::shown(.text))]
     AdjacentDigits {
         /// The rank number (8 = first in the FEN).
         rank: u8,
@@ -73,13 +73,13 @@ pub enum FenError {
         rank: u8,
     },
     /// The side field is not `w` or `b`.
-    #[error("side field {text:?}: expected w or b")]
+    #[error("side field {}: expected w or b", crate::notation::quote::shown(.text))]
     BadSide {
         /// The field.
         text: String,
     },
     /// A castling letter is not one of `KQkq`, `A`-`H`, `a`-`h`, or the field is otherwise malformed.
-    #[error("castling field {text:?}: bad letter {letter:?}")]
+    #[error("castling field {}: bad letter {letter:?}", crate::notation::quote::shown(.text))]
     BadCastling {
         /// The field.
         text: String,
@@ -87,7 +87,7 @@ pub enum FenError {
         letter: char,
     },
     /// A castling right whose king is not on its back rank, so no rook can be found for it.
-    #[error("castling field {text:?}: right {letter:?} needs the {color} king on its back rank")]
+    #[error("castling field {}: right {letter:?} needs the {color} king on its back rank", crate::notation::quote::shown(.text))]
     CastlingWithoutKing {
         /// The field.
         text: String,
@@ -98,7 +98,7 @@ pub enum FenError {
     },
     /// A `K`/`Q`/`k`/`q` right without a rook of its colour on its back rank, on that side of the king.
     #[error(
-        "castling field {text:?}: right {letter:?} needs a {color} rook on its back rank on the {side} of the king"
+        "castling field {}: right {letter:?} needs a {color} rook on its back rank on the {side} of the king", crate::notation::quote::shown(.text)
     )]
     CastlingWithoutRook {
         /// The field.
@@ -111,7 +111,7 @@ pub enum FenError {
         side: &'static str,
     },
     /// A castling right is given twice.
-    #[error("castling field {text:?}: right {letter:?} repeated")]
+    #[error("castling field {}: right {letter:?} repeated", crate::notation::quote::shown(.text))]
     RepeatedCastling {
         /// The field.
         text: String,
@@ -119,13 +119,13 @@ pub enum FenError {
         letter: char,
     },
     /// The en-passant field is neither `-` nor a square.
-    #[error("en-passant field {text:?}: expected - or a square such as e3")]
+    #[error("en-passant field {}: expected - or a square such as e3", crate::notation::quote::shown(.text))]
     BadEnPassant {
         /// The field.
         text: String,
     },
     /// A clock field is not a number in range.
-    #[error("{field} field {text:?}: expected an integer from {min} to 65535")]
+    #[error("{field} field {}: expected an integer from {min} to 65535", crate::notation::quote::shown(.text))]
     BadClock {
         /// `halfmove` or `fullmove`.
         field: &'static str,

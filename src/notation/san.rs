@@ -7,7 +7,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveTextError {
     /// The text is not a move in the expected notation.
-    #[error("{text:?} is not a {notation} move")]
+    #[error("{} is not a {notation} move", crate::notation::quote::shown(.text))]
     Malformed {
         /// The text.
         text: String,
@@ -15,7 +15,7 @@ pub enum MoveTextError {
         notation: &'static str,
     },
     /// The text is well formed but no legal move matches it.
-    #[error("{text:?} is not legal in {fen}")]
+    #[error("{} is not legal in {fen}", crate::notation::quote::shown(.text))]
     Illegal {
         /// The text.
         text: String,
@@ -23,7 +23,7 @@ pub enum MoveTextError {
         fen: String,
     },
     /// More than one legal move matches the SAN text.
-    #[error("{text:?} is ambiguous in {fen}")]
+    #[error("{} is ambiguous in {fen}", crate::notation::quote::shown(.text))]
     Ambiguous {
         /// The text.
         text: String,
