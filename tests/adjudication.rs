@@ -417,6 +417,9 @@ fn scores_at_the_integer_limit_never_adjudicate_a_draw() {
         ("cp-min", "cp:-2147483648", "-500.00/1"),
         ("cp-max", "cp:2147483647", "+500.00/1"),
         ("mate-min", "mate:-2147483648", "-M1000/1"),
+        // Past the 64-bit limit: still a clamped score, not a move without one.
+        ("cp-past-i64", "cp:-99999999999999999999999", "-500.00/1"),
+        ("mate-past-i64", "mate:99999999999999999999", "+M1000/1"),
     ] {
         let (ends, pgn) = match_against_score(name, score, &flags);
         assert_eq!(ends.len(), 2, "{name}: {ends:?}");

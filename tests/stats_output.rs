@@ -255,6 +255,10 @@ fn match_and_sprt_refuse_the_same_bounds() {
         ("-2001", "5", "0.05", "0.05", "elo0 must lie from -2000 to 2000, got -2001"),
         ("0", "1e9", "0.05", "0.05", "elo1 must lie from -2000 to 2000, got 1000000000"),
         ("0", "inf", "0.05", "0.05", "elo1 must be a finite number, got inf"),
+        ("nan", "5", "0.05", "0.05", "elo0 must be a finite number, got NaN"),
+        // A huge value is shown in scientific notation, not in three hundred digits.
+        ("0", "1e300", "0.05", "0.05", "elo1 must lie from -2000 to 2000, got 1e300"),
+        ("0", "5", "NaN", "0.05", "alpha must lie strictly between 0 and 1, got NaN"),
         ("0", "5", "0", "0.05", "alpha must lie strictly between 0 and 1, got 0"),
         ("0", "5", "0.05", "1", "beta must lie strictly between 0 and 1, got 1"),
         ("0", "5", "0.6", "0.4", "alpha + beta must be below 1 (so that the bounds enclose LLR 0), got 0.6 + 0.4"),

@@ -235,7 +235,9 @@ impl Position {
                 && (rook > king) == king_side
                 && (setup.chess960 || (king.file() == 4 && rook.file() == if king_side { 7 } else { 0 }));
             if !ok {
-                return Err(SetupError::BadCastling { right, rook });
+                // Outside Chess960 the rook belongs in the corner, whichever rook the FEN's letter found.
+                let corner = Square::from_file_rank(if king_side { 7 } else { 0 }, back);
+                return Err(SetupError::BadCastling { right, rook: if setup.chess960 { rook } else { corner } });
             }
             pos.castling |= 1 << bit;
             pos.castle_rooks[bit] = rook;

@@ -100,47 +100,45 @@ pub fn finite(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// An SPRT parameter (`--elo0`, `--elo1`, `--alpha`, `--beta` of `sprt` and `sprt simulate`), checked by
-/// [`SprtSpec::check_value`](crate::stats::SprtSpec::check_value), the check `match --sprt` uses too, so that
-/// both refuse a value with the same words.
-fn sprt_value(name: &'static str, text: &str) -> Result<f64, String> {
-    let value: f64 =
-        text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))?;
-    let what = if name.starts_with("elo") { "an SPRT hypothesis" } else { "an SPRT error rate" };
-    crate::stats::SprtSpec::check_value(name, value).map_err(|e| format!("expected {what}: {e}"))?;
-    Ok(value)
+/// Any float, NaN and infinities included, for the flags whose own check gives the reason (the SPRT's).
+fn number(text: &str) -> Result<f64, String> {
+    text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))
 }
 
-/// `--elo0` of an SPRT (see `sprt_value`).
+/// An SPRT's `--elo0`, checked as `SprtSpec::new` checks it for every command (`match --sprt` included).
 ///
 /// # Errors
-/// The message for clap.
+/// The message for clap, ending with `StatsError`'s own.
 pub fn sprt_elo0(text: &str) -> Result<f64, String> {
-    sprt_value("elo0", text)
+    crate::stats::SprtSpec::check_hypothesis("elo0", number(text)?)
+        .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
 }
 
-/// `--elo1` of an SPRT (see `sprt_value`).
+/// An SPRT's `--elo1`, checked as `SprtSpec::new` checks it.
 ///
 /// # Errors
 /// The message for clap.
 pub fn sprt_elo1(text: &str) -> Result<f64, String> {
-    sprt_value("elo1", text)
+    crate::stats::SprtSpec::check_hypothesis("elo1", number(text)?)
+        .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
 }
 
-/// `--alpha` of an SPRT (see `sprt_value`).
+/// An SPRT's `--alpha`, checked as `SprtSpec::new` checks it.
 ///
 /// # Errors
 /// The message for clap.
 pub fn sprt_alpha(text: &str) -> Result<f64, String> {
-    sprt_value("alpha", text)
+    crate::stats::SprtSpec::check_error_rate("alpha", number(text)?)
+        .map_err(|e| format!("expected an SPRT error rate: {e}"))
 }
 
-/// `--beta` of an SPRT (see `sprt_value`).
+/// An SPRT's `--beta`, checked as `SprtSpec::new` checks it.
 ///
 /// # Errors
 /// The message for clap.
 pub fn sprt_beta(text: &str) -> Result<f64, String> {
-    sprt_value("beta", text)
+    crate::stats::SprtSpec::check_error_rate("beta", number(text)?)
+        .map_err(|e| format!("expected an SPRT error rate: {e}"))
 }
 
 /// A finite float above 0 (a step size, a scale).

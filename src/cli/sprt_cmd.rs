@@ -99,8 +99,22 @@ pub enum Sample {
 pub fn parse_wdl(text: &str) -> Result<Wdl, String> {
     let n = parse_counts("--wdl", text)?;
     match n.as_slice() {
-        [w, d, l] => Ok(Wdl::new(*w, *d, *l)),
+        [w, d, l] => {
+            check_total("--wdl", text, n.iter().try_fold(0u64, |sum, &c| sum.checked_add(c)))?;
+            Ok(Wdl::new(*w, *d, *l))
+        }
         _ => Err(format!("--wdl {text:?}: expected three counts W,D,L, got {}", n.len())),
+    }
+}
+
+/// The most games `--wdl` and `--penta` may count in all: 2^53, the largest count an `f64` (in which every
+/// figure is computed) holds exactly; a larger total would also overflow the `u64` sums of the counts.
+pub const MAX_GAMES: u64 = 1 << 53;
+
+fn check_total(flag: &str, text: &str, games: Option<u64>) -> Result<(), String> {
+    match games {
+        Some(games) if games <= MAX_GAMES => Ok(()),
+        _ => Err(format!("{flag} {text:?}: the counts add up to more than {MAX_GAMES} games (2^53)")),
     }
 }
 
@@ -110,6 +124,11 @@ pub fn parse_wdl(text: &str) -> Result<Wdl, String> {
 /// A message naming `--penta` and what is wrong.
 pub fn parse_penta(text: &str) -> Result<Sample, String> {
     let n = parse_counts("--penta", text)?;
+    // Each count is a pair of two games.
+    let games = n.iter().try_fold(0u64, |sum, &c| sum.checked_add(c)).and_then(|pairs| pairs.checked_mul(2));
+    if matches!(n.len(), 5 | 6) {
+        check_total("--penta", text, games)?;
+    }
     match n.as_slice() {
         [ll, ld, wl_dd, wd, ww] => Ok(Sample::Pairs {
             penta: Pentanomial { ll: *ll, ld: *ld, wl: 0, dd: *wl_dd, wd: *wd, ww: *ww },
@@ -614,6 +633,20 @@ mod tests {
         assert!(!merged);
         assert_eq!((penta.wl, penta.dd), (34, 6));
         assert!(parse_penta("1,2,3").is_err());
+    }
+
+    #[test]
+    fn counts_whose_total_overflows_are_refused() {
+        // u64::MAX + 1 wrapped to 0 games: "Games 0 (W 18446744073709551615 D 0 L 1)".
+        let err = parse_wdl("18446744073709551615,0,1").unwrap_err();
+        assert!(err.contains("more than 9007199254740992 games"), "{err}");
+        assert!(parse_wdl(&format!("{},0,1", MAX_GAMES)).is_err());
+        assert_eq!(parse_wdl(&format!("{},0,0", MAX_GAMES)).unwrap().games(), MAX_GAMES);
+        assert!(parse_penta("18446744073709551615,0,0,0,1").unwrap_err().contains("more than"));
+        // Each pair is two games, so half of 2^53 pairs plus one is too many.
+        assert!(parse_penta(&format!("{},0,0,0,1", MAX_GAMES / 2)).is_err());
+        assert!(parse_penta(&format!("{},0,0,0,0,0", MAX_GAMES / 2)).is_ok());
+        assert!(parse_penta(&format!("{},0,0,0,0,1", MAX_GAMES / 2)).is_err());
     }
 
     #[test]

@@ -105,6 +105,7 @@ impl Epd {
             fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
         );
         check_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+        check_opcodes(&ops)?;
         Ok(Epd { fen, ops, line })
     }
 
@@ -125,7 +126,9 @@ impl Epd {
             return Err("expected a position before the first ';'".to_string());
         }
         check_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
-        Ok(Epd { fen: fen.to_string(), ops: split_operations(rest.trim()), line })
+        let ops = split_operations(rest.trim());
+        check_opcodes(&ops)?;
+        Ok(Epd { fen: fen.to_string(), ops, line })
     }
 
     /// The operands of the first operation with this opcode.
@@ -168,9 +171,26 @@ fn leading_number(text: &str) -> Option<(&str, &str)> {
     (end > 0 && (after.is_empty() || after.starts_with([' ', '\t', ';']))).then(|| (&text[..end], after))
 }
 
+/// Refuses an operation whose opcode does not start with a letter (the EPD standard's rule, which also tells the
+/// clock fields from opcodes): a lone clock field (`... b - - 12 bm Kd7;`), a third number, or stray text such
+/// as `12 13` after the operations would otherwise be read as an operation and silently ignored.
+fn check_opcodes(ops: &[(String, String)]) -> Result<(), String> {
+    match ops.iter().find(|(op, _)| !op.starts_with(|c: char| c.is_ascii_alphabetic())) {
+        Some((op, operands)) => {
+            let operation = if operands.is_empty() { op.clone() } else { format!("{op} {operands}") };
+            Err(format!(
+                "operation {}: an opcode starts with a letter (the clock fields, halfmove and fullmove, come both \
+                 or not at all, right after the four FEN fields)",
+                crate::notation::quote::shown(&operation)
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
 /// Splits `op1 a b; op2 "x; y"; ...` into (opcode, operands), honouring double quotes.
 fn split_operations(rest: &str) -> Vec<(String, String)> {
-    let mut ops = Vec::new();
+    let mut ops: Vec<(String, String)> = Vec::new();
     let mut current = String::new();
     let mut quoted = false;
     let push = |s: &str, ops: &mut Vec<(String, String)>| {
@@ -419,6 +439,22 @@ mod tests {
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
         let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 5;", 1, false).unwrap_err();
         assert!(err.contains("the clock field 12 and the hmvc operation \"5\" disagree"), "{err}");
+    }
+
+    #[test]
+    fn numbers_where_an_opcode_belongs_are_refused() {
+        for (line, operation) in [
+            ("4k3/8/8/8/8/8/8/4K2R b K - 12 bm Kd7;", "\"12 bm Kd7\""),
+            ("4k3/8/8/8/8/8/8/4K2R b K - 12 13 14 bm Kd7;", "\"14 bm Kd7\""),
+            ("4k3/8/8/8/8/8/8/4K2R b K - hmvc 3; fmvn 4; 12 13", "\"12 13\""),
+        ] {
+            let err = Epd::parse(line, 1, false).expect_err(line);
+            assert!(err.starts_with(&format!("operation {operation}: an opcode starts with a letter")), "{err}");
+        }
+        // Opcodes with digits after the letter, operations without operands, and the perft-suite form still read.
+        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - c0 \"x\"; D1 5; noop;", 1, false).unwrap();
+        assert_eq!(e.ops.len(), 3);
+        assert_eq!(Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 0 1 ;D1 5 ;D2 50", 1, false).unwrap().ops.len(), 2);
     }
 
     #[test]

@@ -86,6 +86,30 @@ pub enum FenError {
         /// The letter.
         letter: char,
     },
+    /// A castling right whose king is not on its back rank, so no rook can be found for it.
+    #[error("castling field {}: right {letter:?} needs the {color} king on its back rank", crate::notation::quote::shown(.text))]
+    CastlingWithoutKing {
+        /// The field.
+        text: String,
+        /// The letter.
+        letter: char,
+        /// `White` or `Black`.
+        color: &'static str,
+    },
+    /// A `K`/`Q`/`k`/`q` right without a rook of its colour on its back rank, on that side of the king.
+    #[error(
+        "castling field {}: right {letter:?} needs a {color} rook on its back rank on the {side} of the king", crate::notation::quote::shown(.text)
+    )]
+    CastlingWithoutRook {
+        /// The field.
+        text: String,
+        /// The letter.
+        letter: char,
+        /// `white` or `black`.
+        color: &'static str,
+        /// `king side` or `queen side`.
+        side: &'static str,
+    },
     /// A castling right is given twice.
     #[error("castling field {}: right {letter:?} repeated", crate::notation::quote::shown(.text))]
     RepeatedCastling {
@@ -101,10 +125,12 @@ pub enum FenError {
         text: String,
     },
     /// A clock field is not a number in range.
-    #[error("{field} field {}: expected an integer from 0 to 65535 (the fullmove number from 1)", crate::notation::quote::shown(.text))]
+    #[error("{field} field {}: expected an integer from {min} to 65535", crate::notation::quote::shown(.text))]
     BadClock {
         /// `halfmove` or `fullmove`.
         field: &'static str,
+        /// The smallest value: 0 for the halfmove clock, 1 for the fullmove number.
+        min: u16,
         /// The text.
         text: String,
     },
@@ -178,20 +204,18 @@ pub fn parse_setup(fen: &str, chess960: bool) -> Result<Setup, FenError> {
         "-" => None,
         text => Some(Square::parse(text).ok_or_else(|| FenError::BadEnPassant { text: text.to_string() })?),
     };
-    let clock = |i: usize, field: &'static str, default: u16| -> Result<u16, FenError> {
+    let clock = |i: usize, field: &'static str, min: u16, default: u16| -> Result<u16, FenError> {
+        let bad = |t: &str| FenError::BadClock { field, min, text: t.to_string() };
         match fields.get(i) {
             None => Ok(default),
             Some(t) if t.bytes().all(|b| b.is_ascii_digit()) => {
-                t.parse::<u16>().map_err(|_| FenError::BadClock { field, text: t.to_string() })
+                t.parse::<u16>().ok().filter(|&n| n >= min).ok_or_else(|| bad(t))
             }
-            Some(t) => Err(FenError::BadClock { field, text: t.to_string() }),
+            Some(t) => Err(bad(t)),
         }
     };
-    let halfmove = clock(4, "halfmove", 0)?;
-    let fullmove = clock(5, "fullmove", 1)?;
-    if fullmove == 0 && fields.len() == 6 {
-        return Err(FenError::BadClock { field: "fullmove", text: "0".to_string() });
-    }
+    let halfmove = clock(4, "halfmove", 0, 0)?;
+    let fullmove = clock(5, "fullmove", 1, 1)?;
     Ok(Setup { board, side, castle_rooks, ep, halfmove, fullmove, chess960 })
 }
 
@@ -206,18 +230,30 @@ fn parse_castling(text: &str, board: &[Option<Piece>; 64]) -> Result<[Option<Squ
         let rook = Piece::new(color, PieceType::Rook);
         let king_file = (0..8u8).find(|&f| board[(back * 8 + f) as usize] == Some(Piece::new(color, PieceType::King)));
         let bad = || FenError::BadCastling { text: text.to_string(), letter };
+        let no_king = || FenError::CastlingWithoutKing {
+            text: text.to_string(),
+            letter,
+            color: if color == Color::White { "White" } else { "Black" },
+        };
         let (king_side, file) = match letter.to_ascii_lowercase() {
             'k' | 'q' => {
                 let king_side = letter.eq_ignore_ascii_case(&'k');
                 // X-FEN: the outermost rook on that side of the king.
-                let kf = king_file.ok_or_else(bad)?;
+                let kf = king_file.ok_or_else(no_king)?;
                 let files: Vec<u8> = if king_side { (kf + 1..8).rev().collect() } else { (0..kf).collect() };
-                let f = files.into_iter().find(|&f| board[(back * 8 + f) as usize] == Some(rook)).ok_or_else(bad)?;
+                let no_rook = || FenError::CastlingWithoutRook {
+                    text: text.to_string(),
+                    letter,
+                    color: if color == Color::White { "white" } else { "black" },
+                    side: if king_side { "king side" } else { "queen side" },
+                };
+                let f =
+                    files.into_iter().find(|&f| board[(back * 8 + f) as usize] == Some(rook)).ok_or_else(no_rook)?;
                 (king_side, f)
             }
             c @ 'a'..='h' => {
                 let f = c as u8 - b'a';
-                let kf = king_file.ok_or_else(bad)?;
+                let kf = king_file.ok_or_else(no_king)?;
                 if f == kf {
                     return Err(bad());
                 }
@@ -390,6 +426,36 @@ mod tests {
         assert_eq!(Position::from_fen(&format!("{board} w KQkq -")).unwrap().to_fen(), start);
         let five = Position::from_fen(&format!("{board} w KQkq - 7")).unwrap();
         assert_eq!((five.halfmove_clock(), five.fullmove_number()), (7, 1));
+    }
+
+    #[test]
+    fn castling_and_clock_errors_name_what_is_missing() {
+        let message = |fen: &str| Position::from_fen(fen).expect_err(fen).to_string();
+        // No black rook for 'k': the letter itself is fine, the rook is missing.
+        assert_eq!(
+            message("4k3/8/8/8/8/8/8/4K2R w Kk - 0 1"),
+            "castling field \"Kk\": right 'k' needs a black rook on its back rank on the king side of the king"
+        );
+        assert_eq!(
+            message("4k3/8/8/8/8/8/4K3/7R w K - 0 1"),
+            "castling field \"K\": right 'K' needs the White king on its back rank"
+        );
+        // A rook on g1 is not the corner rook the K right needs in standard chess: name h1, not g1.
+        for fen in ["4k3/8/8/8/8/8/8/4K1R1 w K - 0 1", "4k3/8/8/8/8/8/8/4K1R1 w G - 0 1"] {
+            let m = message(fen);
+            assert!(m.contains("castling right K needs the king on its start square and a rook on h1"), "{m}");
+        }
+        assert!(
+            message("4k3/8/8/8/8/8/8/4KR2 w Q - 0 1").contains("needs a white rook on its back rank on the queen side")
+        );
+        // Each clock names its own range.
+        let board = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        assert_eq!(message(&format!("{board} 0 0")), "fullmove field \"0\": expected an integer from 1 to 65535");
+        assert_eq!(message(&format!("{board} -1 1")), "halfmove field \"-1\": expected an integer from 0 to 65535");
+        assert_eq!(
+            message(&format!("{board} 0 65536")),
+            "fullmove field \"65536\": expected an integer from 1 to 65535"
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ pub enum PgnError {
     BadFen {
         /// The source file.
         file: String,
-        /// 1-based line of the game's first tag.
+        /// 1-based line of the `FEN` tag.
         line: usize,
         /// Why.
         reason: String,
@@ -104,7 +104,10 @@ pub fn read_games_variant(text: &str, file: &str, chess960: bool) -> Result<Vec<
 pub fn read_games_at(text: &str, file: &str, first_line: usize, chess960: bool) -> Result<Vec<PgnGame>, PgnError> {
     split_games_at(text, file, first_line)?
         .into_iter()
-        .map(|raw| build_game(raw.tags, raw.tokens, raw.line, file, chess960))
+        .map(|raw| {
+            let fen_line = raw.tag_line("FEN").unwrap_or(raw.line);
+            build_game(raw.tags, raw.tokens, (raw.line, fen_line), file, chess960)
+        })
         .collect()
 }
 
@@ -113,11 +116,20 @@ pub fn read_games_at(text: &str, file: &str, first_line: usize, chess960: bool) 
 pub struct RawGame {
     /// The tags in file order, as `(name, value)`, with `\"` and `\\` unescaped.
     pub tags: Vec<(String, String)>,
+    /// The 1-based line of each tag, in the order of `tags`.
+    pub tag_lines: Vec<usize>,
     /// The movetext tokens with the 1-based line of each: move numbers, moves, NAGs and the result, with
     /// comments (`{...}`, `;...`) and variations (`(...)`) left out.
     pub tokens: Vec<(usize, String)>,
     /// The 1-based line where the game begins (its first tag, or its first token when it has no tags).
     pub line: usize,
+}
+
+impl RawGame {
+    /// The 1-based line of the first tag called `name`, if the game has one.
+    pub fn tag_line(&self, name: &str) -> Option<usize> {
+        self.tags.iter().position(|(k, _)| k == name).map(|i| self.tag_lines[i])
+    }
 }
 
 /// Splits PGN text into games without reading the moves (so that other games than chess can share the PGN
@@ -139,17 +151,26 @@ pub fn split_games(text: &str, file: &str) -> Result<Vec<RawGame>, PgnError> {
 pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<RawGame>, PgnError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
+    let mut tag_lines: Vec<usize> = Vec::new();
     let mut tokens: Vec<(usize, String)> = Vec::new();
     let mut game_line = 0;
     let mut depth_comment = false;
     let mut depth_var = 0usize;
     let mut in_moves = false;
-    let finish =
-        |tags: &mut Vec<(String, String)>, tokens: &mut Vec<(usize, String)>, line: usize, games: &mut Vec<RawGame>| {
-            if !(tags.is_empty() && tokens.is_empty()) {
-                games.push(RawGame { tags: std::mem::take(tags), tokens: std::mem::take(tokens), line });
-            }
-        };
+    let finish = |tags: &mut Vec<(String, String)>,
+                  tag_lines: &mut Vec<usize>,
+                  tokens: &mut Vec<(usize, String)>,
+                  line: usize,
+                  games: &mut Vec<RawGame>| {
+        if !(tags.is_empty() && tokens.is_empty()) {
+            games.push(RawGame {
+                tags: std::mem::take(tags),
+                tag_lines: std::mem::take(tag_lines),
+                tokens: std::mem::take(tokens),
+                line,
+            });
+        }
+    };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut comment_start = 0;
     let mut variation_start = 0;
@@ -161,7 +182,7 @@ pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<R
         }
         if !depth_comment && depth_var == 0 && line.starts_with('[') {
             if in_moves {
-                finish(&mut tags, &mut tokens, game_line, &mut games);
+                finish(&mut tags, &mut tag_lines, &mut tokens, game_line, &mut games);
                 in_moves = false;
             }
             if tags.is_empty() {
@@ -173,6 +194,7 @@ pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<R
             let value = value.trim();
             let value = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')).ok_or_else(bad)?;
             tags.push((name.to_string(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+            tag_lines.push(lineno);
             continue;
         }
         let mut word = String::new();
@@ -222,7 +244,7 @@ pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<R
             }
         }
         if in_moves && tokens.last().is_some_and(|(_, t)| is_result(t)) {
-            finish(&mut tags, &mut tokens, game_line, &mut games);
+            finish(&mut tags, &mut tag_lines, &mut tokens, game_line, &mut games);
             in_moves = false;
         }
     }
@@ -230,7 +252,7 @@ pub fn split_games_at(text: &str, file: &str, first_line: usize) -> Result<Vec<R
         let (what, line) = if depth_comment { ("comment {", comment_start) } else { ("variation (", variation_start) };
         return Err(PgnError::Unterminated { file: file.to_string(), line, what });
     }
-    finish(&mut tags, &mut tokens, game_line, &mut games);
+    finish(&mut tags, &mut tag_lines, &mut tokens, game_line, &mut games);
     Ok(games)
 }
 
@@ -241,7 +263,7 @@ fn is_result(t: &str) -> bool {
 fn build_game(
     tags: Vec<(String, String)>,
     tokens: Vec<(usize, String)>,
-    line: usize,
+    (line, fen_line): (usize, usize),
     file: &str,
     force_chess960: bool,
 ) -> Result<PgnGame, PgnError> {
@@ -250,7 +272,7 @@ fn build_game(
     let start = match fen {
         Some(f) => Position::from_fen_variant(&f, chess960).map_err(|e| PgnError::BadFen {
             file: file.to_string(),
-            line,
+            line: fen_line,
             reason: e.to_string(),
         })?,
         None => {
@@ -373,6 +395,17 @@ mod tests {
         assert_eq!(games[0].moves, moves);
         let bad = read_games("[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n", "b.pgn").unwrap_err();
         assert!(bad.to_string().starts_with("b.pgn:3: move 3"), "{bad}");
+    }
+
+    #[test]
+    fn a_bad_fen_tag_names_its_own_line() {
+        // The second game starts on line 5; its FEN tag stands on line 7, and the error names line 7.
+        let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"x\"]\n[Site \"?\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w Kk - 0 1\"]\n\n1. Kf1 *\n";
+        let bad = read_games(text, "b.pgn").unwrap_err();
+        assert!(matches!(bad, PgnError::BadFen { line: 7, .. }), "{bad}");
+        assert!(bad.to_string().starts_with("b.pgn:7: bad FEN tag: castling field"), "{bad}");
+        let games = split_games(text, "b.pgn").unwrap();
+        assert_eq!((games[1].line, games[1].tag_line("FEN"), games[1].tag_line("Date")), (5, Some(7), None));
     }
 
     #[test]

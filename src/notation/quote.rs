@@ -27,6 +27,15 @@ pub fn shown(text: &str) -> String {
     }
 }
 
+/// `text` cut as [`shown`] cuts it, but neither quoted nor escaped: for a short field inside a message that also
+/// quotes the whole line with [`shown`] (a tuning line's label `[0.7]`).
+pub fn cut(text: &str) -> String {
+    match text.char_indices().nth(MAX_SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}... ({} more bytes)", &text[..cut], text.len() - cut),
+        None => text.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -39,6 +48,12 @@ mod tests {
         assert_eq!(shown("\u{feff}"), r#""\u{feff}""#);
         assert_eq!(shown("say \"hi\""), r#""say \"hi\"""#);
         assert_eq!(shown("\u{200b}"), r#""\u{200b}""#);
+    }
+
+    #[test]
+    fn cut_keeps_short_text_as_it_is() {
+        assert_eq!(cut("0.7"), "0.7");
+        assert_eq!(cut(&"9".repeat(100)), format!("{}... (20 more bytes)", "9".repeat(80)));
     }
 
     #[test]

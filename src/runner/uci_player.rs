@@ -136,6 +136,19 @@ pub struct InfoSummary {
     pub nodes: u64,
 }
 
+/// An integer of any length, saturated to the `i64` range (`-99999999999999999999999` is `i64::MIN`), so that a
+/// score past the 64-bit limit is a very large score like one just inside it, not a missing score; `None` for
+/// anything else (`1e9`, `NaN`, `12x`).
+fn saturating_integer(word: &str) -> Option<i64> {
+    use std::num::IntErrorKind;
+    match word.parse::<i64>() {
+        Ok(value) => Some(value),
+        Err(e) if *e.kind() == IntErrorKind::PosOverflow => Some(i64::MAX),
+        Err(e) if *e.kind() == IntErrorKind::NegOverflow => Some(i64::MIN),
+        Err(_) => None,
+    }
+}
+
 impl InfoSummary {
     /// Reads one `info` line into the summary; other lines and fields it cannot read are ignored (engine output
     /// is untrusted, and an engine may add fields of its own), and so are the lines of `multipv 2` and beyond.
@@ -169,7 +182,7 @@ impl InfoSummary {
                 "score" => {
                     // Read wide and clamped (`EngineScore::clamped_cp`): a score at or past the integer limit
                     // is a very large score, never an overflow.
-                    let value = words.get(i + 2).and_then(|w| w.parse::<i64>().ok());
+                    let value = words.get(i + 2).and_then(|w| saturating_integer(w));
                     match (next, value) {
                         (Some("cp"), Some(cp)) => self.score = Some(EngineScore::clamped_cp(cp)),
                         (Some("mate"), Some(n)) => self.score = Some(EngineScore::clamped_mate(n)),
@@ -393,6 +406,22 @@ impl<G: MatchGame> Player<G> for UciPlayer<G> {
 mod tests {
     use super::*;
     use crate::notation::parse_uci;
+
+    #[test]
+    fn scores_past_the_64_bit_limit_are_clamped_not_dropped() {
+        let read = |line: &str| {
+            let mut info = InfoSummary::default();
+            info.read(line);
+            info.score
+        };
+        assert_eq!(read("info depth 1 score cp -99999999999999999999999 pv e2e4"), Some(EngineScore::Cp(-50_000)));
+        assert_eq!(read("info depth 1 score cp 99999999999999999999999 pv e2e4"), Some(EngineScore::Cp(50_000)));
+        assert_eq!(read("info depth 1 score mate -99999999999999999999 pv e2e4"), Some(EngineScore::Mate(-1000)));
+        assert_eq!(read("info depth 1 score cp +12 pv e2e4"), Some(EngineScore::Cp(12)));
+        for bad in ["1e9", "NaN", "12x", "-", ""] {
+            assert_eq!(read(&format!("info depth 1 score cp {bad}")), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn go_commands() {

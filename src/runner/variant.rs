@@ -634,7 +634,9 @@ pub fn read_rules_pgn_at<G: MatchGame>(
     first_line: usize,
 ) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
     let mut games = Vec::new();
-    for RawGame { tags, tokens, line } in split_games_at(text, file, first_line)? {
+    for raw in split_games_at(text, file, first_line)? {
+        let fen_line = raw.tag_line("FEN");
+        let RawGame { tags, tokens, line, .. } = raw;
         let at = |line: usize, reason: String| OpeningError::Line { file: file.to_string(), line, reason };
         if let Some((_, value)) = tags.iter().find(|t| t.0 == "Variant")
             && Some(value.as_str()) != G::PGN_VARIANT
@@ -643,7 +645,7 @@ pub fn read_rules_pgn_at<G: MatchGame>(
             return Err(at(line, format!("Variant {value:?}, expected {expected} for --game {}", G::NAME)));
         }
         let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
-        let mut game = G::from_fen(fen).map_err(|e| at(line, format!("FEN tag: {e}")))?;
+        let mut game = G::from_fen(fen).map_err(|e| at(fen_line.unwrap_or(line), format!("FEN tag: {e}")))?;
         let mut result = None;
         for (n, token) in tokens {
             if let Some(r) = GameResult::from_pgn(&token) {

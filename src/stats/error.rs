@@ -50,7 +50,7 @@ pub enum StatsError {
         value: f64,
     },
     /// An SPRT hypothesis beyond ±[`MAX_SPRT_ELO`](super::MAX_SPRT_ELO).
-    #[error("{name} must lie from -{max} to {max}, got {value}")]
+    #[error("{name} must lie from -{max} to {max}, got {}", shown_number(*value))]
     EloOutOfRange {
         /// The parameter's name.
         name: &'static str,
@@ -126,4 +126,10 @@ impl StatsError {
             _ => None,
         }
     }
+}
+
+/// A number as a message shows it: in full up to 1e15, in scientific notation beyond (`1e300`, not three
+/// hundred digits).
+fn shown_number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 { format!("{value:e}") } else { value.to_string() }
 }

@@ -211,37 +211,45 @@ impl SprtSpec {
     /// assert_eq!(error.to_string(), "elo1 (0) must be greater than elo0 (2)");
     /// ```
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: EloModel) -> Result<Self, StatsError> {
-        Self::check_value("elo0", elo0)?;
-        Self::check_value("elo1", elo1)?;
+        for (name, value) in [("elo0", elo0), ("elo1", elo1)] {
+            Self::check_hypothesis(name, value)?;
+        }
         if elo0 >= elo1 {
             return Err(StatsError::InvalidHypotheses { elo0, elo1 });
         }
-        Self::check_value("alpha", alpha)?;
-        Self::check_value("beta", beta)?;
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            Self::check_error_rate(name, value)?;
+        }
         if alpha + beta >= 1.0 {
             return Err(StatsError::InvalidErrorRates { alpha, beta });
         }
         Ok(Self { elo0, elo1, alpha, beta, model })
     }
 
-    /// Checks one parameter of an SPRT on its own, as [`Self::new`] does: `elo0` and `elo1` finite and within
-    /// ±[`MAX_SPRT_ELO`], `alpha` and `beta` strictly between 0 and 1 (any other name is accepted). The
-    /// command-line flags call it, so that a flag and `match --sprt` refuse a value with the same words.
+    /// Checks one hypothesis (`elo0` or `elo1`) on its own, as [`SprtSpec::new`] does: finite and within
+    /// ±[`MAX_SPRT_ELO`]. The command-line parsers of `arbiter sprt` and `sprt simulate` call it, so that every
+    /// command refuses the same values with the same reason as `match --sprt`.
     ///
     /// # Errors
-    /// [`StatsError::InvalidElo`], [`StatsError::EloOutOfRange`] or [`StatsError::InvalidProbability`].
-    pub fn check_value(name: &'static str, value: f64) -> Result<(), StatsError> {
-        match name {
-            "elo0" | "elo1" => {
-                check_elo(name, value)?;
-                if value.abs() > MAX_SPRT_ELO {
-                    return Err(StatsError::EloOutOfRange { name, value, max: MAX_SPRT_ELO });
-                }
-                Ok(())
-            }
-            "alpha" | "beta" if !is_probability(value) => Err(StatsError::InvalidProbability { name, value }),
-            _ => Ok(()),
+    /// [`StatsError::InvalidElo`] for NaN or an infinity, [`StatsError::EloOutOfRange`] beyond the range.
+    pub fn check_hypothesis(name: &'static str, value: f64) -> Result<f64, StatsError> {
+        check_elo(name, value)?;
+        if value.abs() > MAX_SPRT_ELO {
+            return Err(StatsError::EloOutOfRange { name, value, max: MAX_SPRT_ELO });
         }
+        Ok(value)
+    }
+
+    /// Checks one error rate (`alpha` or `beta`) on its own, as [`SprtSpec::new`] does: strictly between 0 and
+    /// 1 (NaN refused).
+    ///
+    /// # Errors
+    /// [`StatsError::InvalidProbability`].
+    pub fn check_error_rate(name: &'static str, value: f64) -> Result<f64, StatsError> {
+        if !is_probability(value) {
+            return Err(StatsError::InvalidProbability { name, value });
+        }
+        Ok(value)
     }
 
     /// fishtest's short-time-control bounds: nElo [0, 2], alpha = beta = 0.05.

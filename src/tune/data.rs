@@ -29,6 +29,7 @@ use crate::chess::Position;
 use crate::engine::eval::{sparse_features, taper};
 use crate::notation::epd::{Epd, utf8_text};
 use crate::notation::pgn::{PgnError, read_games};
+use crate::notation::quote::{cut, shown};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::Path;
@@ -238,12 +239,12 @@ fn read_lines(text: &str, file: &str) -> LabelledSet {
 
 /// Parses one non-empty line: `FEN [score]`, or EPD with a `c9` result.
 fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadLine> {
-    let bad = |reason: String| BadLine { line, reason: format!("{reason}: {}", crate::notation::quote::shown(text)) };
+    let bad = |reason: String| BadLine { line, reason: format!("{reason}: {}", shown(text)) };
     if let Some(body) = text.strip_suffix(']') {
         let open = body.rfind('[').ok_or_else(|| bad("a trailing ']' without its '['".to_string()))?;
         let score = body[open + 1..].trim();
-        let label =
-            Label::from_score(score).ok_or_else(|| bad(format!("label [{score}]: expected [1.0], [0.5] or [0.0]")))?;
+        let label = Label::from_score(score)
+            .ok_or_else(|| bad(format!("label [{}]: expected [1.0], [0.5] or [0.0]", cut(score))))?;
         let fen = body[..open].trim_matches([' ', '\t']);
         let position = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?;
         return Ok(LabelledPosition { position, label, line });
@@ -253,7 +254,7 @@ fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadL
         .get("c9")
         .ok_or_else(|| bad("no label: expected a trailing [1.0]/[0.5]/[0.0] or an EPD c9 opcode".to_string()))?;
     let label = Label::from_result(c9.trim())
-        .ok_or_else(|| bad(format!("c9 {c9:?}: expected \"1-0\", \"1/2-1/2\" or \"0-1\"")))?;
+        .ok_or_else(|| bad(format!("c9 {}: expected \"1-0\", \"1/2-1/2\" or \"0-1\"", shown(c9))))?;
     Ok(LabelledPosition { position: epd.position(false), label, line })
 }
 
@@ -696,6 +697,27 @@ mod tests {
         assert!(set.bad[3].reason.starts_with("bad FEN"), "{:?}", set.bad[3]);
         assert!(set.bad[4].reason.starts_with("a trailing ']' without its '['"), "{:?}", set.bad[4]);
         assert_eq!(set.bad_messages()[0].split(": ").next(), Some("t.book:2"));
+    }
+
+    #[test]
+    fn a_huge_bad_line_gives_a_short_message() {
+        // 1 MB in each place a line can go wrong: the whole line, the label, the c9 operand, a FEN field, a move.
+        let big = "x".repeat(1_000_000);
+        let lines = [
+            big.clone(),
+            format!("4k3/8/8/8/8/8/8/4K3 w - - 0 1 [{big}]"),
+            format!("4k3/8/8/8/8/8/8/4K3 w - - c9 \"{big}\";"),
+            format!("4k3/8/8/8/8/8/8/4K3 w {big} - 0 1 [0.5]"),
+            format!("{big}/8/8/8/8/8/8/4K3 w - - 0 1 [0.5]"),
+        ];
+        let set = read_labelled_text(&lines.join("\n"), "big.epd");
+        assert_eq!(set.bad.len(), lines.len());
+        for message in set.bad_messages() {
+            assert!(message.len() < 600, "{} bytes: {}", message.len(), &message[..600]);
+            assert!(message.contains("more bytes)"), "{message}");
+        }
+        let err = crate::notation::san::parse_san(&Position::startpos(), &big).unwrap_err().to_string();
+        assert!(err.len() < 300, "{} bytes", err.len());
     }
 
     #[test]
