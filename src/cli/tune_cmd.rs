@@ -15,6 +15,7 @@
 
 use super::match_cmd::error_text;
 use crate::engine::EngineConfig;
+use crate::notation::quote::shown;
 use crate::tune::{
     Adam, Dataset, LabelledPosition, PackedSet, fit_k, group_mask, local_search_pass, mirror_partners, params_of,
     read_game_ids, read_labelled_file, split_by_game, tie_gradient, weights_from_params,
@@ -306,7 +307,11 @@ fn parse_validate(text: &str) -> anyhow::Result<Validate> {
     let mut out = None;
     for item in text.split(',') {
         let Some((key, value)) = item.split_once('=') else {
-            anyhow::bail!("--validate {text:?}: {item:?} is not key=value (keys: nodes, games, sprt, out)");
+            anyhow::bail!(
+                "--validate {}: {} is not key=value (keys: nodes, games, sprt, out)",
+                shown(text),
+                shown(item)
+            );
         };
         match key.trim() {
             "nodes" => nodes = Some(value.trim().to_string()),
@@ -319,7 +324,7 @@ fn parse_validate(text: &str) -> anyhow::Result<Validate> {
     let number = |key: &str, v: Option<String>| -> anyhow::Result<String> {
         match v {
             Some(v) if v.parse::<u64>().is_ok_and(|n| n > 0) => Ok(v),
-            Some(v) => anyhow::bail!("--validate: {key}={v:?} is not a positive whole number"),
+            Some(v) => anyhow::bail!("--validate: {key}={} is not a positive whole number", shown(&v)),
             None => anyhow::bail!("--validate: missing key `{key}`"),
         }
     };
