@@ -317,6 +317,16 @@ fn fastchess(rules: AdjudicationRules, game: &ScoredGame) -> Option<(usize, Adju
     None
 }
 
+/// The index of a verdict in the tests' tallies: none, draw, resign, move cap.
+fn verdict_kind(verdict: Option<(usize, Adjudicated)>) -> usize {
+    match verdict {
+        None => 0,
+        Some((_, Adjudicated::Draw)) => 1,
+        Some((_, Adjudicated::Resign { .. })) => 2,
+        Some((_, Adjudicated::MaxMoves)) => 3,
+    }
+}
+
 #[test]
 fn arbiter_adjudicates_as_cutechess_cli_on_generated_games() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -326,12 +336,7 @@ fn arbiter_adjudicates_as_cutechess_cli_on_generated_games() {
         let game = random_game(&mut rng, &rules, 12);
         let ours = arbiter(rules, &game);
         assert_eq!(ours, cutechess(rules, &game), "game {n} under {rules:?}: {game:?}");
-        seen[match ours {
-            None => 0,
-            Some((_, Adjudicated::Draw)) => 1,
-            Some((_, Adjudicated::Resign { .. })) => 2,
-            Some((_, Adjudicated::MaxMoves)) => 3,
-        }] += 1;
+        seen[verdict_kind(ours)] += 1;
     }
     // Every verdict occurs often enough for the comparison to mean something.
     assert!(seen.iter().all(|&k| k > 1000), "none, draw, resign, maxmoves: {seen:?}");
@@ -361,12 +366,7 @@ fn arbiter_adjudicates_as_fastchess_where_the_tools_agree() {
         let game = random_game(&mut rng, &rules, 0);
         let ours = arbiter(rules, &game);
         assert_eq!(ours, fastchess(rules, &game), "game {n} under {rules:?}: {game:?}");
-        seen[match ours {
-            None => 0,
-            Some((_, Adjudicated::Draw)) => 1,
-            Some((_, Adjudicated::Resign { .. })) => 2,
-            Some((_, Adjudicated::MaxMoves)) => 3,
-        }] += 1;
+        seen[verdict_kind(ours)] += 1;
     }
     assert!(seen.iter().all(|&k| k > 1000), "none, draw, resign, maxmoves: {seen:?}");
 }
