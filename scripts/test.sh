@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what Arbiter's tests need and runs all of them.
+# Installs what Arbiter's tests need and runs all of them: the code gates (rustfmt, clippy with warnings as
+# errors, rustdoc with warnings as errors, which also enforces the library's #![warn(missing_docs)]), then the tests.
 #
 # Needs: Rust (cargo). Installs, when missing: python3 with pip and the UCI engines stockfish, fairy-stockfish,
 # ethereal-chess, toga2 and glaurung (Debian packages, via apt-get), and python-chess (PyPI package `chess`), used
@@ -40,6 +41,18 @@ if [ ! -d ../shared/suites ]; then
   echo "error: ../shared/suites not found beside the checkout; the tests read the public suites from there" >&2
   exit 2
 fi
+
+# The code gates come first: a formatting slip, a lint or a broken doc link fails the run before the long tests.
+if command -v rustup >/dev/null 2>&1; then
+  rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+  rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+fi
+echo "== cargo fmt --check"
+cargo fmt --check
+echo "== cargo clippy --all-targets -- -D warnings"
+cargo clippy --all-targets -- -D warnings
+echo "== cargo doc --no-deps (RUSTDOCFLAGS=-D warnings)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
 echo "== cargo test (release: unit, integration and doc tests)"
 cargo test --release

@@ -2,6 +2,8 @@
 //!
 //! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` →
 //! `chess`, and beside it `xiangqi`.
+#![warn(missing_docs)]
+
 pub mod checkers;
 pub mod chess;
 pub mod cli;
