@@ -47,6 +47,8 @@ if command -v rustup >/dev/null 2>&1; then
   rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
   rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
 fi
+echo "== links in README.md and docs/"
+python3 scripts/check_doc_links.py
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy --all-targets -- -D warnings"
