@@ -1,11 +1,12 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging, for chess
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
-//! driver is written once over [`PerftGame`].
+//! driver is written once over [`Game`].
 
+use crate::game::Game;
+pub use crate::game::GameKind;
+use crate::game::perft::{PerftTable, divide, perft_split};
 use crate::notation::epd::{Epd, read_epd_file_with, read_one_field_file_with, read_suite_skipping_bad_lines};
-pub use crate::runner::GameKind;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
-use crate::suite::perft::{Checkers, PerftGame, PerftTable, perft_split};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -152,25 +153,25 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     }
     let table = table.as_ref();
     match args.game {
-        GameKind::Chess => run_game::<crate::chess::Position>(&args, table),
-        GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args, table),
+        GameKind::Chess => run_game::<crate::chess::Game>(&args, table),
+        GameKind::Xiangqi => run_game::<crate::xiangqi::Game>(&args, table),
         GameKind::Russian => match args.board {
-            4 => run_game::<Checkers<false, 4>>(&args, table),
-            6 => run_game::<Checkers<false, 6>>(&args, table),
-            _ => run_game::<Checkers<false, 8>>(&args, table),
+            4 => run_game::<crate::checkers::Game<false, 4>>(&args, table),
+            6 => run_game::<crate::checkers::Game<false, 6>>(&args, table),
+            _ => run_game::<crate::checkers::Russian>(&args, table),
         },
-        GameKind::English => run_game::<Checkers<true, 8>>(&args, table),
+        GameKind::English => run_game::<crate::checkers::English>(&args, table),
     }
 }
 
 /// `arbiter perft` for game `G`, once the flags are checked; `table` is the `--hash-mb` table, if any.
-fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
     match (&args.suite, &args.compare_with) {
         (Some(path), Some(cmd)) => compare_suite::<G>(args, path, cmd),
         (Some(path), None) => run_suite::<G>(args, path, table),
         (None, Some(cmd)) => {
-            let fen = args.fen.clone().unwrap_or_else(G::start_fen);
-            if let Err(e) = G::from_fen(&fen, args.chess960) {
+            let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
+            if let Err(e) = G::read_fen(&fen, args.chess960) {
                 eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
                 return Ok(2);
             }
@@ -182,7 +183,7 @@ fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyho
 
 /// Compares Arbiter with `cmd` on each FEN at `args.depth`; prints each divergence; 0 when all agree, 1 on a
 /// divergence, 2 when the engine cannot be used.
-fn compare_fens<G: PerftGame>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
+fn compare_fens<G: Game>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
     let timeout = std::time::Duration::from_secs(args.compare_timeout_s.max(1));
     let mut theirs = match UciPerftOracle::start::<G>(cmd, args.chess960, timeout) {
         Ok(o) => o,
@@ -232,12 +233,9 @@ fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, 
 
 /// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes), each FEN checked by the game's reader; with
 /// `--skip-bad-lines`, lines that cannot be read are named on stderr and left out.
-fn read_suite<G: PerftGame>(
-    path: &std::path::Path,
-    args: &PerftArgs,
-) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
+fn read_suite<G: Game>(path: &std::path::Path, args: &PerftArgs) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
     let chess960 = args.chess960;
-    let check = |fen: &str| G::from_fen(fen, chess960).map(drop);
+    let check = |fen: &str| G::read_fen(fen, chess960).map(drop).map_err(|e| e.to_string());
     if !args.skip_bad_lines {
         return if G::ONE_FIELD_FEN {
             read_one_field_file_with(path, &check)
@@ -261,11 +259,11 @@ fn read_suite<G: PerftGame>(
 }
 
 /// The position of a suite line (its FEN was checked when the suite was read).
-fn suite_position<G: PerftGame>(epd: &Epd, chess960: bool) -> G {
-    G::from_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
+fn suite_position<G: Game>(epd: &Epd, chess960: bool) -> G::Position {
+    G::read_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
 }
 
-fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
+fn compare_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
     let epds = match read_suite::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -278,9 +276,9 @@ fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &s
     compare_fens::<G>(args, &fens, cmd)
 }
 
-fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
-    let fen = args.fen.clone().unwrap_or_else(G::start_fen);
-    let mut pos = match G::from_fen(&fen, args.chess960) {
+fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+    let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
+    let mut pos = match G::read_fen(&fen, args.chess960) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
@@ -289,11 +287,11 @@ fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> any
     };
     let start = Instant::now();
     let nodes = if args.divide {
-        let rows = pos.divide(args.depth.max(1));
-        print_divide(&pos, &rows);
+        let rows = divide::<G>(&mut pos, args.depth.max(1));
+        print_divide::<G>(&pos, &rows);
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft_split(&pos, args.depth, table)
+        perft_split::<G>(&pos, args.depth, table)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
@@ -301,8 +299,8 @@ fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> any
     Ok(0)
 }
 
-fn print_divide<G: PerftGame>(pos: &G, rows: &[(G::Move, u64)]) {
-    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
+fn print_divide<G: Game>(pos: &G::Position, rows: &[(G::Move, u64)]) {
+    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (G::move_text_at(pos, *m), *n)).collect();
     rows.sort();
     let width = rows.iter().map(|r| r.1.to_string().len()).max().unwrap_or(1);
     for (m, n) in &rows {
@@ -311,11 +309,7 @@ fn print_divide<G: PerftGame>(pos: &G, rows: &[(G::Move, u64)]) {
     println!("moves {}", rows.len());
 }
 
-fn run_suite<G: PerftGame>(
-    args: &PerftArgs,
-    path: &std::path::Path,
-    table: Option<&PerftTable>,
-) -> anyhow::Result<i32> {
+fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&PerftTable>) -> anyhow::Result<i32> {
     let epds = match read_suite::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -381,9 +375,9 @@ fn run_suite<G: PerftGame>(
         .par_iter()
         .map(|&i| {
             let c = &checks[i];
-            let pos: G = suite_position(&epds[c.epd], args.chess960);
+            let pos = suite_position::<G>(&epds[c.epd], args.chess960);
             let t = Instant::now();
-            let n = perft_split(&pos, c.depth, table);
+            let n = perft_split::<G>(&pos, c.depth, table);
             bar.inc(c.expected);
             (i, n, t.elapsed().as_secs_f64())
         })
@@ -451,7 +445,7 @@ fn run_suite<G: PerftGame>(
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
-fn report_failure<G: PerftGame>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
+fn report_failure<G: Game>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
     println!(
         "  depth {} expected {} actual {} (difference {})",
@@ -460,11 +454,11 @@ fn report_failure<G: PerftGame>(path: &std::path::Path, epd: &Epd, c: &Check, ac
         actual,
         actual as i128 - c.expected as i128
     );
-    let mut pos: G = suite_position(epd, chess960);
+    let mut pos = suite_position::<G>(epd, chess960);
     if c.depth >= 1 {
         println!("  divide at depth {}:", c.depth);
-        let rows = pos.divide(c.depth);
-        let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
+        let rows = divide::<G>(&mut pos, c.depth);
+        let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (G::move_text_at(&pos, *m), *n)).collect();
         rows.sort();
         for (m, n) in rows {
             println!("    {m:<6} {n}");

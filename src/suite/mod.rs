@@ -2,4 +2,3 @@
 //! against another generator to find where two move generators first disagree.
 
 pub mod compare;
-pub mod perft;

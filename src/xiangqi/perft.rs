@@ -52,7 +52,7 @@ mod tests {
         assert_eq!(perft(&mut pos, 2), 1_920);
         assert_eq!(perft(&mut pos, 3), 79_666);
         assert_eq!(perft_checked(&mut pos, 2), 1_920);
-        let rows = crate::suite::perft::PerftGame::divide(&mut pos, 2);
+        let rows = crate::game::perft::divide::<crate::xiangqi::Game>(&mut pos, 2);
         assert_eq!(rows.len(), 44);
         assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 1_920);
     }
