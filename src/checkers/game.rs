@@ -83,6 +83,12 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for Game<ENGLISH, SI
     fn unmake_move(position: &mut Position, _m: Move, undo: &Position) {
         position.unmake_move(undo)
     }
+    #[inline]
+    fn count_moves(position: &mut Position) -> u64 {
+        position.count_moves()
+    }
+    /// Checkers keeps its own loop ([`super::perft::perft`]): copy-make into move lists allocated once per ply,
+    /// since capture paths have no small bound for a fixed-capacity list.
     fn perft(position: &mut Position, depth: u32) -> u64 {
         super::perft::perft(position, depth)
     }

@@ -69,8 +69,9 @@ impl crate::game::Game for Game {
     fn unmake_move(position: &mut Position, m: Move, undo: &Undo) {
         position.unmake_move(m, undo)
     }
-    fn perft(position: &mut Position, depth: u32) -> u64 {
-        super::perft::perft(position, depth)
+    #[inline]
+    fn count_moves(position: &mut Position) -> u64 {
+        position.count_legal_moves()
     }
     fn move_text_at(position: &Position, m: Move) -> String {
         m.to_uci(position.is_chess960())

@@ -29,11 +29,13 @@
 //! monomorphises to the code it ran before.
 
 pub mod kind;
+pub mod movelist;
 pub mod perft;
 pub mod result;
 pub mod side;
 
 pub use kind::{GameKind, Unplayable};
+pub use movelist::MoveList;
 pub use result::{GameResult, RuleEnd, RulesOutcome};
 pub use side::Color;
 
@@ -108,15 +110,32 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// The legal moves of `position`.
     fn generate(position: &Self::Position) -> Self::Moves;
 
+    /// The legal moves of `position`, computed in place where the game can (the position is restored): the
+    /// list perft walks.
+    #[inline]
+    fn generate_in_place(position: &mut Self::Position) -> Self::Moves {
+        Self::generate(position)
+    }
+
+    /// The number of legal moves of `position` (the position is restored): perft's bulk count at the last ply,
+    /// without storing the moves where the game can.
+    #[inline]
+    fn count_moves(position: &mut Self::Position) -> u64 {
+        Self::generate_in_place(position).as_ref().len() as u64
+    }
+
     /// Plays a legal move (no checks: the hot path).
     fn make_move(position: &mut Self::Position, m: Self::Move) -> Self::Undo;
 
     /// Takes back the last move made.
     fn unmake_move(position: &mut Self::Position, m: Self::Move, undo: &Self::Undo);
 
-    /// The game's perft: leaf nodes at `depth` plies (1 at depth 0), with bulk counting at the last ply; the
-    /// position is restored.
-    fn perft(position: &mut Self::Position, depth: u32) -> u64;
+    /// Leaf nodes at `depth` plies (1 at depth 0), with bulk counting at the last ply; the position is
+    /// restored. The one perft loop, [`perft::perft`], unless the game has a reason for its own.
+    #[inline]
+    fn perft(position: &mut Self::Position, depth: u32) -> u64 {
+        perft::perft::<Self>(position, depth)
+    }
 
     /// A move of `position` as move text (UCI for chess, `h2e2` for Xiangqi, `c3-d4` for checkers).
     fn move_text_at(position: &Self::Position, m: Self::Move) -> String;

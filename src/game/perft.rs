@@ -6,6 +6,28 @@ use super::Game;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+/// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
+/// making them (bulk counting, [`Game::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
+/// the loop every game's perft runs (chessprogramming wiki, "Perft"); monomorphised per game, it compiles to
+/// the game's own make/unmake and move generator.
+#[inline]
+pub fn perft<G: Game>(pos: &mut G::Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return G::count_moves(pos);
+    }
+    let moves = G::generate_in_place(pos);
+    let mut nodes = 0;
+    for &m in moves.as_ref() {
+        let undo = G::make_move(pos, m);
+        nodes += perft::<G>(pos, depth - 1);
+        G::unmake_move(pos, m, &undo);
+    }
+    nodes
+}
+
 /// A shared transposition table for perft: (key, depth) -> leaf count, lockless (each entry stores the key
 /// xor-ed with its data, so a torn write from another thread reads as a miss; Hyatt and Mann, "A lockless
 /// transposition table implementation for parallel search", ICGA Journal 2002).

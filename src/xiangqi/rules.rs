@@ -59,8 +59,13 @@ impl crate::game::Game for Game {
     fn unmake_move(position: &mut Position, m: Move, undo: &Undo) {
         position.unmake_move(m, undo)
     }
-    fn perft(position: &mut Position, depth: u32) -> u64 {
-        super::perft::perft(position, depth)
+    #[inline]
+    fn generate_in_place(position: &mut Position) -> MoveList {
+        position.legal_moves_in_place()
+    }
+    #[inline]
+    fn count_moves(position: &mut Position) -> u64 {
+        position.count_legal_in_place()
     }
     fn move_text_at(_position: &Position, m: Move) -> String {
         m.to_text()
