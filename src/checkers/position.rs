@@ -1,6 +1,7 @@
 //! The position (men and kings masks per colour, side to move, board, rules), copy-make and the Zobrist key.
 
 use super::types::{Board, Color, Move, Rules};
+use crate::game::keys::splitmix64;
 
 /// A checkers position: 20 bytes, `Copy`; moves are played by copy-make ([`Position::apply`]).
 ///
@@ -179,17 +180,7 @@ impl Position {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): the
-/// source of the Zobrist numbers, from the seed below.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
-/// Arbiter's seed for the checkers Zobrist numbers (arbitrary; "checkers" in ASCII).
+/// Arbiter's seed for the checkers Zobrist numbers ([`splitmix64`] outputs) (arbitrary; "checkers" in ASCII).
 const ZOBRIST_SEED: u64 = 0x636865636b657273;
 
 const fn zobrist_numbers() -> ([[u64; 32]; 4], u64, u64, [u64; 3]) {

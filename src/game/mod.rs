@@ -28,6 +28,7 @@
 //! see a move. The runner's types take a parameter `G: Game` that defaults to chess, so the chess path
 //! monomorphises to the code it ran before.
 
+pub mod keys;
 pub mod kind;
 pub mod movelist;
 pub mod perft;
