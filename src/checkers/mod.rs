@@ -44,4 +44,4 @@ pub mod types;
 pub use fen::{FenError, MoveError};
 pub use game::{English, Game, Russian};
 pub use position::Position;
-pub use types::{Board, Color, Move, Rules};
+pub use types::{Board, Color, Move, Rules, SetupError};

@@ -23,6 +23,26 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
+/// FNV-1a, 64 bits (Fowler, Noll and Vo; the offset basis and prime of the FNV reference): a stable hash of
+/// bytes, for seeds derived from names.
+///
+/// # Examples
+/// ```
+/// use arbiter::game::keys::fnv1a;
+/// // Reference values of the FNV test suite.
+/// assert_eq!(fnv1a(b""), 0xcbf29ce484222325);
+/// assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
+/// ```
+pub const fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < bytes.len() {
+        hash = (hash ^ bytes[i] as u64).wrapping_mul(0x0000_0100_0000_01B3);
+        i += 1;
+    }
+    hash
+}
+
 /// `N` keys: the first `N` outputs of [`xorshift64star`] from `seed`, in order.
 pub const fn xorshift_keys<const N: usize>(seed: u64) -> [u64; N] {
     let mut keys = [0u64; N];
