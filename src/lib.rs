@@ -8,6 +8,7 @@ pub mod checkers;
 pub mod chess;
 pub mod cli;
 pub mod engine;
+pub mod game;
 pub mod notation;
 pub mod runner;
 pub mod stats;

@@ -11,7 +11,7 @@ fn committed_book_matches_generator() {
     let book = read_epd_file(&path, false).expect("the committed book parses");
     assert_eq!(book.len(), 2000);
     let args = BookArgs {
-        game: arbiter::runner::GameKind::Chess,
+        game: arbiter::game::GameKind::Chess,
         out: Some(path),
         positions: 30,
         plies: 8,

@@ -9,7 +9,7 @@
 mod checkers_common;
 use arbiter::checkers::perft::{perft, perft_checked};
 use arbiter::checkers::{Color, Move, Position, Rules};
-use arbiter::suite::perft::{PerftTable, perft_split};
+use arbiter::game::perft::{PerftTable, perft_split};
 use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -102,12 +102,12 @@ fn hashed_and_split_perft_equal_plain_on_small_boards() {
         let pos = Position::start(Rules::Russian, size).unwrap();
         assert_eq!(perft(&pos, depth), expected, "{size}x{size} depth {depth}");
     }
-    let pos4 = arbiter::suite::perft::Checkers::<false, 4>(Position::start(Rules::Russian, 4).unwrap());
-    assert_eq!(perft_split(&pos4, 12, Some(&table)), SMALL_4_D12);
-    let pos6 = arbiter::suite::perft::Checkers::<false, 6>(Position::start(Rules::Russian, 6).unwrap());
-    assert_eq!(perft_split(&pos6, 10, Some(&PerftTable::new(4))), SMALL_6_D10);
-    assert_eq!(perft_checked(&pos6.0, 6), perft(&pos6.0, 6));
-    assert_eq!(perft_checked(&pos4.0, 10), perft(&pos4.0, 10));
+    let pos4 = Position::start(Rules::Russian, 4).unwrap();
+    assert_eq!(perft_split::<arbiter::checkers::Game<false, 4>>(&pos4, 12, Some(&table)), SMALL_4_D12);
+    let pos6 = Position::start(Rules::Russian, 6).unwrap();
+    assert_eq!(perft_split::<arbiter::checkers::Game<false, 6>>(&pos6, 10, Some(&PerftTable::new(4))), SMALL_6_D10);
+    assert_eq!(perft_checked(&pos6, 6), perft(&pos6, 6));
+    assert_eq!(perft_checked(&pos4, 10), perft(&pos4, 10));
 }
 
 /// Arbiter's counts from the 4x4 and 6x6 start positions (Russian rules; no published reference).

@@ -6,8 +6,8 @@
 
 use arbiter::chess::Position;
 use arbiter::chess::perft::{perft, perft_checked};
+use arbiter::game::perft::divide;
 use arbiter::notation::epd::{Epd, read_epd_file};
-use arbiter::suite::perft::PerftGame;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
@@ -49,8 +49,10 @@ fn check_suite(name: &str, chess960: bool, cap: u64) {
                 let mut pos = epd.position(chess960);
                 let actual = perft(&mut pos, d);
                 (actual != expected).then(|| {
-                    let div: Vec<String> =
-                        pos.divide(d).iter().map(|(m, n)| format!("{} {n}", m.to_uci(chess960))).collect();
+                    let div: Vec<String> = divide::<arbiter::chess::Game>(&mut pos, d)
+                        .iter()
+                        .map(|(m, n)| format!("{} {n}", m.to_uci(chess960)))
+                        .collect();
                     format!(
                         "{name}:{} {} depth {d} expected {expected} actual {actual}\n  divide: {}",
                         epd.line,

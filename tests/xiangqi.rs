@@ -6,8 +6,8 @@
 //! `suite_above_1e8` (the two depth-5 counts of 133 and 141 million) and `start_position_depth_6` (5.4 billion)
 //! are ignored: `cargo test --release --test xiangqi -- --ignored`.
 
+use arbiter::game::perft::divide;
 use arbiter::suite::compare::{ArbiterOracle, UciPerftOracle, find_divergence};
-use arbiter::suite::perft::PerftGame;
 use arbiter::xiangqi::perft::{perft, perft_checked};
 use arbiter::xiangqi::{Color, FenError, Game, Move, Outcome, Position, START_FEN, Square};
 use rand::rngs::StdRng;
@@ -66,7 +66,10 @@ fn check_suite(low: u64, high: u64) -> u64 {
             let mut pos = Position::from_fen(fen).expect("suite FEN");
             let actual = perft(&mut pos, *depth);
             (actual != *expected).then(|| {
-                let rows: Vec<String> = pos.divide(*depth).iter().map(|(m, n)| format!("{m} {n}")).collect();
+                let rows: Vec<String> = divide::<arbiter::xiangqi::Game>(&mut pos, *depth)
+                    .iter()
+                    .map(|(m, n)| format!("{m} {n}"))
+                    .collect();
                 format!(
                     "line {line}: {fen} depth {depth} expected {expected} actual {actual}\n  divide: {}",
                     rows.join(", ")
@@ -378,12 +381,12 @@ fn agrees_with_fairy_stockfish_at_depth_4_on_100_playout_positions() {
     let failures: Vec<String> = positions
         .par_chunks(50)
         .flat_map_iter(|chunk| {
-            let mut theirs = UciPerftOracle::start::<Position>(fsf, false, Duration::from_secs(300))
+            let mut theirs = UciPerftOracle::start::<arbiter::xiangqi::Game>(fsf, false, Duration::from_secs(300))
                 .expect("fairy-stockfish starts");
-            let mut ours = ArbiterOracle::<Position>::new(false);
+            let mut ours = ArbiterOracle::<arbiter::xiangqi::Game>::new(false);
             chunk
                 .iter()
-                .filter_map(|fen| match find_divergence::<Position>(&mut ours, &mut theirs, fen, 4, false) {
+                .filter_map(|fen| match find_divergence::<arbiter::xiangqi::Game>(&mut ours, &mut theirs, fen, 4, false) {
                     Ok(None) => None,
                     Ok(Some(d)) => Some(format!(
                         "{fen}: arbiter {} vs fairy-stockfish {}; after {:?} at {}: only arbiter {:?}, only fairy-stockfish {:?}",
@@ -406,9 +409,11 @@ fn comparison_descends_to_the_move_a_generator_misses() {
         let cannon = pos.piece_on(m.from()).is_some_and(|p| p.kind == arbiter::xiangqi::PieceType::Cannon);
         !(cannon && pos.piece_on(m.to()).is_some())
     }
-    let mut theirs = UciPerftOracle::start::<Position>(fsf, false, Duration::from_secs(60)).unwrap();
-    let mut bad = ArbiterOracle::<Position>::filtered(false, no_cannon_captures);
-    let d = find_divergence::<Position>(&mut bad, &mut theirs, START_FEN, 3, false).unwrap().expect("they differ");
+    let mut theirs = UciPerftOracle::start::<arbiter::xiangqi::Game>(fsf, false, Duration::from_secs(60)).unwrap();
+    let mut bad = ArbiterOracle::<arbiter::xiangqi::Game>::filtered(false, no_cannon_captures);
+    let d = find_divergence::<arbiter::xiangqi::Game>(&mut bad, &mut theirs, START_FEN, 3, false)
+        .unwrap()
+        .expect("they differ");
     assert_eq!(d.moves, Vec::<String>::new());
     assert_eq!(d.only_first, Vec::<String>::new());
     assert_eq!(d.only_second, ["b2b9", "h2h9"]);

@@ -4,9 +4,10 @@
 //! a resumed run that replays to the same games, and bad input refused with exit code 2.
 
 use arbiter::chess::game::GameResult;
+use arbiter::game::RuleEnd;
 use arbiter::runner::game::{EndReason, GameSettings, play_game};
-use arbiter::runner::variant::read_rules_pgn;
-use arbiter::runner::{EngineSpec, MoveLimit, Opening, RuleEnd, UciEngine};
+use arbiter::runner::openings::read_rules_pgn;
+use arbiter::runner::{EngineSpec, MoveLimit, Opening, UciEngine};
 use arbiter::xiangqi::{self, Game};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -8,7 +8,7 @@
 //! Source: the Portable Draughts Notation standard (PDN 3.0, FEN tag; GameType 20 English, 25 Russian).
 
 use super::position::Position;
-use super::types::{Board, Color, Move, Rules};
+use super::types::{Board, Color, Move, Rules, SetupError};
 
 /// Why a FEN cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -47,7 +47,7 @@ pub enum FenError {
         /// The FEN.
         fen: String,
         /// The reason.
-        reason: String,
+        reason: SetupError,
     },
 }
 
@@ -129,7 +129,7 @@ impl Position {
     /// # Errors
     /// [`FenError`], naming the field or square that is wrong; never panics.
     pub fn from_fen(rules: Rules, size: u8, fen: &str) -> Result<Position, FenError> {
-        let err_pos = |reason: String| FenError::Position { fen: fen.to_string(), reason };
+        let err_pos = |reason: SetupError| FenError::Position { fen: fen.to_string(), reason };
         let empty = Position::new(rules, size, [0, 0], [0, 0], Color::White).map_err(err_pos)?;
         let text = fen.trim();
         let text = text.strip_suffix('.').unwrap_or(text);
@@ -166,7 +166,7 @@ impl Position {
                     Some(rest) => (true, rest),
                     None => (false, token),
                 };
-                let squares = empty.parse_squares(name).map_err(bad_square)?;
+                let squares = empty.parse_squares(name).ok_or_else(|| bad_square(empty.square_syntax()))?;
                 for s in squares {
                     let bit = 1u32 << s;
                     if (men[0] | men[1] | kings[0] | kings[1]) & bit != 0 {
@@ -183,28 +183,29 @@ impl Position {
         Position::new(rules, size, men, kings, side).map_err(err_pos)
     }
 
-    /// The squares of one FEN list entry: a square, or (English numbers) a range `a-b`.
-    fn parse_squares(&self, name: &str) -> Result<Vec<u8>, String> {
-        let expected = || {
-            if self.numeric() {
-                "expected a square number 1..32 or a range such as 1-12".to_string()
-            } else {
-                let last = (b'a' + self.size() - 1) as char;
-                format!("expected a dark square a1..{last}{} such as c3", self.size())
-            }
-        };
+    /// What a FEN list entry of this board must look like, for errors.
+    fn square_syntax(&self) -> String {
+        if self.numeric() {
+            "expected a square number 1..32 or a range such as 1-12".to_string()
+        } else {
+            let last = (b'a' + self.size() - 1) as char;
+            format!("expected a dark square a1..{last}{} such as c3", self.size())
+        }
+    }
+
+    /// The squares of one FEN list entry: a square, or (English numbers) a range `a-b`; `None` when the entry
+    /// is neither ([`Position::square_syntax`] says what is expected).
+    fn parse_squares(&self, name: &str) -> Option<Vec<u8>> {
         if self.numeric()
             && let Some((a, b)) = name.split_once('-')
         {
-            let (Some(a), Some(b)) = (a.parse::<u8>().ok(), b.parse::<u8>().ok()) else {
-                return Err(expected());
-            };
+            let (a, b) = (a.parse::<u8>().ok()?, b.parse::<u8>().ok()?);
             if !(1..=32).contains(&a) || !(a..=32).contains(&b) {
-                return Err(expected());
+                return None;
             }
-            return Ok((a..=b).filter_map(Board::from_english_number).collect());
+            return Some((a..=b).filter_map(Board::from_english_number).collect());
         }
-        self.parse_square(name).map(|s| vec![s]).ok_or_else(expected)
+        self.parse_square(name).map(|s| vec![s])
     }
 
     /// Move `m` as text: `c3-d4`, `c3:e5:g3` (every landing square); English `9-13`, `9x18x27`.

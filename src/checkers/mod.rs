@@ -34,6 +34,7 @@
 
 pub mod base;
 pub mod fen;
+pub mod game;
 pub mod movegen;
 pub mod parents;
 pub mod perft;
@@ -41,5 +42,6 @@ pub mod position;
 pub mod types;
 
 pub use fen::{FenError, MoveError};
+pub use game::{English, Game, Russian};
 pub use position::Position;
-pub use types::{Board, Color, Move, Rules};
+pub use types::{Board, Color, Move, Rules, SetupError};

@@ -1,6 +1,7 @@
 //! The position (men and kings masks per colour, side to move, board, rules), copy-make and the Zobrist key.
 
-use super::types::{Board, Color, Move, Rules};
+use super::types::{Board, Color, Move, Rules, SetupError};
+use crate::game::keys::splitmix64;
 
 /// A checkers position: 20 bytes, `Copy`; moves are played by copy-make ([`Position::apply`]).
 ///
@@ -20,37 +21,30 @@ impl Position {
     /// `size` x `size` board under `rules`.
     ///
     /// # Errors
-    /// A sentence naming the problem: a size other than 4, 6 or 8; English rules off 8x8; a piece beyond the
-    /// last square; two pieces on one square; a man on its own promotion row.
-    pub fn new(rules: Rules, size: u8, men: [u32; 2], kings: [u32; 2], side: Color) -> Result<Position, String> {
+    /// [`SetupError`] naming the problem: a size other than 4, 6 or 8; English rules off 8x8; a piece beyond
+    /// the last square; two pieces on one square; a man on its own promotion row.
+    pub fn new(rules: Rules, size: u8, men: [u32; 2], kings: [u32; 2], side: Color) -> Result<Position, SetupError> {
         let board = Board::new(size)?;
         if rules == Rules::English && size != 8 {
-            return Err(format!("English checkers is played on 8x8, not {size}x{size}"));
+            return Err(SetupError::EnglishSize { size });
         }
         let all = [men[0], men[1], kings[0], kings[1]];
         let outside = all.iter().fold(0, |acc, m| acc | m) & !board.all();
         if outside != 0 {
-            return Err(format!(
-                "square {} is beyond the {} squares of the board",
-                outside.trailing_zeros(),
-                board.squares()
-            ));
+            return Err(SetupError::Beyond { square: outside.trailing_zeros(), squares: board.squares() });
         }
         for i in 0..4 {
             for j in i + 1..4 {
                 let both = all[i] & all[j];
                 if both != 0 {
-                    return Err(format!("square {} holds two pieces", board.name(both.trailing_zeros() as u8)));
+                    return Err(SetupError::Doubled { square: board.name(both.trailing_zeros() as u8) });
                 }
             }
         }
         for color in [Color::White, Color::Black] {
             let wrong = men[color.index()] & board.promotion_row(color);
             if wrong != 0 {
-                return Err(format!(
-                    "a {color:?} man on {}, its own promotion row (it would be a king)",
-                    board.name(wrong.trailing_zeros() as u8)
-                ));
+                return Err(SetupError::ManOnPromotionRow { color, square: board.name(wrong.trailing_zeros() as u8) });
             }
         }
         Ok(Position { men, kings, side, board, rules })
@@ -61,7 +55,7 @@ impl Position {
     ///
     /// # Errors
     /// As [`Position::new`]: a bad size, or English rules off 8x8.
-    pub fn start(rules: Rules, size: u8) -> Result<Position, String> {
+    pub fn start(rules: Rules, size: u8) -> Result<Position, SetupError> {
         let board = Board::new(size)?;
         let rows = (size as u32 - 2) / 2;
         let half = size as u32 / 2;
@@ -179,17 +173,7 @@ impl Position {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014): the
-/// source of the Zobrist numbers, from the seed below.
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
-
-/// Arbiter's seed for the checkers Zobrist numbers (arbitrary; "checkers" in ASCII).
+/// Arbiter's seed for the checkers Zobrist numbers ([`splitmix64`] outputs) (arbitrary; "checkers" in ASCII).
 const ZOBRIST_SEED: u64 = 0x636865636b657273;
 
 const fn zobrist_numbers() -> ([[u64; 32]; 4], u64, u64, [u64; 3]) {
@@ -229,11 +213,11 @@ mod tests {
     fn new_rejects_bad_pieces() {
         assert!(Position::new(Rules::Russian, 8, [1, 1 << 20], [0, 0], Color::White).is_ok());
         let overlap = Position::new(Rules::Russian, 8, [1, 1], [0, 0], Color::White).unwrap_err();
-        assert_eq!(overlap, "square a1 holds two pieces");
+        assert_eq!(overlap.to_string(), "square a1 holds two pieces");
         let outside = Position::new(Rules::Russian, 4, [1 << 8, 0], [0, 0], Color::White).unwrap_err();
-        assert_eq!(outside, "square 8 is beyond the 8 squares of the board");
+        assert_eq!(outside.to_string(), "square 8 is beyond the 8 squares of the board");
         let promo = Position::new(Rules::Russian, 8, [1 << 28, 0], [0, 0], Color::White).unwrap_err();
-        assert_eq!(promo, "a White man on b8, its own promotion row (it would be a king)");
+        assert_eq!(promo.to_string(), "a White man on b8, its own promotion row (it would be a king)");
         assert!(Position::new(Rules::Russian, 8, [0, 1], [0, 0], Color::White).is_err());
         assert!(Position::new(Rules::English, 6, [0, 0], [0, 0], Color::White).is_err());
         assert!(Position::new(Rules::Russian, 5, [0, 0], [0, 0], Color::White).is_err());

@@ -159,6 +159,46 @@ fn shift(mask: u32, by: i8) -> u32 {
     if by >= 0 { mask << by } else { mask >> -by }
 }
 
+/// Why pieces, a board size and rules do not form a position ([`Board::new`],
+/// [`Position::new`](super::Position::new)).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A board size other than 4, 6 or 8.
+    #[error("board size {size}: expected 4, 6 or 8")]
+    Size {
+        /// The size asked for.
+        size: u8,
+    },
+    /// English rules off the 8x8 board.
+    #[error("English checkers is played on 8x8, not {size}x{size}")]
+    EnglishSize {
+        /// The size asked for.
+        size: u8,
+    },
+    /// A piece beyond the last dark square.
+    #[error("square {square} is beyond the {squares} squares of the board")]
+    Beyond {
+        /// The square index.
+        square: u32,
+        /// The dark squares of the board.
+        squares: u8,
+    },
+    /// Two pieces on one square.
+    #[error("square {square} holds two pieces")]
+    Doubled {
+        /// The square's name.
+        square: String,
+    },
+    /// A man on its own promotion row.
+    #[error("a {color:?} man on {square}, its own promotion row (it would be a king)")]
+    ManOnPromotionRow {
+        /// The man's colour.
+        color: Color,
+        /// The square's name.
+        square: String,
+    },
+}
+
 /// A board size with its geometry: 4, 6 or 8 squares a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
@@ -172,11 +212,11 @@ impl Board {
     /// The board of `size` squares a side.
     ///
     /// # Errors
-    /// When `size` is not 4, 6 or 8.
-    pub fn new(size: u8) -> Result<Board, String> {
+    /// [`SetupError::Size`] when `size` is not 4, 6 or 8.
+    pub fn new(size: u8) -> Result<Board, SetupError> {
         match size {
             4 | 6 | 8 => Ok(Board { size }),
-            _ => Err(format!("board size {size}: expected 4, 6 or 8")),
+            _ => Err(SetupError::Size { size }),
         }
     }
 

@@ -2,53 +2,10 @@
 
 use super::moves::Move;
 use super::position::Position;
-use super::types::Color;
 #[cfg(test)]
 use super::types::Square;
 
-/// The result of a finished game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// White won.
-    WhiteWins,
-    /// Black won.
-    BlackWins,
-    /// Drawn.
-    Draw,
-}
-
-impl GameResult {
-    /// The PGN result text: `1-0`, `0-1` or `1/2-1/2`.
-    pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    /// The result whose [`GameResult::pgn`] text is `text`; `None` for `*` and anything else.
-    pub fn from_pgn(text: &str) -> Option<GameResult> {
-        [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw].into_iter().find(|r| r.pgn() == text)
-    }
-
-    /// A win for `color`.
-    pub fn win_for(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// The score for `color`: 1.0 win, 0.5 draw, 0.0 loss.
-    pub fn score_for(self, color: Color) -> f64 {
-        match (self, color) {
-            (GameResult::Draw, _) => 0.5,
-            (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 1.0,
-            _ => 0.0,
-        }
-    }
-}
+pub use crate::game::GameResult;
 
 /// Why a game ended by the rules of chess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,6 +9,7 @@ pub mod moves;
 pub mod perft;
 pub mod position;
 mod retro;
+pub mod rules;
 pub mod types;
 pub mod zobrist;
 
@@ -16,4 +17,5 @@ pub use bitboard::Bitboard;
 pub use game::{Game, Outcome, Termination};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, Setup, SetupError, Undo};
+pub use rules::can_mate;
 pub use types::{Color, File, Piece, PieceType, Rank, Square};

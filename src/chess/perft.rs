@@ -4,22 +4,11 @@
 use super::position::Position;
 
 /// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
-/// making them (bulk counting). `perft(pos, 0)` is 1.
+/// making them (bulk counting). `perft(pos, 0)` is 1. The one perft loop, [`crate::game::perft::perft`], for
+/// chess.
+#[inline]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return pos.count_legal_moves();
-    }
-    let moves = pos.legal_moves();
-    let mut nodes = 0;
-    for &m in &moves {
-        let undo = pos.make_move(m);
-        nodes += perft(pos, depth - 1);
-        pos.unmake_move(m, &undo);
-    }
-    nodes
+    crate::game::perft::perft::<super::Game>(pos, depth)
 }
 
 /// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and

@@ -5,29 +5,9 @@
 
 use super::types::{Piece, Square};
 
-const fn xorshift(state: u64) -> (u64, u64) {
-    let mut x = state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    (x, x.wrapping_mul(0x2545_F491_4F6C_DD1D))
-}
-
-/// All keys: 12 x 64 piece-square keys, then side, 16 castling-rights combinations and 8 en-passant files.
-const fn build() -> [u64; 12 * 64 + 1 + 16 + 8] {
-    let mut keys = [0u64; 12 * 64 + 1 + 16 + 8];
-    let mut state = 0x7A6F_6272_6973_7421; // arbitrary fixed seed
-    let mut i = 0;
-    while i < keys.len() {
-        let (s, k) = xorshift(state);
-        state = s;
-        keys[i] = k;
-        i += 1;
-    }
-    keys
-}
-
-static KEYS: [u64; 12 * 64 + 1 + 16 + 8] = build();
+/// All keys ([`crate::game::keys::xorshift_keys`]): 12 x 64 piece-square keys, then side, 16 castling-rights
+/// combinations and 8 en-passant files.
+static KEYS: [u64; 12 * 64 + 1 + 16 + 8] = crate::game::keys::xorshift_keys(0x7A6F_6272_6973_7421); // arbitrary fixed seed
 const SIDE: usize = 12 * 64;
 const CASTLE: usize = SIDE + 1;
 const EP: usize = CASTLE + 16;

@@ -177,6 +177,25 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// `--game` on the command line: the words of [`GameKind`] (`chess`, `xiangqi`, `russian`, `english`), each
+/// with its help line; the library type derives no clap trait.
+impl clap::ValueEnum for crate::game::GameKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &crate::game::GameKind::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::game::GameKind;
+        let help = match self {
+            GameKind::Chess => "Chess",
+            GameKind::Xiangqi => "Xiangqi, Chinese chess",
+            GameKind::Russian => "Russian draughts (perft only)",
+            GameKind::English => "English checkers (perft only)",
+        };
+        Some(clap::builder::PossibleValue::new(self.name()).help(help))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,8 +12,8 @@
 use crate::chess::{Color, Game, Position};
 use crate::engine::config::EngineConfig;
 use crate::engine::search::{Engine, Limits};
-use crate::runner::GameKind;
-use crate::runner::variant::random_openings;
+use crate::game::GameKind;
+use crate::runner::openings::random_openings;
 use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use anyhow::Context;
 use rand::rngs::StdRng;
@@ -178,7 +178,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
         Ok(2)
     };
     if let Err(e) = args.game.refuse_checkers("book") {
-        return bad(e);
+        return bad(e.to_string());
     }
     if !(1..=MAX_POSITIONS).contains(&args.positions) {
         return bad(format!("--positions {}: expected 1 to {MAX_POSITIONS}", args.positions));

@@ -4,10 +4,9 @@
 //! Exit codes: 0 done, 2 bad input (flags, a FEN, a missing or foreign base file), 1 an internal failure (a
 //! file that cannot be written).
 
-use crate::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport};
+use crate::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport, max_pieces};
 use crate::checkers::{Color, Position, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::Write as _;
 use std::path::PathBuf;
 
 /// Flags of `arbiter checkers`.
@@ -148,11 +147,6 @@ fn check_dir(dir: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The most pieces a base on `board` can hold: the board's dark squares, at most 12.
-fn max_pieces(board: u8) -> u8 {
-    (u32::from(board) * u32::from(board) / 2).min(12) as u8
-}
-
 impl BaseFlags {
     /// The flags checked: the board for the rules, `--pieces` in `2..=` [`max_pieces`], `--threads` at least 1
     /// (default: all cores), and the base folder (`--dir` or [`default_dir`]) not a file. Returns the thread
@@ -223,7 +217,7 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
     bar.finish_and_clear();
     built.map_err(|e| (1, e.to_string()))?;
     let seconds = started.elapsed().as_secs_f64();
-    write_csv(&dir, &lines).map_err(|e| (1, e))?;
+    base::write_build_csv(&dir, &lines).map_err(|e| (1, e.to_string()))?;
     println!(
         "total: {} signatures, {} positions in {:.1} s, {:.0} positions/s; per-signature figures in {}",
         lines.len(),
@@ -247,28 +241,6 @@ fn print_line(line: &SignatureReport) {
         line.seconds,
         line.positions as f64 / line.seconds.max(1e-9)
     );
-}
-
-/// `build.csv`: one row per signature.
-fn write_csv(dir: &std::path::Path, lines: &[SignatureReport]) -> Result<(), String> {
-    let path = dir.join("build.csv");
-    let mut text = String::from("signature,positions,wins,draws,losses,longest_plies,seconds,positions_per_second\n");
-    for l in lines {
-        text.push_str(&format!(
-            "{},{},{},{},{},{},{:.3},{:.0}\n",
-            l.signature.name(),
-            l.positions,
-            l.wins,
-            l.draws,
-            l.losses,
-            l.longest,
-            l.seconds,
-            l.positions as f64 / l.seconds.max(1e-9)
-        ));
-    }
-    std::fs::File::create(&path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
@@ -318,12 +290,7 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
         v => format!("{other} wins, keeping at least {}, within {} plies", kept(v), probe.distance),
     };
     println!("verdict  {verdict}");
-    let best: Vec<String> = probe
-        .moves
-        .iter()
-        .filter(|(_, v, d)| *v == probe.value && (probe.value == 0 || *d == probe.moves[0].2))
-        .map(|(m, _, _)| pos.move_text(m))
-        .collect();
+    let best: Vec<String> = probe.best_moves().map(|m| pos.move_text(m)).collect();
     println!("best     {}", if best.is_empty() { "(no legal move)".to_string() } else { best.join(" ") });
     for (m, v, d) in &probe.moves {
         println!("  {:<14} value {v:+3}  distance {d}", pos.move_text(m));
@@ -334,34 +301,17 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
 /// `arbiter checkers verify`: exit 0 when every checked position satisfies [`base::verify_position`], 1 with
 /// the failures (at most 10 printed) otherwise.
 fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
-    use rand::{RngExt, SeedableRng};
-    use rayon::prelude::*;
     let (threads, dir) = args.base.check()?;
     let rules = args.base.variant.rules();
     let started = std::time::Instant::now();
     let bases = base::load_bases(&dir, rules, args.base.board, args.base.pieces).map_err(|e| bad(e.to_string()))?;
     let pool = thread_pool(threads)?;
-    let (mut checked, mut failures) = (0u64, Vec::new());
-    let signatures = Signature::all(args.base.board, args.base.pieces);
-    for &sig in &signatures {
-        let (indexer, solved) = bases.get(sig).expect("loaded above");
-        let count = solved.values.len() as u64;
-        let picks: Vec<usize> = if args.sample == 0 || args.sample >= count {
-            (0..solved.values.len()).collect()
-        } else {
-            let mut rng =
-                rand::rngs::StdRng::seed_from_u64(args.seed ^ crate::runner::runfile::fnv1a(sig.name().as_bytes()));
-            (0..args.sample).map(|_| rng.random_range(0..count) as usize).collect()
-        };
-        let bad_ones: Vec<String> = pool.install(|| {
-            picks.par_iter().filter_map(|&i| base::verify_position(&bases, indexer, solved, i).err()).collect()
-        });
-        checked += picks.len() as u64;
-        failures.extend(bad_ones);
-    }
+    let report =
+        pool.install(|| base::verify_sample(&bases, args.base.board, args.base.pieces, args.sample, args.seed));
+    let (checked, failures) = (report.checked, report.failures);
     println!(
         "verified {checked} positions of {} signatures ({:?} {}x{}, up to {} pieces) in {:.1} s: {} inconsistent",
-        signatures.len(),
+        report.signatures,
         rules,
         args.base.board,
         args.base.board,

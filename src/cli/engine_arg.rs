@@ -14,7 +14,7 @@
 //! every engine; an engine's own key wins over `--each`.
 
 use crate::engine::EngineConfig;
-use crate::runner::GameKind;
+use crate::game::GameKind;
 use crate::runner::player::bad_engine_name;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::uci_player::UciEngine;

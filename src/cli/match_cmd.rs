@@ -17,6 +17,7 @@
 //! combines the parts.
 
 pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
+use crate::game::{Game as MatchGame, GameKind};
 use crate::runner::EngineKind;
 use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
 use crate::runner::runfile::{args_after, hex};
@@ -28,7 +29,6 @@ use crate::runner::{
     ResignAdjudication, ResultSink, RunFile, Shard, Tournament, Variant, create_out_dir, create_run_dir,
     load_game_openings, match_report, replay, run_match_from, salvage_run, summary_text, write_summary,
 };
-use crate::runner::{GameKind, MatchGame};
 use crate::stats::{EloModel, SprtSpec};
 use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -402,8 +402,10 @@ fn run_inner(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<
 }
 
 /// The input error (exit 2) of `arbiter command --game russian|english`: checkers is not played.
-pub(crate) fn refuse_checkers(game: GameKind, command: &str) -> Failure {
-    Failure::Input(anyhow::anyhow!(game.refuse_checkers(command).err().unwrap_or_default()))
+pub(crate) fn refuse_checkers(game: GameKind, command: &'static str) -> Failure {
+    Failure::Input(
+        game.refuse_checkers(command).err().map_or_else(|| anyhow::anyhow!("--game {}", game.name()), Into::into),
+    )
 }
 
 /// Starts the new match of `args` in the game `G`.

@@ -18,13 +18,13 @@
 use super::match_cmd::{
     Failure, MatchArgs, build_spec, clap_error_text, exit_code, parse_match_args, part_text, record_failure,
 };
+use crate::game::{Game as MatchGame, GameKind};
 use crate::runner::output::{CSV_HEADER, LOCK_FILE, OutputError, create_new_file};
 use crate::runner::runfile::hex;
 use crate::runner::{
     Fingerprint, GameRow, RUN_TOML, Repair, RunFile, Shard, check_games, create_out_dir, read_run, replay,
     summary_text, write_summary,
 };
-use crate::runner::{GameKind, MatchGame};
 use std::collections::BTreeMap;
 use std::fs::{File, TryLockError};
 use std::io::Write as _;

@@ -1,14 +1,16 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging, for chess
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
-//! driver is written once over [`PerftGame`].
+//! driver is written once over [`Game`].
 
-use crate::notation::epd::{Epd, read_epd_file_with, read_one_field_file_with, read_suite_skipping_bad_lines};
-pub use crate::runner::GameKind;
+use crate::game::Game;
+pub use crate::game::GameKind;
+use crate::game::perft::{PerftTable, perft_split};
+use crate::notation::epd::Epd;
 use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
-use crate::suite::perft::{Checkers, PerftGame, PerftTable, perft_split};
+pub use crate::suite::perft::MAX_PERFT_DEPTH;
+use crate::suite::perft::{Check, plan_checks, read_suite, run_checks, sorted_divide, suite_position};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -83,18 +85,8 @@ pub enum ReportFormat {
     Csv,
 }
 
-/// The deepest perft Arbiter accepts, in plies (counts beyond about 15 plies are out of reach anyway; the cap
-/// keeps a typo from exhausting the stack).
-pub const MAX_PERFT_DEPTH: u32 = 32;
 /// The most worker threads `--threads` accepts.
 pub const MAX_THREADS: usize = super::args::MAX_THREADS;
-
-/// One checked (position, depth) of a suite.
-struct Check {
-    epd: usize,
-    depth: u32,
-    expected: u64,
-}
 
 /// Runs `arbiter perft`: 0 when all counts match (or a single count was printed), 1 on a mismatch, 2 on
 /// unreadable input.
@@ -152,25 +144,25 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     }
     let table = table.as_ref();
     match args.game {
-        GameKind::Chess => run_game::<crate::chess::Position>(&args, table),
-        GameKind::Xiangqi => run_game::<crate::xiangqi::Position>(&args, table),
+        GameKind::Chess => run_game::<crate::chess::Game>(&args, table),
+        GameKind::Xiangqi => run_game::<crate::xiangqi::Game>(&args, table),
         GameKind::Russian => match args.board {
-            4 => run_game::<Checkers<false, 4>>(&args, table),
-            6 => run_game::<Checkers<false, 6>>(&args, table),
-            _ => run_game::<Checkers<false, 8>>(&args, table),
+            4 => run_game::<crate::checkers::Game<false, 4>>(&args, table),
+            6 => run_game::<crate::checkers::Game<false, 6>>(&args, table),
+            _ => run_game::<crate::checkers::Russian>(&args, table),
         },
-        GameKind::English => run_game::<Checkers<true, 8>>(&args, table),
+        GameKind::English => run_game::<crate::checkers::English>(&args, table),
     }
 }
 
 /// `arbiter perft` for game `G`, once the flags are checked; `table` is the `--hash-mb` table, if any.
-fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
     match (&args.suite, &args.compare_with) {
         (Some(path), Some(cmd)) => compare_suite::<G>(args, path, cmd),
         (Some(path), None) => run_suite::<G>(args, path, table),
         (None, Some(cmd)) => {
-            let fen = args.fen.clone().unwrap_or_else(G::start_fen);
-            if let Err(e) = G::from_fen(&fen, args.chess960) {
+            let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
+            if let Err(e) = G::read_fen(&fen, args.chess960) {
                 eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
                 return Ok(2);
             }
@@ -182,7 +174,7 @@ fn run_game<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyho
 
 /// Compares Arbiter with `cmd` on each FEN at `args.depth`; prints each divergence; 0 when all agree, 1 on a
 /// divergence, 2 when the engine cannot be used.
-fn compare_fens<G: PerftGame>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
+fn compare_fens<G: Game>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
     let timeout = std::time::Duration::from_secs(args.compare_timeout_s.max(1));
     let mut theirs = match UciPerftOracle::start::<G>(cmd, args.chess960, timeout) {
         Ok(o) => o,
@@ -230,22 +222,13 @@ fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, 
     );
 }
 
-/// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes), each FEN checked by the game's reader; with
-/// `--skip-bad-lines`, lines that cannot be read are named on stderr and left out.
-fn read_suite<G: PerftGame>(
+/// Reads a suite of game `G` ([`read_suite`]); with `--skip-bad-lines`, lines that cannot be read are named on
+/// stderr and left out.
+fn read_suite_lines<G: Game>(
     path: &std::path::Path,
     args: &PerftArgs,
 ) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
-    let chess960 = args.chess960;
-    let check = |fen: &str| G::from_fen(fen, chess960).map(drop);
-    if !args.skip_bad_lines {
-        return if G::ONE_FIELD_FEN {
-            read_one_field_file_with(path, &check)
-        } else {
-            read_epd_file_with(path, &check)
-        };
-    }
-    let lines = read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check)?;
+    let lines = read_suite::<G>(path, args.chess960, args.skip_bad_lines)?;
     for bad in &lines.bad {
         eprintln!("skipped (--skip-bad-lines): {bad}");
     }
@@ -260,13 +243,8 @@ fn read_suite<G: PerftGame>(
     Ok(lines.epds)
 }
 
-/// The position of a suite line (its FEN was checked when the suite was read).
-fn suite_position<G: PerftGame>(epd: &Epd, chess960: bool) -> G {
-    G::from_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
-}
-
-fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
-    let epds = match read_suite::<G>(path, args) {
+fn compare_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
+    let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
@@ -278,9 +256,9 @@ fn compare_suite<G: PerftGame>(args: &PerftArgs, path: &std::path::Path, cmd: &s
     compare_fens::<G>(args, &fens, cmd)
 }
 
-fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
-    let fen = args.fen.clone().unwrap_or_else(G::start_fen);
-    let mut pos = match G::from_fen(&fen, args.chess960) {
+fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+    let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
+    let mut pos = match G::read_fen(&fen, args.chess960) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
@@ -289,11 +267,11 @@ fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> any
     };
     let start = Instant::now();
     let nodes = if args.divide {
-        let rows = pos.divide(args.depth.max(1));
-        print_divide(&pos, &rows);
+        let rows = sorted_divide::<G>(&mut pos, args.depth.max(1));
+        print_divide(&rows);
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft_split(&pos, args.depth, table)
+        perft_split::<G>(&pos, args.depth, table)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
@@ -301,67 +279,30 @@ fn run_single<G: PerftGame>(args: &PerftArgs, table: Option<&PerftTable>) -> any
     Ok(0)
 }
 
-fn print_divide<G: PerftGame>(pos: &G, rows: &[(G::Move, u64)]) {
-    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
-    rows.sort();
+fn print_divide(rows: &[(String, u64)]) {
     let width = rows.iter().map(|r| r.1.to_string().len()).max().unwrap_or(1);
-    for (m, n) in &rows {
+    for (m, n) in rows {
         println!("{m:<6} {n:>width$}");
     }
     println!("moves {}", rows.len());
 }
 
-fn run_suite<G: PerftGame>(
-    args: &PerftArgs,
-    path: &std::path::Path,
-    table: Option<&PerftTable>,
-) -> anyhow::Result<i32> {
-    let epds = match read_suite::<G>(path, args) {
+fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+    let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
             return Ok(2);
         }
     };
-    let mut checks = Vec::new();
-    let mut skipped = 0usize;
-    let mut opcodes = 0usize;
-    for (i, epd) in epds.iter().enumerate() {
-        for (op, value) in &epd.ops {
-            let Some(depth_text) = op
-                .strip_prefix('D')
-                .or_else(|| op.strip_prefix('d').filter(|d| d.starts_with(|c: char| c.is_ascii_digit())))
-            else {
-                continue;
-            };
-            let place = format!("{}:{}", path.display(), epd.line);
-            let depth = match depth_text.parse::<u32>() {
-                Ok(d) if op.starts_with('D') && d <= MAX_PERFT_DEPTH => d,
-                _ => {
-                    eprintln!("error: {place}: opcode {op:?} is not a perft depth D0..D{MAX_PERFT_DEPTH}");
-                    return Ok(2);
-                }
-            };
-            let Ok(expected) = value.trim().parse::<u64>() else {
-                eprintln!("error: {place}: opcode {op} has a count {value:?} that is not a number");
-                return Ok(2);
-            };
-            opcodes += 1;
-            if expected > args.max_nodes || args.max_depth.is_some_and(|d| depth > d) {
-                skipped += 1;
-                continue;
-            }
-            checks.push(Check { epd: i, depth, expected });
+    let plan = match plan_checks(path, &epds, args.max_nodes, args.max_depth) {
+        Ok(plan) => plan,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(2);
         }
-    }
-    if opcodes == 0 {
-        eprintln!(
-            "error: {}: no perft counts (`;D1 n ;D2 n ...`) in {} lines: nothing to check",
-            path.display(),
-            epds.len()
-        );
-        return Ok(2);
-    }
+    };
+    let (checks, skipped, opcodes) = (plan.checks, plan.skipped, plan.opcodes);
     if skipped > 0 {
         eprintln!("{skipped} of {opcodes} counts skipped by --max-nodes {} / --max-depth", args.max_nodes);
     }
@@ -373,29 +314,11 @@ fn run_suite<G: PerftGame>(
             .progress_chars("=> "),
     );
     let start = Instant::now();
-    // Largest first, so the long tasks start early and the pool stays busy to the end.
-    let mut order: Vec<usize> = (0..checks.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(checks[i].expected));
-    // Positions run in parallel, and each position's root moves are split too (nested rayon tasks).
-    let results: Vec<(usize, u64, f64)> = order
-        .par_iter()
-        .map(|&i| {
-            let c = &checks[i];
-            let pos: G = suite_position(&epds[c.epd], args.chess960);
-            let t = Instant::now();
-            let n = perft_split(&pos, c.depth, table);
-            bar.inc(c.expected);
-            (i, n, t.elapsed().as_secs_f64())
-        })
-        .collect();
+    let counted = run_checks::<G>(&epds, &checks, args.chess960, table, |expected| bar.inc(expected));
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let mut actual = vec![0u64; checks.len()];
-    let mut seconds = vec![0f64; checks.len()];
-    for (i, n, t) in results {
-        actual[i] = n;
-        seconds[i] = t;
-    }
+    let actual: Vec<u64> = counted.iter().map(|c| c.nodes).collect();
+    let seconds: Vec<f64> = counted.iter().map(|c| c.seconds).collect();
     let mut failures = 0;
     let mut csv = (args.format == ReportFormat::Csv).then(|| csv::Writer::from_writer(std::io::stdout()));
     if let Some(w) = csv.as_mut() {
@@ -451,7 +374,7 @@ fn run_suite<G: PerftGame>(
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
-fn report_failure<G: PerftGame>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
+fn report_failure<G: Game>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
     println!(
         "  depth {} expected {} actual {} (difference {})",
@@ -460,13 +383,10 @@ fn report_failure<G: PerftGame>(path: &std::path::Path, epd: &Epd, c: &Check, ac
         actual,
         actual as i128 - c.expected as i128
     );
-    let mut pos: G = suite_position(epd, chess960);
+    let mut pos = suite_position::<G>(epd, chess960);
     if c.depth >= 1 {
         println!("  divide at depth {}:", c.depth);
-        let rows = pos.divide(c.depth);
-        let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (pos.move_text(*m), *n)).collect();
-        rows.sort();
-        for (m, n) in rows {
+        for (m, n) in sorted_divide::<G>(&mut pos, c.depth) {
             println!("    {m:<6} {n}");
         }
     }

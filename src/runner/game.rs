@@ -5,17 +5,16 @@ use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMov
 use super::openings::Opening;
 use super::player::{GoRequest, MoveLimit, Player, PlayerError};
 use super::timecontrol::Clock;
-use super::variant::{MatchGame, RuleEnd};
-use crate::chess::game::GameResult;
-use crate::chess::{Color, Game, PieceType, Position};
+use crate::chess;
 use crate::engine::Limits;
+use crate::game::{Color, Game, GameResult, RuleEnd};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Why a game ended. The result of a [`GameRecord`] always agrees with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// By the rules of the game ([`MatchGame::outcome`]).
+    /// By the rules of the game ([`Game::outcome`]).
     Rules(RuleEnd),
     /// Draw adjudication.
     DrawAdjudication,
@@ -114,20 +113,6 @@ impl GameSettings {
     }
 }
 
-/// Whether `color` could still mate in `pos` by some sequence of legal moves, as far as material tells: a pawn,
-/// rook or queen, or two minor pieces, or one minor piece when the opponent has more than its king (which may
-/// block its own king). A bare king, or a lone minor piece against a bare king, cannot (FIDE Laws 6.9: a side
-/// whose flag falls then draws).
-pub fn can_mate(pos: &Position, color: Color) -> bool {
-    let heavy = [PieceType::Pawn, PieceType::Rook, PieceType::Queen];
-    if heavy.iter().any(|&kind| !pos.pieces_of(color, kind).is_empty()) {
-        return true;
-    }
-    let minors = (pos.pieces_of(color, PieceType::Knight) | pos.pieces_of(color, PieceType::Bishop)).count();
-    let opponent_bare = pos.color_bb(color.flip()).count() == 1;
-    minors >= 2 || (minors == 1 && !opponent_bare)
-}
-
 /// The clocks of one game, by colour, for the sides that play under a time control.
 struct Clocks([Option<Clock>; 2]);
 
@@ -165,7 +150,7 @@ impl Clocks {
 /// A finished game of `G` (chess by default): who played, from where, every move (book first) with its PGN
 /// comment, the result and why. In Xiangqi, White is Red, the side that moves first.
 #[derive(Clone, Debug)]
-pub struct GameRecord<G: MatchGame = Game> {
+pub struct GameRecord<G: Game = chess::Game> {
     /// White's name.
     pub white: String,
     /// Black's name.
@@ -186,7 +171,7 @@ pub struct GameRecord<G: MatchGame = Game> {
     pub note: Option<String>,
 }
 
-impl<G: MatchGame> GameRecord<G> {
+impl<G: Game> GameRecord<G> {
     /// The score of `color`'s player: 1.0 win, 0.5 draw, 0.0 loss.
     pub fn score_for(&self, color: Color) -> f64 {
         self.result.score_for(color)
@@ -197,9 +182,9 @@ impl<G: MatchGame> GameRecord<G> {
 /// game ends. Never panics on a player's behaviour: an illegal move or a failure loses the game for that side
 /// and is described in [`GameRecord::note`].
 ///
-/// Order of the checks before each move: the rules ([`MatchGame::outcome`]), then an adjudication (or the move
+/// Order of the checks before each move: the rules ([`Game::outcome`]), then an adjudication (or the move
 /// cap) reached with the last player's move; so a checkmate on the last move stands over every adjudication.
-pub fn play_game<G: MatchGame>(
+pub fn play_game<G: Game>(
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
     opening: &Opening<G>,
@@ -211,7 +196,7 @@ pub fn play_game<G: MatchGame>(
 
 /// [`play_game`] that gives up when `abandon` is set: the flag is read before every player's move, and the
 /// game then ends without a record (`None`; the move in progress is finished first).
-pub fn play_game_unless<G: MatchGame>(
+pub fn play_game_unless<G: Game>(
     white: &mut dyn Player<G>,
     black: &mut dyn Player<G>,
     opening: &Opening<G>,
@@ -256,7 +241,7 @@ impl Ending {
 
 /// Plays `game` from the end of the book to its end; `players` and `names` are indexed by colour. `None` when
 /// `abandon` is set before a player's move.
-fn play_out<G: MatchGame>(
+fn play_out<G: Game>(
     game: &mut G,
     comments: &mut Vec<String>,
     players: [&mut dyn Player<G>; 2],
@@ -379,7 +364,7 @@ mod tests {
             self.next = 0;
             Ok(())
         }
-        fn go(&mut self, game: &Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, game: &chess::Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             let step = self.script.get(self.next).copied().flatten();
             self.next += 1;
             let Some((text, cp)) = step else {
@@ -399,7 +384,7 @@ mod tests {
     }
 
     fn start() -> Opening {
-        Opening { start: Position::startpos(), moves: Vec::new(), line: 1 }
+        Opening { start: chess::Position::startpos(), moves: Vec::new(), line: 1 }
     }
 
     #[test]
@@ -479,14 +464,14 @@ mod tests {
     #[test]
     fn book_moves_count_for_repetition() {
         // The book shuffles the knights once: the start position has occurred twice when the players take over.
-        let mut pos = Position::startpos();
+        let mut pos = chess::Position::startpos();
         let mut book = Vec::new();
         for text in ["g1f3", "g8f6", "f3g1", "f6g8"] {
             let m = parse_uci(&pos, text).unwrap();
             pos.make_move(m);
             book.push(m);
         }
-        let opening = Opening { start: Position::startpos(), moves: book, line: 1 };
+        let opening = Opening { start: chess::Position::startpos(), moves: book, line: 1 };
         let record = play_game(
             &mut Scripted::new("w", shuffle_script()),
             &mut Scripted::new("b", vec![Some(("g8f6", 0)), Some(("f6g8", 0))]),
@@ -523,7 +508,7 @@ mod tests {
         fn new_game(&mut self) -> Result<(), PlayerError> {
             self.0.new_game()
         }
-        fn go(&mut self, game: &Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, game: &chess::Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             std::thread::sleep(std::time::Duration::from_millis(self.1));
             self.0.go(game, request)
         }
@@ -552,17 +537,6 @@ mod tests {
         let mut black = Scripted::new("b", vec![Some(("e7e5", 0)), Some(("d8h4", 0))]);
         let record = play_game(&mut white, &mut black, &start(), &GameSettings::with_limit(limit));
         assert_eq!(record.end, EndReason::Rules(RuleEnd::Checkmate));
-    }
-
-    #[test]
-    fn a_flag_against_a_bare_king_draws() {
-        let pos = |fen: &str| Position::from_fen(fen).unwrap();
-        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), Color::White));
-        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/3NK3 b - - 0 1"), Color::White));
-        assert!(can_mate(&pos("8/8/8/4k3/4p3/8/8/3NK3 b - - 0 1"), Color::White));
-        assert!(can_mate(&pos("8/8/8/4k3/8/8/8/2NNK3 b - - 0 1"), Color::White));
-        assert!(can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::White));
-        assert!(!can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::Black));
     }
 
     #[test]
@@ -599,7 +573,7 @@ mod tests {
         fn new_game(&mut self) -> Result<(), PlayerError> {
             if self.1 { Err(self.0.clone()) } else { Ok(()) }
         }
-        fn go(&mut self, _game: &Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, _game: &chess::Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             Err(self.0.clone())
         }
     }
@@ -609,7 +583,7 @@ mod tests {
         use crate::runner::output::pgn_text;
         use crate::runner::scheduler::GamePair;
         type Script = Vec<Option<(&'static str, i32)>>;
-        let from = |fen: &str| Opening { start: Position::from_fen(fen).unwrap(), moves: Vec::new(), line: 1 };
+        let from = |fen: &str| Opening { start: chess::Position::from_fen(fen).unwrap(), moves: Vec::new(), line: 1 };
         let knights = |cp: i32| -> (Script, Script) {
             (
                 vec![Some(("g1f3", cp)), Some(("f3g1", cp)), Some(("g1f3", cp)), Some(("f3g1", cp))],

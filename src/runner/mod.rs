@@ -33,7 +33,6 @@ pub mod summary;
 pub mod tally;
 pub mod timecontrol;
 pub mod uci_player;
-pub mod variant;
 
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
@@ -60,4 +59,3 @@ pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
 pub use timecontrol::{Clock, TimeControl};
 pub use uci_player::{UciEngine, UciPlayer};
-pub use variant::{GameKind, MatchGame, RuleEnd, RulesOutcome};

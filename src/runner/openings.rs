@@ -3,10 +3,11 @@
 //! `file=PATH,format=epd,order=random,plies=N,start=N`).
 
 use super::kv::{KeyValueError, KeyValues};
-use super::variant::MatchGame;
-use crate::chess::Game;
+use crate::chess;
+use crate::game::Game;
+use crate::game::GameResult;
 use crate::notation::epd::{EpdError, parse_epd_text};
-use crate::notation::pgn::{PgnError, read_games_variant};
+use crate::notation::pgn::{PgnError, RawGame, read_games_variant, split_games_at};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -44,7 +45,7 @@ impl Variant {
 /// One opening of a game `G` (chess by default): a start position and the book moves played from it before the
 /// engines take over.
 #[derive(Clone, Debug)]
-pub struct Opening<G: MatchGame = Game> {
+pub struct Opening<G: Game = chess::Game> {
     /// The position the game starts from (an EPD position, or a PGN game's start).
     pub start: G::Position,
     /// Book moves from `start` (empty for EPD openings), all legal.
@@ -53,8 +54,8 @@ pub struct Opening<G: MatchGame = Game> {
     pub line: usize,
 }
 
-impl<G: MatchGame> Opening<G> {
-    /// A game at the end of the book: `start` with the book moves played through [`MatchGame::play`], so that
+impl<G: Game> Opening<G> {
+    /// A game at the end of the book: `start` with the book moves played through [`Game::play`], so that
     /// their positions are in the repetition history.
     pub fn game(&self) -> G {
         let mut game = G::new_game(self.start.clone());
@@ -191,15 +192,15 @@ pub fn load_openings_as(
     plies: Option<usize>,
     variant: Variant,
 ) -> Result<Vec<Opening>, OpeningError> {
-    load_game_openings::<Game>(path, format, plies, variant)
+    load_game_openings::<chess::Game>(path, format, plies, variant)
 }
 
-/// [`load_openings_as`] for the game `G`: the file is read by [`MatchGame::read_openings`], and then every
+/// [`load_openings_as`] for the game `G`: the file is read by [`Game::read_openings`], and then every
 /// opening is checked to leave a move to play.
 ///
 /// # Errors
 /// As [`load_openings_as`], and [`OpeningError::Line`] for a line that is not a `G` opening.
-pub fn load_game_openings<G: MatchGame>(
+pub fn load_game_openings<G: Game>(
     path: &Path,
     format: Option<OpeningFormat>,
     plies: Option<usize>,
@@ -224,7 +225,7 @@ pub fn load_game_openings<G: MatchGame>(
     Ok(openings)
 }
 
-/// The chess reader of [`MatchGame::read_openings`]: EPD through [`parse_epd_text`], PGN through
+/// The chess reader of [`Game::read_openings`]: EPD through [`parse_epd_text`], PGN through
 /// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
 pub(crate) fn read_chess_openings(
     path: &Path,
@@ -247,7 +248,7 @@ pub(crate) fn read_chess_openings(
 }
 
 /// Checks that no book position, the last included, ends the game; `index` is the opening's 1-based number.
-fn check_playable<G: MatchGame>(opening: &Opening<G>, index: usize, file: &str) -> Result<(), OpeningError> {
+fn check_playable<G: Game>(opening: &Opening<G>, index: usize, file: &str) -> Result<(), OpeningError> {
     let mut game = G::new_game(opening.start.clone());
     let finished = |game: &G, ply: usize| match game.outcome() {
         Some(outcome) => Err(OpeningError::Finished {
@@ -403,6 +404,119 @@ pub fn opening_order_from(count: usize, order: OpeningOrder, seed: u64, start: u
         indices.rotate_left(start.saturating_sub(1) % count);
     }
     indices
+}
+
+/// One game read back by [`read_rules_pgn`].
+#[derive(Clone, Debug)]
+pub struct RulesPgnGame<G: Game> {
+    /// The tags in file order, as `(name, value)`.
+    pub tags: Vec<(String, String)>,
+    /// The game replayed from its `FEN` tag (or the standard start) through every move.
+    pub game: G,
+    /// The result token at the end of the moves (`None` for `*` or none).
+    pub result: Option<GameResult>,
+    /// The 1-based line where the game begins.
+    pub line: usize,
+}
+
+/// Reads every game of a PGN file whose moves are record text ([`Game::move_text`], as the runner writes
+/// Xiangqi games): the tags, the moves replayed legally from the `FEN` tag, and the result token; comments,
+/// NAGs and variations are skipped (the PGN syntax is read by [`split_games`](crate::notation::pgn::split_games)). `file` names the origin in
+/// errors.
+///
+/// # Errors
+/// [`OpeningError::Pgn`] for the PGN syntax, [`OpeningError::Line`] (`file:line: ...`) for a `Variant` tag other
+/// than [`Game::PGN_VARIANT`], a bad FEN, or a token that is not a legal move (with the ply and the
+/// position's FEN).
+pub fn read_rules_pgn<G: Game>(text: &str, file: &str) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
+    read_rules_pgn_at(text, file, 1)
+}
+
+/// [`read_rules_pgn`] for `text` that begins at line `first_line` (1-based) of `file`: the lines in games and
+/// errors are the file's.
+///
+/// # Errors
+/// As [`read_rules_pgn`].
+pub fn read_rules_pgn_at<G: Game>(
+    text: &str,
+    file: &str,
+    first_line: usize,
+) -> Result<Vec<RulesPgnGame<G>>, OpeningError> {
+    let mut games = Vec::new();
+    for raw in split_games_at(text, file, first_line)? {
+        let fen_line = raw.tag_line("FEN");
+        let RawGame { tags, tokens, line, .. } = raw;
+        let at = |line: usize, reason: String| OpeningError::Line { file: file.to_string(), line, reason };
+        if let Some((_, value)) = tags.iter().find(|t| t.0 == "Variant")
+            && Some(value.as_str()) != G::PGN_VARIANT
+        {
+            let expected = G::PGN_VARIANT.map_or("none".to_string(), |v| format!("{v:?}"));
+            return Err(at(line, format!("Variant {value:?}, expected {expected} for --game {}", G::NAME)));
+        }
+        let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
+        let mut game = G::from_fen(fen).map_err(|e| at(fen_line.unwrap_or(line), format!("FEN tag: {e}")))?;
+        let mut result = None;
+        for (n, token) in tokens {
+            if let Some(r) = GameResult::from_pgn(&token) {
+                result = Some(r);
+                continue;
+            }
+            match token.as_str() {
+                "*" => result = None,
+                t if t.starts_with('$') => {}
+                t if t.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) => {}
+                t => {
+                    let m = game.parse_move(t).map_err(|e| at(n, format!("ply {}: {e}", game.plies() + 1)))?;
+                    game.play(m);
+                }
+            }
+        }
+        games.push(RulesPgnGame { tags, game, result, line });
+    }
+    Ok(games)
+}
+
+/// Up to `count` distinct openings of `plies` random legal plies each from `start`, for matches where every game
+/// would otherwise replay the same moves: a line is drawn ply by ply uniformly among the legal moves with a
+/// `StdRng` seeded by `seed` (so the same arguments give the same openings), and kept when the game has not
+/// ended by its rules, its final FEN is new, and `keep` accepts the final game (for example a balance test with
+/// an engine's search; it is asked only for new positions, so that its calls match the openings it accepted
+/// one to one). Gives up after `count * 100` tries, so it may return fewer.
+pub fn random_openings<G: Game>(
+    start: &G,
+    count: usize,
+    plies: usize,
+    seed: u64,
+    mut keep: impl FnMut(&G) -> bool,
+) -> Vec<G> {
+    use rand::RngExt;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out: Vec<G> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..count.saturating_mul(100) {
+        if out.len() == count {
+            break;
+        }
+        let mut game = start.clone();
+        let mut ok = true;
+        for _ in 0..plies {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.outcome().is_some() {
+                ok = false;
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        if !ok || game.outcome().is_some() {
+            continue;
+        }
+        let fen = game.fen();
+        if !seen.contains(&fen) && keep(&game) {
+            seen.insert(fen);
+            out.push(game);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 
 use super::game::GameRecord;
 use super::scheduler::GamePair;
-use super::variant::MatchGame;
+use crate::game::Game as MatchGame;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::OpenOptionsExt as _;

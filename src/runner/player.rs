@@ -7,10 +7,10 @@
 
 use super::timecontrol::TimeControl;
 use super::uci_player::UciEngine;
-use super::variant::MatchGame;
 use crate::chess::{Game, Move};
 use crate::engine::tt::TranspositionTable;
 use crate::engine::{Engine, EngineConfig, Limits};
+use crate::game::Game as MatchGame;
 use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, UnwindSafe, catch_unwind};

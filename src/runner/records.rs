@@ -9,8 +9,8 @@
 use super::game::EndReason;
 use super::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
 use super::scheduler::{MatchSpec, MatchState};
-use super::variant::MatchGame;
 use crate::chess::game::GameResult;
+use crate::game::Game as MatchGame;
 use crate::notation::quote::shown;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;

@@ -44,7 +44,7 @@
 
 use super::scheduler::{MatchSpec, MatchState};
 use super::tally::PairingTally;
-use super::variant::MatchGame;
+use crate::game::Game as MatchGame;
 use crate::stats::{Figure, SprtDecision, SprtSpec, Wdl, elo_estimate, los};
 use std::fmt::Write as _;
 

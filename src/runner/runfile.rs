@@ -19,7 +19,7 @@
 use super::output::{OutputError, replace_file};
 use super::player::EngineKind;
 use super::scheduler::MatchSpec;
-use super::variant::MatchGame;
+use crate::game::Game as MatchGame;
 use crate::notation::quote::shown as quote_shown;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

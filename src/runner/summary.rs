@@ -8,7 +8,7 @@ use super::player::EngineKind;
 use super::report::match_report;
 use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
-use super::variant::MatchGame;
+use crate::game::Game as MatchGame;
 use crate::stats::{Figure, SprtDecision, figures_json};
 use std::fmt::Write as _;
 use std::io::Write as _;

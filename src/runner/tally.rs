@@ -146,7 +146,7 @@ mod tests {
     use super::*;
     use GameResult::{BlackWins, Draw, WhiteWins};
 
-    const MATE: EndReason = EndReason::Rules(crate::runner::RuleEnd::Checkmate);
+    const MATE: EndReason = EndReason::Rules(crate::game::RuleEnd::Checkmate);
 
     #[test]
     fn pairs_are_counted_from_the_first_engines_view() {

@@ -9,9 +9,9 @@
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::player::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
-use super::variant::MatchGame;
 use crate::chess::{Game, Position};
 use crate::engine::Limits;
+use crate::game::Game as MatchGame;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
 use std::path::PathBuf;

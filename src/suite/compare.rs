@@ -2,7 +2,7 @@
 //! but not on a count, descend into the first move (in sorted UCI order) whose counts differ, until the exact
 //! position and move list where the move sets differ is found.
 
-use super::perft::PerftGame;
+use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -44,67 +44,70 @@ pub trait PerftOracle {
 ///
 /// # Errors
 /// [`CompareError::Setup`] naming the FEN and moves when the FEN or a move is not legal.
-pub fn replay<G: PerftGame>(fen: &str, moves: &[String], chess960: bool) -> Result<G, CompareError> {
+pub fn replay<G: Game>(fen: &str, moves: &[String], chess960: bool) -> Result<G::Position, CompareError> {
     let err = |reason: String| CompareError::Setup { fen: fen.to_string(), moves: moves.to_vec(), reason };
-    let mut pos = G::from_fen(fen, chess960).map_err(err)?;
+    let mut pos = G::read_fen(fen, chess960).map_err(|e| err(e.to_string()))?;
     for m in moves {
-        let mv = pos.parse_move(m).map_err(err)?;
-        pos.make_move(mv);
+        let mv = G::parse_move_at(&pos, m).map_err(|e| err(e.to_string()))?;
+        G::make_move(&mut pos, mv);
     }
     Ok(pos)
 }
 
+/// A move filter of [`ArbiterOracle::filtered`]: whether to keep a move of a position.
+pub type MoveFilter<G> = fn(&<G as Game>::Position, <G as Game>::Move) -> bool;
+
 /// Arbiter's own generator for game `G` as an oracle; optionally with a move filter applied at every node (to
 /// build a deliberately wrong oracle for tests).
-pub struct ArbiterOracle<G: PerftGame> {
+pub struct ArbiterOracle<G: Game> {
     chess960: bool,
-    filter: Option<fn(&G, G::Move) -> bool>,
+    filter: Option<MoveFilter<G>>,
 }
 
-impl<G: PerftGame> ArbiterOracle<G> {
+impl<G: Game> ArbiterOracle<G> {
     /// Arbiter's generator, unmodified.
     pub fn new(chess960: bool) -> ArbiterOracle<G> {
         ArbiterOracle { chess960, filter: None }
     }
 
     /// Arbiter's generator keeping only the moves for which `keep` is true, at every node.
-    pub fn filtered(chess960: bool, keep: fn(&G, G::Move) -> bool) -> ArbiterOracle<G> {
+    pub fn filtered(chess960: bool, keep: MoveFilter<G>) -> ArbiterOracle<G> {
         ArbiterOracle { chess960, filter: Some(keep) }
     }
 
-    fn count(&self, pos: &mut G, depth: u32) -> u64 {
-        let Some(keep) = self.filter else { return pos.perft(depth) };
+    fn count(&self, pos: &mut G::Position, depth: u32) -> u64 {
+        let Some(keep) = self.filter else { return G::perft(pos, depth) };
         if depth == 0 {
             return 1;
         }
         let mut n = 0;
-        let moves = pos.legal_moves();
+        let moves = G::generate(pos);
         let kept: Vec<G::Move> = moves.as_ref().iter().copied().filter(|&m| keep(pos, m)).collect();
         for m in kept {
-            let undo = pos.make_move(m);
+            let undo = G::make_move(pos, m);
             n += self.count(pos, depth - 1);
-            pos.unmake_move(m, &undo);
+            G::unmake_move(pos, m, &undo);
         }
         n
     }
 }
 
-impl<G: PerftGame> PerftOracle for ArbiterOracle<G> {
+impl<G: Game> PerftOracle for ArbiterOracle<G> {
     fn name(&self) -> String {
         if self.filter.is_some() { "arbiter (filtered)".into() } else { "arbiter".into() }
     }
 
     fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
-        let mut pos: G = replay(fen, moves, self.chess960)?;
+        let mut pos = replay::<G>(fen, moves, self.chess960)?;
         let mut out = Divide::new();
-        for m in pos.legal_moves().as_ref().iter().copied() {
+        for m in G::generate(&pos).as_ref().iter().copied() {
             if self.filter.is_some_and(|keep| !keep(&pos, m)) {
                 continue;
             }
-            let undo = pos.make_move(m);
+            let undo = G::make_move(&mut pos, m);
             let n = self.count(&mut pos, depth.max(1) - 1);
-            pos.unmake_move(m, &undo);
-            out.insert(pos.move_text(m), n);
+            G::unmake_move(&mut pos, m, &undo);
+            out.insert(G::move_text_at(&pos, m), n);
         }
         Ok(out)
     }
@@ -123,19 +126,19 @@ pub struct UciPerftOracle {
 }
 
 impl UciPerftOracle {
-    /// Starts the engine for game `G`: sets the game's UCI options ([`PerftGame::uci_options`], e.g.
+    /// Starts the engine for game `G`: sets the game's UCI options ([`Game::uci_options`], e.g.
     /// `UCI_Chess960` when `chess960`, `UCI_Variant` `xiangqi`) and translates move text with the game's rules.
     /// `timeout` bounds every reply.
     ///
     /// # Errors
     /// [`CompareError::Uci`] when the engine cannot be started or does not answer.
-    pub fn start<G: PerftGame>(cmd: &str, chess960: bool, timeout: Duration) -> Result<UciPerftOracle, CompareError> {
+    pub fn start<G: Game>(cmd: &str, chess960: bool, timeout: Duration) -> Result<UciPerftOracle, CompareError> {
         let mut engine = EngineProcess::start(cmd, &[], timeout)?;
         for (name, value) in G::uci_options(chess960) {
             engine.set_option(name, value)?;
         }
         engine.sync(timeout)?;
-        Ok(UciPerftOracle { engine, timeout, to_engine: G::engine_move_text, from_engine: G::move_text_from_engine })
+        Ok(UciPerftOracle { engine, timeout, to_engine: G::to_engine_text, from_engine: G::from_engine_text })
     }
 }
 
@@ -197,14 +200,14 @@ pub struct Divergence {
 
 /// Compares two oracles from `fen` at `depth`; `None` when they agree on every root move's count, otherwise the
 /// first divergence found by descending into the first differing move. The oracles are given Arbiter's own FEN
-/// of the position (`G::to_fen` of `fen` read), never `fen` as written.
+/// of the position ([`Game::position_fen`] of `fen` read), never `fen` as written.
 ///
 /// If the move sets agree at every level but counts still differ down to depth 1 (one oracle counts a move
 /// twice, say), the divergence reports empty move differences at the deepest position reached.
 ///
 /// # Errors
 /// [`CompareError`] when either oracle fails, [`CompareError::Setup`] when `fen` is not a legal position.
-pub fn find_divergence<G: PerftGame>(
+pub fn find_divergence<G: Game>(
     first: &mut dyn PerftOracle,
     second: &mut dyn PerftOracle,
     fen: &str,
@@ -213,7 +216,7 @@ pub fn find_divergence<G: PerftGame>(
 ) -> Result<Option<Divergence>, CompareError> {
     // Both oracles get Arbiter's own FEN of the position, never the input text (which may spell castling
     // rights, an en-passant square without a capture, or its spacing differently).
-    let normalized = replay::<G>(fen, &[], chess960)?.to_fen();
+    let normalized = G::position_fen(&replay::<G>(fen, &[], chess960)?);
     let fen = normalized.as_str();
     let mut moves: Vec<String> = Vec::new();
     let mut d = depth.max(1);
@@ -226,8 +229,8 @@ pub fn find_divergence<G: PerftGame>(
         let only_first: Vec<String> = a.keys().filter(|m| !b.contains_key(*m)).cloned().collect();
         let only_second: Vec<String> = b.keys().filter(|m| !a.contains_key(*m)).cloned().collect();
         let here = |moves: Vec<String>, only_first, only_second| -> Result<Divergence, CompareError> {
-            let pos: G = replay(fen, &moves, chess960)?;
-            Ok(Divergence { fen: pos.to_fen(), moves, depth: d, only_first, only_second, root_counts: root })
+            let pos = replay::<G>(fen, &moves, chess960)?;
+            Ok(Divergence { fen: G::position_fen(&pos), moves, depth: d, only_first, only_second, root_counts: root })
         };
         if !only_first.is_empty() || !only_second.is_empty() {
             return here(moves, only_first, only_second).map(Some);
@@ -247,7 +250,7 @@ pub fn find_divergence<G: PerftGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Move, MoveKind, Position};
+    use crate::chess::{Game, Move, MoveKind, Position};
 
     fn no_en_passant(_: &Position, m: Move) -> bool {
         m.kind() != MoveKind::EnPassant
@@ -259,12 +262,12 @@ mod tests {
         // at each level: a2a4, then a7a6 (the first Black reply that allows an en-passant capture later), a4a5,
         // b7b5, where a5b6 en passant is the one move the filtered oracle lacks.
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let mut good = ArbiterOracle::<Position>::new(false);
-        let mut bad = ArbiterOracle::<Position>::filtered(false, no_en_passant);
-        let d = find_divergence::<Position>(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
+        let mut good = ArbiterOracle::<Game>::new(false);
+        let mut bad = ArbiterOracle::<Game>::filtered(false, no_en_passant);
+        let d = find_divergence::<Game>(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
         assert_eq!(d.only_second, Vec::<String>::new());
         assert_eq!(d.only_first.len(), 1);
-        let pos: Position = replay(fen, &d.moves, false).unwrap();
+        let pos: Position = replay::<Game>(fen, &d.moves, false).unwrap();
         let ep = pos.legal_moves().iter().copied().find(|m| m.kind() == MoveKind::EnPassant).expect("an ep capture");
         assert_eq!(d.only_first, vec![ep.to_uci(false)]);
         assert_eq!(d.depth, 5 - d.moves.len() as u32);
@@ -273,8 +276,8 @@ mod tests {
         assert!(d.root_counts.1 < d.root_counts.0);
         assert_eq!(d.moves, ["a2a4", "a7a6", "a4a5", "b7b5"]);
         assert_eq!(d.only_first, ["a5b6"]);
-        let mut same = ArbiterOracle::<Position>::new(false);
-        assert!(find_divergence::<Position>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
+        let mut same = ArbiterOracle::<Game>::new(false);
+        assert!(find_divergence::<Game>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
     }
 
     /// An oracle that records the FENs it is given and answers with Arbiter's own divide.
@@ -287,7 +290,7 @@ mod tests {
 
         fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
             self.0.push(fen.to_string());
-            ArbiterOracle::<Position>::new(false).divide(fen, moves, depth)
+            ArbiterOracle::<Game>::new(false).divide(fen, moves, depth)
         }
     }
 
@@ -296,11 +299,11 @@ mod tests {
         // Doubled spaces and tabs, no clocks, and an en-passant square with no capture: the oracle sees the FEN
         // Arbiter writes for the position.
         let input = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR  b\tKQkq e3";
-        let mut ours = ArbiterOracle::<Position>::new(false);
+        let mut ours = ArbiterOracle::<Game>::new(false);
         let mut theirs = Recording(Vec::new());
-        assert!(find_divergence::<Position>(&mut ours, &mut theirs, input, 2, false).unwrap().is_none());
+        assert!(find_divergence::<Game>(&mut ours, &mut theirs, input, 2, false).unwrap().is_none());
         assert_eq!(theirs.0, ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]);
-        let err = find_divergence::<Position>(&mut ours, &mut theirs, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", 2, false);
+        let err = find_divergence::<Game>(&mut ours, &mut theirs, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", 2, false);
         assert!(matches!(err, Err(CompareError::Setup { .. })));
     }
 }

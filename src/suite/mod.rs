@@ -1,4 +1,4 @@
-//! Suites: the game-independent perft driver (split over root moves, transposition table) and comparing perft
+//! Suites: perft suites for any game (reading the `;Dn` counts, counting them in parallel) and comparing perft
 //! against another generator to find where two move generators first disagree.
 
 pub mod compare;

@@ -1,396 +1,205 @@
-//! What perft needs from a game, and the parts of the perft driver that are the same for every game: the split
-//! over root moves with rayon and the shared transposition table.
-//!
-//! [`PerftGame`] is implemented for [`crate::chess::Position`], [`crate::xiangqi::Position`] and
-//! [`Checkers`] (a [`crate::checkers::Position`] whose rules and board size are fixed by the type). Each game
-//! keeps its own perft (`chess::perft::perft`, `xiangqi::perft::perft`, `checkers::perft::perft`, with bulk
-//! counting at the last ply) and the
-//! trait calls it, so a game's hot path is compiled exactly as without the trait; the driver (`arbiter perft`,
-//! [`super::compare`]) is written once over the trait.
+//! Perft suites: EPD lines with `;D1 n ;D2 n ...` opcodes, read for any [`Game`], turned into checks and
+//! counted in parallel with [`crate::game::perft`]'s driver. `arbiter perft --suite` prints what this returns.
 
-use crate::checkers;
-use crate::chess;
-use crate::xiangqi;
+use crate::game::Game;
+use crate::game::perft::{PerftTable, divide, perft_split};
+use crate::notation::epd::{Epd, EpdError, SuiteLines, read_epd_file_with, read_one_field_file_with};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::path::Path;
+use std::time::Instant;
+use thiserror::Error;
 
-/// A game position that `arbiter perft` can count, divide, set up from FEN and compare with a UCI engine.
-pub trait PerftGame: Clone + Send + Sync + 'static {
-    /// A move.
-    type Move: Copy + Send + Sync;
-    /// What unmaking a move needs.
-    type Undo;
-    /// A list of legal moves.
-    type Moves: AsRef<[Self::Move]>;
+/// The deepest perft Arbiter accepts, in plies (counts beyond about 15 plies are out of reach anyway; the cap
+/// keeps a typo from exhausting the stack).
+pub const MAX_PERFT_DEPTH: u32 = 32;
 
-    /// The game's name as `--game` spells it.
-    const NAME: &'static str;
-
-    /// Whether a suite line's position is one whitespace-free field (the PDN FEN of checkers) rather than the
-    /// four EPD fields of chess and Xiangqi FEN.
-    const ONE_FIELD_FEN: bool = false;
-
-    /// The start position's FEN.
-    fn start_fen() -> String;
-
-    /// Reads a FEN; `chess960` reads chess castling rights as Chess960 (games without castling ignore it).
-    ///
-    /// # Errors
-    /// The reason the FEN cannot be read, as text.
-    fn from_fen(fen: &str, chess960: bool) -> Result<Self, String>;
-
-    /// The position as FEN.
-    fn to_fen(&self) -> String;
-
-    /// The Zobrist key (for the perft transposition table).
-    fn key(&self) -> u64;
-
-    /// The legal moves.
-    fn legal_moves(&self) -> Self::Moves;
-
-    /// Plays a legal move (no checks: the hot path).
-    fn make_move(&mut self, m: Self::Move) -> Self::Undo;
-
-    /// Takes back the last move made.
-    fn unmake_move(&mut self, m: Self::Move, undo: &Self::Undo);
-
-    /// The game's own perft: leaf nodes at `depth` plies (1 at depth 0); the position is restored.
-    fn perft(&mut self, depth: u32) -> u64;
-
-    /// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation
-    /// order (`depth` at least 1; at 0 every move counts 1). The position is restored.
-    fn divide(&mut self, depth: u32) -> Vec<(Self::Move, u64)> {
-        let moves = self.legal_moves();
-        moves
-            .as_ref()
-            .iter()
-            .map(|&m| {
-                let undo = self.make_move(m);
-                let nodes = self.perft(depth.saturating_sub(1));
-                self.unmake_move(m, &undo);
-                (m, nodes)
-            })
-            .collect()
-    }
-
-    /// A move as the game's move text (UCI for chess, `h2e2` for Xiangqi).
-    fn move_text(&self, m: Self::Move) -> String;
-
-    /// The legal move written as move text.
-    ///
-    /// # Errors
-    /// Why the text is not a legal move here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
-
-    /// The UCI options a `go perft` engine needs for this game (`UCI_Chess960`, `UCI_Variant`).
-    fn uci_options(chess960: bool) -> Vec<(&'static str, &'static str)>;
-
-    /// Our move text as a UCI engine for this game writes it (the same text unless the notations differ).
-    fn engine_move_text(ours: &str) -> String {
-        ours.to_string()
-    }
-
-    /// A UCI engine's move text as ours; `None` when it is not a move in the engine's notation.
-    fn move_text_from_engine(theirs: &str) -> Option<String> {
-        Some(theirs.to_string())
-    }
+/// Why a suite's counts cannot be checked.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SuiteError {
+    /// A `D`-like opcode that is not a perft depth `D0`..`D32` (`d5`, `D99`, `Dx`).
+    #[error("{place}: opcode {opcode:?} is not a perft depth D0..D{MAX_PERFT_DEPTH}")]
+    Depth {
+        /// `file:line`.
+        place: String,
+        /// The opcode as written.
+        opcode: String,
+    },
+    /// A depth opcode whose count is not a number.
+    #[error("{place}: opcode {opcode} has a count {value:?} that is not a number")]
+    Count {
+        /// `file:line`.
+        place: String,
+        /// The opcode.
+        opcode: String,
+        /// The value as written.
+        value: String,
+    },
+    /// No line has a perft count.
+    #[error("{file}: no perft counts (`;D1 n ;D2 n ...`) in {lines} lines: nothing to check")]
+    NoCounts {
+        /// The suite's path.
+        file: String,
+        /// The lines read.
+        lines: usize,
+    },
 }
 
-impl PerftGame for chess::Position {
-    type Move = chess::Move;
-    type Undo = chess::Undo;
-    type Moves = chess::MoveList;
-    const NAME: &'static str = "chess";
-
-    fn start_fen() -> String {
-        chess::Position::startpos().to_fen()
-    }
-
-    fn from_fen(fen: &str, chess960: bool) -> Result<Self, String> {
-        chess::Position::from_fen_variant(fen, chess960).map_err(|e| e.to_string())
-    }
-
-    fn to_fen(&self) -> String {
-        chess::Position::to_fen(self)
-    }
-
-    fn key(&self) -> u64 {
-        chess::Position::key(self)
-    }
-
-    fn legal_moves(&self) -> chess::MoveList {
-        chess::Position::legal_moves(self)
-    }
-
-    #[inline]
-    fn make_move(&mut self, m: chess::Move) -> chess::Undo {
-        chess::Position::make_move(self, m)
-    }
-
-    #[inline]
-    fn unmake_move(&mut self, m: chess::Move, undo: &chess::Undo) {
-        chess::Position::unmake_move(self, m, undo)
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        chess::perft::perft(self, depth)
-    }
-
-    fn move_text(&self, m: chess::Move) -> String {
-        m.to_uci(self.is_chess960())
-    }
-
-    fn parse_move(&self, text: &str) -> Result<chess::Move, String> {
-        crate::notation::san::parse_uci(self, text).map_err(|e| e.to_string())
-    }
-
-    fn uci_options(chess960: bool) -> Vec<(&'static str, &'static str)> {
-        if chess960 { vec![("UCI_Chess960", "true")] } else { Vec::new() }
-    }
-}
-
-impl PerftGame for xiangqi::Position {
-    type Move = xiangqi::Move;
-    type Undo = xiangqi::Undo;
-    type Moves = xiangqi::MoveList;
-    const NAME: &'static str = "xiangqi";
-
-    fn start_fen() -> String {
-        xiangqi::START_FEN.to_string()
-    }
-
-    fn from_fen(fen: &str, _chess960: bool) -> Result<Self, String> {
-        xiangqi::Position::from_fen(fen).map_err(|e| e.to_string())
-    }
-
-    fn to_fen(&self) -> String {
-        xiangqi::Position::to_fen(self)
-    }
-
-    fn key(&self) -> u64 {
-        xiangqi::Position::key(self)
-    }
-
-    fn legal_moves(&self) -> xiangqi::MoveList {
-        xiangqi::Position::legal_moves(self)
-    }
-
-    #[inline]
-    fn make_move(&mut self, m: xiangqi::Move) -> xiangqi::Undo {
-        xiangqi::Position::make_move(self, m)
-    }
-
-    #[inline]
-    fn unmake_move(&mut self, m: xiangqi::Move, undo: &xiangqi::Undo) {
-        xiangqi::Position::unmake_move(self, m, undo)
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        xiangqi::perft::perft(self, depth)
-    }
-
-    fn move_text(&self, m: xiangqi::Move) -> String {
-        m.to_text()
-    }
-
-    fn parse_move(&self, text: &str) -> Result<xiangqi::Move, String> {
-        xiangqi::Position::parse_move(self, text).map_err(|e| e.to_string())
-    }
-
-    /// Fairy-Stockfish plays Xiangqi after `setoption name UCI_Variant value xiangqi`.
-    fn uci_options(_chess960: bool) -> Vec<(&'static str, &'static str)> {
-        vec![("UCI_Variant", "xiangqi")]
-    }
-
-    /// Fairy-Stockfish numbers the ranks 1..10 (`h3e3`), we 0..9 (`h2e2`).
-    fn engine_move_text(ours: &str) -> String {
-        xiangqi::to_ranks_1_to_10(ours).unwrap_or_else(|| ours.to_string())
-    }
-
-    fn move_text_from_engine(theirs: &str) -> Option<String> {
-        xiangqi::to_ranks_0_to_9(theirs)
-    }
-}
-
-/// A checkers position for the perft driver: English checkers when `ENGLISH`, else Russian draughts, on the
-/// `SIZE` x `SIZE` board (4, 6 or 8; English 8 only), so that [`PerftGame::from_fen`] and
-/// [`PerftGame::start_fen`] know the rules and the board.
+/// One checked (position, depth) of a suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Checkers<const ENGLISH: bool, const SIZE: u8>(pub checkers::Position);
-
-impl<const ENGLISH: bool, const SIZE: u8> Checkers<ENGLISH, SIZE> {
-    const RULES: checkers::Rules = if ENGLISH { checkers::Rules::English } else { checkers::Rules::Russian };
+pub struct Check {
+    /// The index of the suite line in the lines read.
+    pub epd: usize,
+    /// The depth in plies.
+    pub depth: u32,
+    /// The count the suite gives.
+    pub expected: u64,
 }
 
-impl<const ENGLISH: bool, const SIZE: u8> PerftGame for Checkers<ENGLISH, SIZE> {
-    type Move = checkers::Move;
-    type Undo = checkers::Position;
-    type Moves = Vec<checkers::Move>;
-    const NAME: &'static str = if ENGLISH { "english" } else { "russian" };
-    const ONE_FIELD_FEN: bool = true;
-
-    fn start_fen() -> String {
-        checkers::Position::start(Self::RULES, SIZE).map(|p| p.to_fen()).unwrap_or_default()
-    }
-
-    fn from_fen(fen: &str, _chess960: bool) -> Result<Self, String> {
-        checkers::Position::from_fen(Self::RULES, SIZE, fen).map(Checkers).map_err(|e| e.to_string())
-    }
-
-    fn to_fen(&self) -> String {
-        self.0.to_fen()
-    }
-
-    fn key(&self) -> u64 {
-        self.0.key()
-    }
-
-    fn legal_moves(&self) -> Vec<checkers::Move> {
-        self.0.legal_moves()
-    }
-
-    #[inline]
-    fn make_move(&mut self, m: checkers::Move) -> checkers::Position {
-        self.0.make_move(&m)
-    }
-
-    #[inline]
-    fn unmake_move(&mut self, _m: checkers::Move, undo: &checkers::Position) {
-        self.0.unmake_move(undo)
-    }
-
-    fn perft(&mut self, depth: u32) -> u64 {
-        checkers::perft::perft(&self.0, depth)
-    }
-
-    fn move_text(&self, m: checkers::Move) -> String {
-        self.0.move_text(&m)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<checkers::Move, String> {
-        self.0.parse_move(text).map_err(|e| e.to_string())
-    }
-
-    /// No UCI engine plays checkers (`arbiter perft --compare-with` refuses checkers).
-    fn uci_options(_chess960: bool) -> Vec<(&'static str, &'static str)> {
-        Vec::new()
-    }
+/// The checks of a suite under the caps, and what the caps left out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuitePlan {
+    /// The checks to count, in file order.
+    pub checks: Vec<Check>,
+    /// Depth opcodes skipped by the caps.
+    pub skipped: usize,
+    /// Depth opcodes read in all.
+    pub opcodes: usize,
 }
 
-/// A shared transposition table for perft: (key, depth) -> leaf count, lockless (each entry stores the key
-/// xor-ed with its data, so a torn write from another thread reads as a miss; Hyatt and Mann, "A lockless
-/// transposition table implementation for parallel search", ICGA Journal 2002).
-pub struct PerftTable {
-    entries: Vec<[AtomicU64; 2]>,
-    mask: usize,
+/// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes; the one-field PDN FEN for checkers), each
+/// FEN checked by the game's reader; with `skip_bad_lines`, lines that cannot be read are returned apart in
+/// [`SuiteLines::bad`] instead of stopping the read.
+///
+/// # Errors
+/// [`EpdError`] for the file or (without `skip_bad_lines`) its first bad line.
+pub fn read_suite<G: Game>(path: &Path, chess960: bool, skip_bad_lines: bool) -> Result<SuiteLines, EpdError> {
+    let check = |fen: &str| G::read_fen(fen, chess960).map(drop).map_err(|e| e.to_string());
+    if skip_bad_lines {
+        return crate::notation::epd::read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check);
+    }
+    let epds =
+        if G::ONE_FIELD_FEN { read_one_field_file_with(path, &check) } else { read_epd_file_with(path, &check) }?;
+    Ok(SuiteLines { epds, bad: Vec::new() })
 }
 
-impl PerftTable {
-    /// A table of about `mb` mebibytes (rounded down to a power of two entries of 16 bytes; at least 1024).
-    ///
-    /// # Panics
-    /// When the memory cannot be had (see [`PerftTable::try_new`]).
-    pub fn new(mb: usize) -> PerftTable {
-        PerftTable::try_new(mb).unwrap_or_else(|| panic!("cannot allocate a perft table of {mb} MiB"))
+/// The checks of `epds` (read from `path`): every `Dn count` opcode whose count is at most `max_nodes` and
+/// whose depth is at most `max_depth` (when given).
+///
+/// # Errors
+/// [`SuiteError`] for a malformed depth or count opcode, or a suite with no count at all.
+pub fn plan_checks(path: &Path, epds: &[Epd], max_nodes: u64, max_depth: Option<u32>) -> Result<SuitePlan, SuiteError> {
+    let mut plan = SuitePlan { checks: Vec::new(), skipped: 0, opcodes: 0 };
+    for (i, epd) in epds.iter().enumerate() {
+        for (op, value) in &epd.ops {
+            let Some(depth_text) = op
+                .strip_prefix('D')
+                .or_else(|| op.strip_prefix('d').filter(|d| d.starts_with(|c: char| c.is_ascii_digit())))
+            else {
+                continue;
+            };
+            let place = format!("{}:{}", path.display(), epd.line);
+            let depth = match depth_text.parse::<u32>() {
+                Ok(d) if op.starts_with('D') && d <= MAX_PERFT_DEPTH => d,
+                _ => return Err(SuiteError::Depth { place, opcode: op.clone() }),
+            };
+            let Ok(expected) = value.trim().parse::<u64>() else {
+                return Err(SuiteError::Count { place, opcode: op.clone(), value: value.clone() });
+            };
+            plan.opcodes += 1;
+            if expected > max_nodes || max_depth.is_some_and(|d| depth > d) {
+                plan.skipped += 1;
+                continue;
+            }
+            plan.checks.push(Check { epd: i, depth, expected });
+        }
     }
-
-    /// [`PerftTable::new`], or `None` when the memory cannot be had (instead of aborting the process).
-    pub fn try_new(mb: usize) -> Option<PerftTable> {
-        let wanted = mb.max(1).checked_mul(1 << 20)? / 16;
-        let n = (wanted.next_power_of_two() / if wanted.is_power_of_two() { 1 } else { 2 }).max(1024);
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(n).ok()?;
-        entries.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
-        Some(PerftTable { entries, mask: n - 1 })
+    if plan.opcodes == 0 {
+        return Err(SuiteError::NoCounts { file: path.display().to_string(), lines: epds.len() });
     }
-
-    fn probe(&self, key: u64, depth: u32) -> Option<u64> {
-        let e = &self.entries[key as usize & self.mask];
-        let (check, data) = (e[0].load(Relaxed), e[1].load(Relaxed));
-        (check ^ data == key && data & 0xFF == u64::from(depth)).then_some(data >> 8)
-    }
-
-    fn store(&self, key: u64, depth: u32, count: u64) {
-        let data = count << 8 | u64::from(depth & 0xFF);
-        let e = &self.entries[key as usize & self.mask];
-        e[0].store(key ^ data, Relaxed);
-        e[1].store(data, Relaxed);
-    }
+    Ok(plan)
 }
 
-/// The game's perft with a shared [`PerftTable`]: subtrees already counted at the same depth are looked up.
-/// Counts up to 2^56 per entry.
-pub fn perft_hashed<G: PerftGame>(pos: &mut G, depth: u32, table: &PerftTable) -> u64 {
-    if depth <= 1 {
-        return pos.perft(depth);
-    }
-    if let Some(n) = table.probe(pos.key(), depth) {
-        return n;
-    }
-    let mut nodes = 0;
-    for &m in pos.legal_moves().as_ref() {
-        let undo = pos.make_move(m);
-        nodes += perft_hashed(pos, depth - 1, table);
-        pos.unmake_move(m, &undo);
-    }
-    table.store(pos.key(), depth, nodes);
-    nodes
+/// The position of a suite line.
+///
+/// # Panics
+/// When the line's FEN does not read: [`read_suite`] checked it.
+pub fn suite_position<G: Game>(epd: &Epd, chess960: bool) -> G::Position {
+    G::read_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
 }
 
-/// Perft split over root moves with rayon (each root move's subtree on its own task), optionally with a shared
-/// table; equals the game's perft.
-pub fn perft_split<G: PerftGame>(pos: &G, depth: u32, table: Option<&PerftTable>) -> u64 {
-    let count = |p: &mut G, d: u32| match table {
-        Some(t) => perft_hashed(p, d, t),
-        None => p.perft(d),
-    };
-    if depth <= 2 {
-        return count(&mut pos.clone(), depth);
-    }
-    pos.legal_moves()
-        .as_ref()
+/// One check counted: the leaf count and the seconds it took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Counted {
+    /// The leaf count.
+    pub nodes: u64,
+    /// Wall time of this check, in seconds.
+    pub seconds: f64,
+}
+
+/// Counts every check, in parallel (positions on rayon tasks, each position's root moves split too, largest
+/// first so that the pool stays busy to the end), with the shared `table` if any; `done` is called with each
+/// check's expected count as it finishes (a progress bar). Returns one [`Counted`] per check, in check order.
+pub fn run_checks<G: Game>(
+    epds: &[Epd],
+    checks: &[Check],
+    chess960: bool,
+    table: Option<&PerftTable>,
+    done: impl Fn(u64) + Sync,
+) -> Vec<Counted> {
+    let mut order: Vec<usize> = (0..checks.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(checks[i].expected));
+    let results: Vec<(usize, Counted)> = order
         .par_iter()
-        .map(|&m| {
-            let mut p = pos.clone();
-            p.make_move(m);
-            count(&mut p, depth - 1)
+        .map(|&i| {
+            let c = &checks[i];
+            let pos = suite_position::<G>(&epds[c.epd], chess960);
+            let t = Instant::now();
+            let nodes = perft_split::<G>(&pos, c.depth, table);
+            done(c.expected);
+            (i, Counted { nodes, seconds: t.elapsed().as_secs_f64() })
         })
-        .sum()
+        .collect();
+    let mut counted = vec![Counted { nodes: 0, seconds: 0.0 }; checks.len()];
+    for (i, c) in results {
+        counted[i] = c;
+    }
+    counted
+}
+
+/// The divide of `pos` at `depth` as (move text, leaf count) rows sorted by move text; the position is
+/// restored.
+pub fn sorted_divide<G: Game>(pos: &mut G::Position, depth: u32) -> Vec<(String, u64)> {
+    let rows = divide::<G>(pos, depth);
+    let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (G::move_text_at(pos, *m), *n)).collect();
+    rows.sort();
+    rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn epd(line: usize, ops: &[(&str, &str)]) -> Epd {
+        let mut epd = Epd::parse(&format!("{} ;D1 20", crate::chess::Game::START_FEN), line, false).expect("EPD");
+        epd.ops = ops.iter().map(|(o, v)| (o.to_string(), v.to_string())).collect();
+        epd
+    }
+
     #[test]
-    fn hashed_and_split_perft_equal_plain() {
-        let table = PerftTable::new(4);
-        for (fen, depth, expected) in [
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 4_085_603),
-            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
-        ] {
-            let pos = chess::Position::from_fen(fen).unwrap();
-            assert_eq!(perft_hashed(&mut pos.clone(), depth, &table), expected);
-            assert_eq!(perft_split(&pos, depth, Some(&table)), expected);
-            assert_eq!(perft_split(&pos, depth, None), expected);
-        }
-        // Source: ../shared/suites/xiangqi/xiangqi_perft.epd lines 1 and 3.
-        let table = PerftTable::new(4);
-        for (fen, depth, expected) in [
-            (xiangqi::START_FEN, 4, 3_290_240),
-            ("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", 4, 326_201),
-        ] {
-            let pos = xiangqi::Position::from_fen(fen).unwrap();
-            assert_eq!(perft_hashed(&mut pos.clone(), depth, &table), expected);
-            assert_eq!(perft_split(&pos, depth, Some(&table)), expected);
-            assert_eq!(perft_split(&pos, depth, None), expected);
-        }
-        // Source: ../shared/suites/draughts/russian_draughts_initial.keep_duplicates.epd, english_... (dctl).
-        let table = PerftTable::new(4);
-        let russian = Checkers::<false, 8>::from_fen(&Checkers::<false, 8>::start_fen(), false).unwrap();
-        assert_eq!(perft_hashed(&mut russian.clone(), 7, &table), 190_146);
-        assert_eq!(perft_split(&russian, 7, None), 190_146);
-        let english = Checkers::<true, 8>::from_fen(&Checkers::<true, 8>::start_fen(), false).unwrap();
-        assert_eq!(perft_split(&english, 7, Some(&PerftTable::new(4))), 179_740);
+    fn plans_count_and_refuse_like_the_suite_reader() {
+        let path = Path::new("s.epd");
+        let epds = [epd(1, &[("D1", "20"), ("D2", "400"), ("id", "x")]), epd(2, &[("D3", "8902")])];
+        let plan = plan_checks(path, &epds, 1000, None).unwrap();
+        assert_eq!((plan.checks.len(), plan.skipped, plan.opcodes), (2, 1, 3));
+        assert_eq!(plan_checks(path, &epds, 10_000, Some(2)).unwrap().skipped, 1);
+        let bad = [epd(3, &[("D99", "1")])];
+        assert_eq!(
+            plan_checks(path, &bad, 1, None).unwrap_err().to_string(),
+            "s.epd:3: opcode \"D99\" is not a perft depth D0..D32"
+        );
+        let none = [epd(4, &[("id", "x")])];
+        assert!(matches!(plan_checks(path, &none, 1, None), Err(SuiteError::NoCounts { lines: 1, .. })));
+        let counted = run_checks::<crate::chess::Game>(&epds, &plan.checks, false, None, |_| {});
+        assert_eq!(counted.iter().map(|c| c.nodes).collect::<Vec<_>>(), [20, 400]);
     }
 }

@@ -38,6 +38,12 @@ pub enum MoveError {
         /// The text.
         text: String,
     },
+    /// Not coordinate text in the notation of a UCI engine for Xiangqi (Fairy-Stockfish: ranks 1-10).
+    #[error("move {}: expected coordinates with ranks 1-10 such as h3e3", crate::notation::quote::shown(.text))]
+    EngineSyntax {
+        /// The text.
+        text: String,
+    },
     /// Well-formed but not a legal move here.
     #[error("move {} is not legal in {fen}", crate::notation::quote::shown(.text))]
     Illegal {

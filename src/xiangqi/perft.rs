@@ -4,21 +4,10 @@
 use super::position::Position;
 
 /// The number of leaf nodes at `depth` plies below `pos`; `perft(pos, 0)` is 1. The position is restored.
+/// The one perft loop, [`crate::game::perft::perft`], for Xiangqi.
+#[inline]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal_in_place(),
-        _ => {
-            let moves = pos.legal_moves_in_place();
-            let mut nodes = 0;
-            for &m in &moves {
-                let undo = pos.make_move(m);
-                nodes += perft(pos, depth - 1);
-                pos.unmake_move(m, &undo);
-            }
-            nodes
-        }
-    }
+    crate::game::perft::perft::<super::Game>(pos, depth)
 }
 
 /// Perft that checks [`Position::is_consistent`] at every node and exact restoration (key included) after
@@ -52,7 +41,7 @@ mod tests {
         assert_eq!(perft(&mut pos, 2), 1_920);
         assert_eq!(perft(&mut pos, 3), 79_666);
         assert_eq!(perft_checked(&mut pos, 2), 1_920);
-        let rows = crate::suite::perft::PerftGame::divide(&mut pos, 2);
+        let rows = crate::game::perft::divide::<crate::xiangqi::Game>(&mut pos, 2);
         assert_eq!(rows.len(), 44);
         assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 1_920);
     }

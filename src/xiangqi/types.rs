@@ -259,7 +259,7 @@ pub(crate) const EMPTY: u8 = 0xFF;
 
 /// A move from one square to another (Xiangqi has no promotion, castling or drops), packed as
 /// `from | to << 7`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Move(u16);
 
 impl Move {
@@ -298,90 +298,9 @@ impl fmt::Display for Move {
 /// elephant pseudo-legal moves: 114 < 128.
 pub const MAX_MOVES: usize = 128;
 
-/// A fixed-capacity list of moves on the stack: no allocation in move generation.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MoveList {
-    /// An empty list.
-    #[inline]
-    pub const fn new() -> MoveList {
-        MoveList { moves: [Move(0); MAX_MOVES], len: 0 }
-    }
-
-    /// Appends a move. Panics (index out of bounds) past [`MAX_MOVES`], which no position the FEN reader
-    /// accepts reaches.
-    #[inline]
-    pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
-        self.len += 1;
-    }
-
-    /// The number of moves.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when there are no moves.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The moves as a slice.
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    /// True when `m` is in the list.
-    pub fn contains(&self, m: Move) -> bool {
-        self.as_slice().contains(&m)
-    }
-
-    /// Iterates the moves.
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-
-    /// Keeps the moves for which `keep` is true, in order.
-    #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut n = 0;
-        for i in 0..self.len {
-            let m = self.moves[i];
-            if keep(m) {
-                self.moves[n] = m;
-                n += 1;
-            }
-        }
-        self.len = n;
-    }
-}
-
-impl AsRef<[Move]> for MoveList {
-    fn as_ref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
+/// A fixed-capacity list of Xiangqi moves on the stack ([`crate::game::MoveList`]): no allocation in move
+/// generation.
+pub type MoveList = crate::game::MoveList<Move, MAX_MOVES>;
 
 #[cfg(test)]
 mod tests {

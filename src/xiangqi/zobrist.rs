@@ -7,31 +7,11 @@
 
 use super::types::{Piece, SQUARES, Square};
 
-const fn xorshift(state: u64) -> (u64, u64) {
-    let mut x = state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    (x, x.wrapping_mul(0x2545_F491_4F6C_DD1D))
-}
-
 /// Piece codes run to 15 (`color * 8 + kind`), so 16 x 90 piece-square keys, then the side key.
 const COUNT: usize = 16 * SQUARES + 1;
 
-const fn build() -> [u64; COUNT] {
-    let mut keys = [0u64; COUNT];
-    let mut state = 0x5869_616E_6771_6921; // "Xiangqi!": arbitrary fixed seed
-    let mut i = 0;
-    while i < COUNT {
-        let (s, k) = xorshift(state);
-        state = s;
-        keys[i] = k;
-        i += 1;
-    }
-    keys
-}
-
-static KEYS: [u64; COUNT] = build();
+/// The keys ([`crate::game::keys::xorshift_keys`]); "Xiangqi!": an arbitrary fixed seed.
+static KEYS: [u64; COUNT] = crate::game::keys::xorshift_keys(0x5869_616E_6771_6921);
 
 /// The key of a piece by its board code (`color * 8 + kind`) on square index `sq`.
 #[inline]

@@ -8,9 +8,11 @@
 
 pub mod index;
 pub mod solve;
+pub mod verify;
 
 pub use index::{Indexer, Signature, binomial, rank, unrank};
 pub use solve::{Solved, pieces, solve};
+pub use verify::{VerifyError, VerifyReport, verify_position, verify_sample};
 
 use crate::checkers::{Color, Move, Position, Rules};
 use std::collections::HashMap;
@@ -181,6 +183,49 @@ pub struct Probe {
     pub distance: u16,
     /// Every legal move with the value and distance after it, from the mover's view, best first.
     pub moves: Vec<(Move, i8, u16)>,
+}
+
+impl Probe {
+    /// The best moves: those reaching the position's value, and for a win or loss also its distance (the
+    /// first move's); empty when there is no legal move.
+    pub fn best_moves(&self) -> impl Iterator<Item = &Move> {
+        let first = self.moves.first().map(|m| m.2);
+        self.moves
+            .iter()
+            .filter(move |(_, v, d)| *v == self.value && (self.value == 0 || Some(*d) == first))
+            .map(|(m, _, _)| m)
+    }
+}
+
+/// The most pieces a base on a `board` x `board` board can hold: the board's dark squares, at most 12.
+pub fn max_pieces(board: u8) -> u8 {
+    (u32::from(board) * u32::from(board) / 2).min(12) as u8
+}
+
+/// Writes `build.csv` in `dir`: one row per signature built (positions, W/D/L, the longest win in plies,
+/// seconds and positions per second).
+///
+/// # Errors
+/// [`BaseError::Io`] when the file cannot be written.
+pub fn write_build_csv(dir: &Path, lines: &[SignatureReport]) -> Result<(), BaseError> {
+    let path = dir.join("build.csv");
+    let mut text = String::from("signature,positions,wins,draws,losses,longest_plies,seconds,positions_per_second\n");
+    for l in lines {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{:.3},{:.0}\n",
+            l.signature.name(),
+            l.positions,
+            l.wins,
+            l.draws,
+            l.losses,
+            l.longest,
+            l.seconds,
+            l.positions as f64 / l.seconds.max(1e-9)
+        ));
+    }
+    std::fs::File::create(&path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|reason| BaseError::Io { path: path.display().to_string(), reason })
 }
 
 /// The file of `sig` in `dir`: `<signature name>.cdb`.
@@ -354,56 +399,6 @@ pub fn build(
         bases.insert(indexer, solved);
     }
     Ok(bases)
-}
-
-/// Checks position `i` of a solved signature against its children (the proof of a base, used by the tests and
-/// `arbiter checkers verify`): its value must equal the best child value with the sign flipped (a position
-/// without a legal move: minus the opponent's pieces), and its rank at `t = |v|` the retrograde equation: a
-/// win 1 + the least rank of a child lost at `t` for its side, a loss 1 + the largest rank of its children
-/// (every child won at `t` for its side), a terminal 0.
-///
-/// # Errors
-/// The position's FEN and which equation fails, with both sides of it.
-///
-/// # Panics
-/// If a child's signature is not in `bases` (load every signature up to the position's piece count).
-pub fn verify_position(bases: &Bases, indexer: &Indexer, solved: &Solved, i: usize) -> Result<(), String> {
-    let pos = indexer.position(i as u64);
-    let v = solved.values[i];
-    let t = v.unsigned_abs();
-    // Each child's value and its rank at this position's threshold (unused for a draw), read once.
-    let children: Vec<(i8, u16)> =
-        pos.legal_moves().iter().map(|m| bases.value_and_rank(&pos.apply(m), t.max(1))).collect();
-    let best = match children.iter().map(|&(cv, _)| -cv).max() {
-        Some(best) => best,
-        None => -(pieces(&pos, pos.side_to_move().flip()) as i8),
-    };
-    if v != best {
-        return Err(format!(
-            "{} ({} index {i}): value {v:+}, best child value {best:+}",
-            pos.to_fen(),
-            indexer.signature
-        ));
-    }
-    if t == 0 {
-        return Ok(());
-    }
-    let rank = solved.rank(i, t);
-    let expected = if children.is_empty() {
-        Some(0)
-    } else if v > 0 {
-        children.iter().filter(|(cv, _)| -i16::from(*cv) >= i16::from(t)).map(|(_, r)| r.saturating_add(1)).min()
-    } else {
-        children.iter().map(|(_, r)| r.saturating_add(1)).max()
-    };
-    if Some(rank) != expected {
-        return Err(format!(
-            "{} ({} index {i}): rank {rank} at threshold {t}, the children give {expected:?}",
-            pos.to_fen(),
-            indexer.signature
-        ));
-    }
-    Ok(())
 }
 
 /// The side of a colour index, for the CLI.

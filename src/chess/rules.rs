@@ -1,0 +1,178 @@
+//! Chess as a [`crate::game::Game`]: FEN, UCI move text, SAN PGN, the end rules of [`super::Game`], and
+//! [`can_mate`] (who may still win when a flag falls).
+
+use super::{Color, Game, Move, MoveList, PieceType, Position, Termination, Undo};
+use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
+use crate::notation::fen::FenError;
+use crate::notation::san::MoveTextError;
+use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
+use crate::runner::player::{EngineKind, Player};
+use std::path::Path;
+
+impl From<Termination> for RuleEnd {
+    fn from(termination: Termination) -> RuleEnd {
+        match termination {
+            Termination::Checkmate => RuleEnd::Checkmate,
+            Termination::Stalemate => RuleEnd::Stalemate,
+            Termination::ThreefoldRepetition => RuleEnd::ThreefoldRepetition,
+            Termination::FiftyMoveRule => RuleEnd::FiftyMoveRule,
+            Termination::InsufficientMaterial => RuleEnd::InsufficientMaterial,
+        }
+    }
+}
+
+/// Whether `color` could still mate in `pos` by some sequence of legal moves, as far as material tells: a pawn,
+/// rook or queen, or two minor pieces, or one minor piece when the opponent has more than its king (which may
+/// block its own king). A bare king, or a lone minor piece against a bare king, cannot (FIDE Laws 6.9: a side
+/// whose flag falls then draws).
+pub fn can_mate(pos: &Position, color: Color) -> bool {
+    let heavy = [PieceType::Pawn, PieceType::Rook, PieceType::Queen];
+    if heavy.iter().any(|&kind| !pos.pieces_of(color, kind).is_empty()) {
+        return true;
+    }
+    let minors = (pos.pieces_of(color, PieceType::Knight) | pos.pieces_of(color, PieceType::Bishop)).count();
+    let opponent_bare = pos.color_bb(color.flip()).count() == 1;
+    minors >= 2 || (minors == 1 && !opponent_bare)
+}
+
+impl crate::game::Game for Game {
+    type Move = Move;
+    type Position = Position;
+    type Undo = Undo;
+    type Moves = MoveList;
+    type FenError = FenError;
+    type MoveError = MoveTextError;
+    const NAME: &'static str = "chess";
+    const PGN_VARIANT: Option<&'static str> = None;
+    const UCI_VARIANT: Option<&'static str> = None;
+    const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    fn read_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
+        Position::from_fen_variant(fen, chess960)
+    }
+    fn position_fen(position: &Position) -> String {
+        position.to_fen()
+    }
+    #[inline]
+    fn key(position: &Position) -> u64 {
+        position.key()
+    }
+    #[inline]
+    fn generate(position: &Position) -> MoveList {
+        position.legal_moves()
+    }
+    #[inline]
+    fn make_move(position: &mut Position, m: Move) -> Undo {
+        position.make_move(m)
+    }
+    #[inline]
+    fn unmake_move(position: &mut Position, m: Move, undo: &Undo) {
+        position.unmake_move(m, undo)
+    }
+    #[inline]
+    fn count_moves(position: &mut Position) -> u64 {
+        position.count_legal_moves()
+    }
+    fn move_text_at(position: &Position, m: Move) -> String {
+        m.to_uci(position.is_chess960())
+    }
+    fn parse_move_at(position: &Position, text: &str) -> Result<Move, MoveTextError> {
+        crate::notation::san::parse_uci(position, text)
+    }
+
+    fn new_game(start: Position) -> Self {
+        Game::new(start)
+    }
+    fn start_position(&self) -> &Position {
+        self.start()
+    }
+    fn position(&self) -> &Position {
+        Game::position(self)
+    }
+    fn mover(&self) -> Color {
+        self.position().side_to_move()
+    }
+    fn play(&mut self, m: Move) -> bool {
+        Game::play(self, m)
+    }
+    fn plies(&self) -> usize {
+        Game::moves(self).len()
+    }
+    fn halfmove_clock(&self) -> u32 {
+        u32::from(self.position().halfmove_clock())
+    }
+    fn moves(&self) -> Vec<Move> {
+        Game::moves(self).to_vec()
+    }
+    fn outcome(&self) -> Option<RulesOutcome> {
+        Game::outcome(self).map(|o| RulesOutcome { result: o.result, termination: o.termination.into() })
+    }
+    fn can_win(&self, color: Color) -> bool {
+        can_mate(self.position(), color)
+    }
+    fn uci_position(&self) -> String {
+        crate::runner::uci_player::position_command(self)
+    }
+    fn is_chess960(&self) -> bool {
+        self.position().is_chess960()
+    }
+    fn pgn_text(
+        tags: &[(String, String)],
+        start: &Position,
+        moves: &[Move],
+        comments: Option<&[String]>,
+        result: &str,
+    ) -> String {
+        crate::notation::pgn::write_game(tags, start, moves, comments, result)
+    }
+    fn read_openings(
+        path: &Path,
+        text: &str,
+        format: OpeningFormat,
+        variant: Variant,
+    ) -> Result<Vec<Opening>, OpeningError> {
+        crate::runner::openings::read_chess_openings(path, text, format, variant)
+    }
+    fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
+        let games = crate::notation::pgn::read_games_at(text, file, first_line, false)?;
+        Ok(games
+            .into_iter()
+            .map(|g| ReplayedGame {
+                plies: g.moves.len(),
+                result: GameResult::from_pgn(&g.result),
+                line: g.line,
+                tags: g.tags,
+            })
+            .collect())
+    }
+    // The body belongs with the built-in engine registry (the player part of issue 16 moves it).
+    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
+        match kind {
+            EngineKind::Builtin(config) => {
+                Ok(Box::new(crate::runner::player::BuiltinPlayer::<crate::engine::Engine>::new(
+                    crate::engine::EngineConfig::clone(config),
+                )))
+            }
+            EngineKind::XiangqiBuiltin(config) => {
+                Err(format!("{} is a Xiangqi build; it cannot play chess (pass --game xiangqi)", config.name))
+            }
+            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn can_mate_by_material() {
+        let pos = |fen: &str| Position::from_fen(fen).unwrap();
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/4K3 w - - 0 1"), Color::White));
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/8/3NK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/4p3/8/8/3NK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/8/8/8/2NNK3 b - - 0 1"), Color::White));
+        assert!(can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::White));
+        assert!(!can_mate(&pos("8/8/8/4k3/8/8/4P3/4K3 b - - 0 1"), Color::Black));
+    }
+}

@@ -1,0 +1,70 @@
+//! The `--game` choice: [`GameKind`]. The command line maps its words to it (`src/cli/args.rs`); the library
+//! derives no command-line trait.
+
+use super::Game;
+
+/// The game a command plays (`--game`): chess (with its variants, see
+/// [`Variant`](crate::runner::openings::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
+/// `arbiter perft` only, see [`GameKind::refuse_checkers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GameKind {
+    /// Chess ([`crate::chess::Game`]).
+    #[default]
+    Chess,
+    /// Xiangqi, Chinese chess ([`crate::xiangqi::Game`]).
+    Xiangqi,
+    /// Russian draughts ([`crate::checkers`]; perft only).
+    Russian,
+    /// English checkers ([`crate::checkers`]; perft only).
+    English,
+}
+
+impl GameKind {
+    /// Every game, in the order of the command line's help.
+    pub const ALL: [GameKind; 4] = [GameKind::Chess, GameKind::Xiangqi, GameKind::Russian, GameKind::English];
+
+    /// The name on the command line: `chess`, `xiangqi`, `russian` or `english` (the [`Game::NAME`] of its
+    /// game).
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Chess => <crate::chess::Game as Game>::NAME,
+            GameKind::Xiangqi => <crate::xiangqi::Game as Game>::NAME,
+            GameKind::Russian => <crate::checkers::Russian as Game>::NAME,
+            GameKind::English => <crate::checkers::English as Game>::NAME,
+        }
+    }
+
+    /// Whether the game is checkers (Russian draughts or English checkers).
+    pub fn is_checkers(self) -> bool {
+        matches!(self, GameKind::Russian | GameKind::English)
+    }
+
+    /// Whether the runner can play the game ([`Game::CAN_PLAY`]): chess and Xiangqi.
+    pub fn can_play(self) -> bool {
+        match self {
+            GameKind::Chess => <crate::chess::Game as Game>::CAN_PLAY,
+            GameKind::Xiangqi => <crate::xiangqi::Game as Game>::CAN_PLAY,
+            GameKind::Russian => <crate::checkers::Russian as Game>::CAN_PLAY,
+            GameKind::English => <crate::checkers::English as Game>::CAN_PLAY,
+        }
+    }
+
+    /// `Ok` for a game the runner plays (chess and Xiangqi); for checkers, which Arbiter cannot play, the
+    /// refusal of `arbiter command` (`match`, `merge`, `book`).
+    ///
+    /// # Errors
+    /// [`Unplayable`] (the user's input: the caller exits with code 2).
+    pub fn refuse_checkers(self, command: &'static str) -> Result<(), Unplayable> {
+        if self.can_play() { Ok(()) } else { Err(Unplayable { game: self, command }) }
+    }
+}
+
+/// A command that plays games (`match`, `merge`, `book`) was asked for a game Arbiter cannot play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--game {}: arbiter {command} plays chess and xiangqi; checkers has perft and the endgame base", game.name())]
+pub struct Unplayable {
+    /// The game asked for.
+    pub game: GameKind,
+    /// The command: `match`, `merge` or `book`.
+    pub command: &'static str,
+}
