@@ -7,6 +7,7 @@ pub mod chess;
 pub mod cli;
 pub mod engine;
 pub mod notation;
+pub mod player;
 pub mod runner;
 pub mod stats;
 pub mod suite;

@@ -1,7 +1,7 @@
 //! The committed default opening book is what `arbiter book` makes with the documented arguments.
 
 use arbiter::cli::book::{BookArgs, generate};
-use arbiter::engine::config::EngineConfig;
+use arbiter::engine::chess::config::EngineConfig;
 use arbiter::notation::epd::read_epd_file;
 use std::path::PathBuf;
 

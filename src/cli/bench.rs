@@ -2,7 +2,7 @@
 //! signature of the search and evaluation (identical on every run and machine), then the speed.
 
 use crate::chess::Position;
-use crate::engine::{Engine, EngineConfig, Limits};
+use crate::engine::chess::{Engine, EngineConfig, Limits};
 use anyhow::Context;
 use std::time::Instant;
 
@@ -70,7 +70,7 @@ pub const BENCH_FENS: [&str; 46] = [
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search every position to this depth, in plies.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::search::MAX_DEPTH), long, default_value_t = DEFAULT_BENCH_DEPTH)]
+    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::chess::search::MAX_DEPTH), long, default_value_t = DEFAULT_BENCH_DEPTH)]
     pub depth: u32,
 }
 

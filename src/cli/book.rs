@@ -10,11 +10,11 @@
 //! position within the window; written to `suites/openings/xiangqi-book.epd` by default.
 
 use crate::chess::{Color, Game, Position};
-use crate::engine::config::EngineConfig;
-use crate::engine::search::{Engine, Limits};
+use crate::engine::chess::config::EngineConfig;
+use crate::engine::chess::search::{Engine, Limits};
+use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use crate::runner::GameKind;
 use crate::runner::variant::random_openings;
-use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
 use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

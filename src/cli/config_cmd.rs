@@ -1,8 +1,7 @@
 //! `arbiter config show|diff`: print an engine build's weights and search settings, or the ones that differ
 //! between two builds.
 
-use crate::engine::{EngineConfig, Weights};
-use crate::runner::player::{EngineKind, EngineSpec};
+use crate::engine::chess::{EngineConfig, Weights};
 
 /// Flags of `arbiter config`.
 #[derive(clap::Args, Debug)]
@@ -63,10 +62,7 @@ fn fail(message: &str) -> anyhow::Result<i32> {
 
 /// The config of a built-in build name (`seed`, `nomob`) or of a TOML file; the error is a printable message.
 pub fn resolve(name: &str) -> Result<EngineConfig, String> {
-    if let Some(EngineSpec { kind: EngineKind::Builtin(config), .. }) = EngineSpec::builtin(name) {
-        return Ok(*config);
-    }
-    EngineConfig::load(name).map_err(|e| e.to_string())
+    crate::engine::registry::chess_config(name).map_err(|e| e.to_string())
 }
 
 /// One `key: a -> b` line per setting or weight that differs, in config order (`name`, `search.*`,
@@ -79,7 +75,7 @@ pub fn diff(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
     if a.hash_mb != b.hash_mb {
         lines.push(format!("search.hash_mb: {} -> {}", a.hash_mb, b.hash_mb));
     }
-    for key in crate::engine::SearchOptions::KEYS {
+    for key in crate::engine::chess::SearchOptions::KEYS {
         let (x, y) = (a.search.switch(key), b.search.switch(key));
         if x != y {
             let show = |v: Option<bool>| v.map_or("?".to_string(), |v| v.to_string());
@@ -110,7 +106,7 @@ mod tests {
         let mut other = seed.clone();
         other.hash_mb = 32;
         other.search.lmr = false;
-        other.weights.eg[crate::engine::weights::index::TEMPO] = 5;
+        other.weights.eg[crate::engine::chess::weights::index::TEMPO] = 5;
         assert_eq!(
             diff(&seed, &other),
             ["search.hash_mb: 16 -> 32", "search.lmr: true -> false", "weights.eg.tempo: 0 -> 5"]

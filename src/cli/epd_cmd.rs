@@ -2,7 +2,7 @@
 //! engine, in parallel over positions.
 
 use crate::chess::{Move, Position};
-use crate::engine::{Engine, EngineConfig, Limits};
+use crate::engine::chess::{Engine, EngineConfig, Limits};
 use crate::notation::epd::{Epd, read_epd_file};
 use crate::notation::{parse_san, parse_uci, to_san};
 use anyhow::Context;

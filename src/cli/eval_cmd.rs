@@ -2,8 +2,8 @@
 //! weights, tapered contribution), with the phase.
 
 use crate::chess::{Color, Position};
-use crate::engine::eval::{MAX_PHASE, phase, taper};
-use crate::engine::{evaluate, features};
+use crate::engine::chess::eval::{MAX_PHASE, phase, taper};
+use crate::engine::chess::{evaluate, features};
 
 /// Flags of `arbiter eval`.
 #[derive(clap::Args, Debug)]
@@ -44,7 +44,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<i32> {
 /// and eg weights and its tapered contribution (centipawns, White's view; the rows' sum may differ from the
 /// total by the rounding of each row's division by 24). Square-table rows name their square from White's
 /// view.
-pub fn report(pos: &Position, weights: &crate::engine::Weights, name: &str) -> String {
+pub fn report(pos: &Position, weights: &crate::engine::chess::Weights, name: &str) -> String {
     let score = evaluate(pos, weights);
     let white = if pos.side_to_move() == Color::White { score } else { score.saturating_neg() };
     let side = if pos.side_to_move() == Color::White { "White" } else { "Black" };
@@ -57,7 +57,7 @@ pub fn report(pos: &Position, weights: &crate::engine::Weights, name: &str) -> S
     out.push_str(&format!("phase: {ph}/{MAX_PHASE} (mg share {ph}/24, eg share {}/24)\n", MAX_PHASE - ph));
     out.push_str(&format!("{:<24} {:>6} {:>7} {:>7} {:>9}\n", "term", "value", "mg", "eg", "tapered"));
     let mut rows = 0i64;
-    for (i, term) in crate::engine::Weights::feature_names().iter().enumerate() {
+    for (i, term) in crate::engine::chess::Weights::feature_names().iter().enumerate() {
         if f[i] == 0 {
             continue;
         }
@@ -84,7 +84,7 @@ mod tests {
     #[test]
     fn report_shows_score_phase_and_terms() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 b - - 0 1").unwrap();
-        let text = report(&pos, &crate::engine::Weights::seed(), "seed");
+        let text = report(&pos, &crate::engine::chess::Weights::seed(), "seed");
         assert!(text.contains("eval: -693 cp (Black to move), 693 cp (White's view)"), "{text}");
         assert!(text.contains("phase: 2/24"), "{text}");
         assert!(text.contains("psqt_rook[0] a1"), "{text}");

@@ -16,8 +16,8 @@
 //! yet recorded; `--shard I/N` plays one disjoint part of the schedule, and `arbiter merge` ([`super::merge`])
 //! combines the parts.
 
-pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
-use crate::runner::EngineKind;
+use crate::player::EngineKind;
+pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
 use crate::runner::runfile::{args_after, hex};
 use crate::runner::scheduler::MAX_CONCURRENCY;
@@ -111,17 +111,17 @@ pub struct MatchArgs {
     pub recover: bool,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
 
     /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
     /// milliseconds; no answer is a stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_PING_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_PING_TIMEOUT_MS)]
     pub ping_timeout_ms: u64,
 
     /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
     /// stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
     /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
@@ -1026,7 +1026,7 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineConfig;
+    use crate::engine::chess::EngineConfig;
     use crate::runner::load_openings;
 
     fn config_dir() -> PathBuf {

@@ -8,7 +8,6 @@ pub mod checkers_cmd;
 pub mod config_cmd;
 pub mod datagen;
 pub mod elo_cmd;
-pub mod engine_arg;
 pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;

@@ -14,7 +14,7 @@
 //! Exit codes: 0, or 2 for bad input.
 
 use super::match_cmd::error_text;
-use crate::engine::EngineConfig;
+use crate::engine::chess::EngineConfig;
 use crate::notation::quote::shown;
 use crate::tune::{
     Adam, Dataset, LabelledPosition, PackedSet, fit_k, group_mask, local_search_pass, mirror_partners, params_of,

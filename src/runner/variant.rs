@@ -14,11 +14,10 @@
 //! | the end by the rules, repetition and move-count rules included; a time forfeit against a side that cannot win | [`MatchGame::outcome`], [`MatchGame::can_win`] |
 //! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10), the `position` command | [`MatchGame::move_text`], [`MatchGame::parse_move`], [`MatchGame::engine_move_text`], [`MatchGame::parse_engine_move`], [`MatchGame::uci_position`] |
 //! | `games.pgn` | [`MatchGame::pgn_text`] (chess: SAN; Xiangqi: coordinates, read back by [`read_rules_pgn`]), [`MatchGame::replay_pgn`] (`arbiter merge` replays every game) |
-//! | the built-in engine of an `--engine` entry | [`MatchGame::builtin_player`] |
 //!
 //! The trait sits on the game-with-history type, not the position, because the end of a game (repetition,
 //! perpetual check) depends on the history. Colours stay [`Color`] and results [`GameResult`], so that the
-//! tallies, SPRT, Elo, CSV and summaries need no change: they never see a move. [`crate::runner::Player`],
+//! tallies, SPRT, Elo, CSV and summaries need no change: they never see a move. [`crate::player::Player`],
 //! [`crate::runner::GameRecord`], [`crate::runner::Opening`], [`crate::runner::MatchSpec`], the scheduler, the
 //! PGN writer and the UCI player take a type parameter `G: MatchGame` that defaults to chess, so the chess path
 //! monomorphises to the code it ran before (same output, same run fingerprints) and Xiangqi is a second
@@ -33,7 +32,6 @@
 //! repetition is a draw.
 
 use super::openings::{Opening, OpeningError, OpeningFormat, Variant};
-use super::player::{EngineKind, Player};
 use crate::chess::game::GameResult;
 use crate::chess::{self, Color};
 use crate::notation::pgn::{RawGame, split_games_at};
@@ -286,12 +284,6 @@ pub trait MatchGame: Clone + std::fmt::Debug + Send + Sync + 'static {
         variant: Variant,
     ) -> Result<Vec<Opening<Self>>, OpeningError>;
 
-    /// The built-in engine of `kind` as a player of this game.
-    ///
-    /// # Errors
-    /// Why it cannot play this game (a build of another game's engine, or an external engine), as text.
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String>;
-
     /// Replays the games of PGN text as [`MatchGame::pgn_text`] writes them: each game's moves played legally
     /// from its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one
     /// game cut from a run's `games.pgn` is reported at its place in the file. The default reads record move
@@ -376,7 +368,7 @@ impl MatchGame for chess::Game {
         crate::notation::parse_uci(self.position(), text).map_err(|e| e.to_string())
     }
     fn uci_position(&self) -> String {
-        super::uci_player::position_command(self)
+        crate::player::uci::position_command(self)
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
@@ -409,17 +401,6 @@ impl MatchGame for chess::Game {
                 tags: g.tags,
             })
             .collect())
-    }
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
-        match kind {
-            EngineKind::Builtin(config) => Ok(Box::new(super::player::BuiltinPlayer::<crate::engine::Engine>::new(
-                crate::engine::EngineConfig::clone(config),
-            ))),
-            EngineKind::XiangqiBuiltin(config) => {
-                Err(format!("{} is a Xiangqi build; it cannot play chess (pass --game xiangqi)", config.name))
-            }
-            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
-        }
     }
 }
 
@@ -565,19 +546,6 @@ impl MatchGame for xiangqi::Game {
                 .collect()),
         }
     }
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String> {
-        match kind {
-            EngineKind::XiangqiBuiltin(config) => {
-                Ok(Box::new(super::player::BuiltinPlayer::<xiangqi::engine::XiangqiEngine>::new(
-                    xiangqi::engine::XiangqiConfig::clone(config),
-                )))
-            }
-            EngineKind::Builtin(config) => {
-                Err(format!("{} is a chess build; it cannot play Xiangqi (give a Xiangqi config)", config.name))
-            }
-            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
-        }
-    }
 }
 
 /// Reads Xiangqi EPD openings with the EPD reader of [`crate::notation::epd`] (FEN fields, then opcodes, which
@@ -713,11 +681,11 @@ pub fn random_openings<G: MatchGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
+    use crate::player::{BuiltinPlayer, MoveLimit};
     use crate::runner::game::{EndReason, GameSettings, play_game};
     use crate::runner::output::pgn_text;
-    use crate::runner::player::{BuiltinPlayer, MoveLimit};
     use crate::runner::scheduler::GamePair;
-    use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine};
 
     fn player(name: &str) -> BuiltinPlayer<XiangqiEngine> {
         BuiltinPlayer::new(XiangqiConfig::builtin(name).unwrap())
@@ -727,7 +695,7 @@ mod tests {
     fn random_openings_are_distinct_balanced_and_reproducible() {
         let start = <xiangqi::Game as MatchGame>::from_fen(xiangqi::START_FEN).unwrap();
         let weights = XiangqiConfig::builtin("nopsqt").unwrap().weights;
-        let balanced = |g: &xiangqi::Game| crate::xiangqi::engine::evaluate(g.position(), &weights).abs() <= 50;
+        let balanced = |g: &xiangqi::Game| crate::engine::xiangqi::evaluate(g.position(), &weights).abs() <= 50;
         let a = random_openings(&start, 20, 4, 7, balanced);
         let b = random_openings(&start, 20, 4, 7, balanced);
         assert_eq!(a.len(), 20);

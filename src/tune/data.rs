@@ -26,7 +26,7 @@
 //! standard CRC-32 of the id's text ([`crc32`]): about 10 % of the games, the same games every run.
 
 use crate::chess::Position;
-use crate::engine::eval::{sparse_features, taper};
+use crate::engine::chess::eval::{sparse_features, taper};
 use crate::notation::epd::{Epd, utf8_text};
 use crate::notation::pgn::{PgnError, read_games};
 use crate::notation::quote::{cut, shown};
@@ -351,7 +351,7 @@ fn read_pgn(text: &str, file: &str) -> LabelledSet {
 }
 
 /// Sparse feature vectors of many positions in flat arrays: position `i` owns the entries
-/// `offsets[i]..offsets[i + 1]` of `indices` (feature index, as in [`crate::engine::weights::FEATURES`]) and
+/// `offsets[i]..offsets[i + 1]` of `indices` (feature index, as in [`crate::engine::chess::weights::FEATURES`]) and
 /// `values` (White minus Black count), plus its `phase` (0 to 24) and label.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
@@ -468,8 +468,8 @@ impl Dataset {
     }
 
     /// The tapered evaluation of position `i` from White's view, centipawns, for effective weight vectors
-    /// `mg`/`eg` (as [`crate::engine::weights::Weights::mg_vec`]/`eg_vec`): exactly
-    /// [`crate::engine::eval::SparseFeatures::white_eval`], so [`crate::engine::evaluate`] of the position for
+    /// `mg`/`eg` (as [`crate::engine::chess::weights::Weights::mg_vec`]/`eg_vec`): exactly
+    /// [`crate::engine::chess::eval::SparseFeatures::white_eval`], so [`crate::engine::chess::evaluate`] of the position for
     /// White to move, its negation for Black to move.
     ///
     /// # Panics
@@ -637,8 +637,8 @@ pub fn split_by_game(positions: Vec<LabelledPosition>, games: &GameIds) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::evaluate;
-    use crate::engine::weights::Weights;
+    use crate::engine::chess::evaluate;
+    use crate::engine::chess::weights::Weights;
 
     fn labels(set: &LabelledSet) -> Vec<Label> {
         set.positions.iter().map(|p| p.label).collect()
@@ -798,7 +798,7 @@ mod tests {
                 crate::chess::Color::Black => -evaluate(&p.position, &w),
             };
             assert_eq!(data.eval_of(i, &mg, &eg), white, "{}", fens[i]);
-            assert_eq!(i32::from(data.phase(i)), crate::engine::eval::phase(&p.position));
+            assert_eq!(i32::from(data.phase(i)), crate::engine::chess::eval::phase(&p.position));
         }
         let entries: usize = (0..5).map(|i| data.features(i).0.len()).sum();
         assert_eq!(data.bytes(), 6 * 4 + entries * 4 + 5 * 2);

@@ -13,8 +13,8 @@
 
 use crate::chess::Position;
 use crate::chess::game::Game;
-use crate::engine::search::IterationInfo;
-use crate::engine::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
+use crate::engine::chess::search::IterationInfo;
+use crate::engine::chess::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
 use crate::notation::parse_uci;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -190,7 +190,7 @@ impl UciServer {
             &format!(
                 "option name Hash type spin default {} min 1 max {}",
                 self.config.hash_mb,
-                crate::engine::config::MAX_HASH_MB
+                crate::engine::chess::config::MAX_HASH_MB
             ),
         );
         say(&self.out, "option name Threads type spin default 1 min 1 max 1");
@@ -233,7 +233,7 @@ impl UciServer {
         };
         let result: Result<(), String> = (|| {
             match lower.as_str() {
-                "hash" => self.config.hash_mb = int(1, crate::engine::config::MAX_HASH_MB as i64)? as usize,
+                "hash" => self.config.hash_mb = int(1, crate::engine::chess::config::MAX_HASH_MB as i64)? as usize,
                 "threads" => {
                     int(1, 1)?;
                 }

@@ -26,7 +26,7 @@
 //! passed_pawn = [0, 0, 0, 10, 20, 40, 60, 0]
 //! ```
 //!
-//! The keys of `[weights.mg]` and `[weights.eg]` are those of [`crate::engine::weights::FEATURES`]: the seed
+//! The keys of `[weights.mg]` and `[weights.eg]` are those of [`crate::engine::chess::weights::FEATURES`]: the seed
 //! terms above plus `psqt_pawn` .. `psqt_king`, `king_zone_attacks`, `rook_open_file`, `rook_semi_open_file`,
 //! `isolated_pawn`, `backward_pawn` and `tempo`. Configs written before the tapered evaluation (without the
 //! sub-tables) keep loading with every added value zero.
