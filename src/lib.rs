@@ -9,6 +9,7 @@ pub mod engine;
 pub mod notation;
 pub mod player;
 pub mod runner;
+pub mod selfplay;
 pub mod stats;
 pub mod suite;
 pub mod svg_chart;
