@@ -541,8 +541,8 @@ fn clock_limits_give_a_legal_move_and_set_hash_mb_resizes() {
 
 #[test]
 fn bench_node_count_is_reproducible() {
-    let a = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
-    let b = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
+    let a = arbiter::engine::chess::bench::bench_nodes(3);
+    let b = arbiter::engine::chess::bench::bench_nodes(3);
     assert_eq!(a, b);
     assert!(a > 0);
 }

@@ -108,7 +108,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         }
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
-    let start_config = super::config_cmd::resolve(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
+    let start_config =
+        crate::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let started = Instant::now();
     let mut positions: Vec<LabelledPosition> = Vec::new();
     for path in &args.data {

@@ -11,8 +11,10 @@
 //! assert!(pos.is_legal(result.best_move));
 //! ```
 
+pub mod bench;
 pub mod config;
 pub mod eval;
+pub mod eval_table;
 pub mod options;
 pub mod search;
 pub mod see;
