@@ -197,8 +197,11 @@ impl LabelledSet {
 pub fn read_labelled_file(path: &Path) -> Result<LabelledSet, TuneDataError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| TuneDataError::Io { file: file.clone(), source })?;
-    let text =
-        utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText { file: file.clone(), line, reason })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText {
+        file: file.clone(),
+        line,
+        reason: reason.to_string(),
+    })?;
     Ok(read_labelled_text(text, &file))
 }
 
@@ -249,7 +252,7 @@ fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadL
         let position = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?;
         return Ok(LabelledPosition { position, label, line });
     }
-    let epd = Epd::parse(text, line, false).map_err(&bad)?;
+    let epd = Epd::parse(text, line, false).map_err(|e| bad(e.to_string()))?;
     let c9 = epd
         .get("c9")
         .ok_or_else(|| bad("no label: expected a trailing [1.0]/[0.5]/[0.0] or an EPD c9 opcode".to_string()))?;
@@ -559,8 +562,11 @@ impl GameIds {
 pub fn read_game_ids(path: &Path) -> Result<GameIds, TuneDataError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| TuneDataError::Io { file: file.clone(), source })?;
-    let text =
-        utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText { file: file.clone(), line, reason })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText {
+        file: file.clone(),
+        line,
+        reason: reason.to_string(),
+    })?;
     parse_game_ids(text, &file)
 }
 

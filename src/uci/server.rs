@@ -132,9 +132,8 @@ pub fn parse_go(words: &[&str]) -> Result<(Limits, Vec<String>), UciCommandError
         let value = |i: &mut usize| -> Result<u64, UciCommandError> {
             *i += 1;
             let v = words.get(*i).ok_or_else(|| UciCommandError::GoMissing { key: key.to_string() })?;
-            let n: i64 = v
-                .parse()
-                .map_err(|_| UciCommandError::GoValue { key: key.to_string(), value: v.to_string() })?;
+            let n: i64 =
+                v.parse().map_err(|_| UciCommandError::GoValue { key: key.to_string(), value: v.to_string() })?;
             Ok(n.max(0) as u64)
         };
         match key {
