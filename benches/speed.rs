@@ -129,7 +129,7 @@ fn tune_bench() {
         return;
     };
     let packed = PackedSet::pack(&Dataset::build(&set.positions).expect("the set builds"));
-    let params = params_of(&arbiter::engine::Weights::seed());
+    let params = params_of(&arbiter::engine::chess::Weights::seed());
     let n = packed.len() as f64;
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");

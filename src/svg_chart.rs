@@ -69,14 +69,23 @@ pub struct LineChart {
     pub lines: Vec<Line>,
 }
 
+/// Why a chart could not be drawn: plotters' drawing error, in its words (the error type is generic over the
+/// backend, so only its text is kept).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ChartError {
+    /// plotters' message.
+    pub message: String,
+}
+
 impl LineChart {
     /// Draws the chart as SVG text (x labels without decimals; a legend box when some line or the band has a
     /// label).
     ///
     /// # Errors
-    /// plotters' drawing error, as text.
-    pub fn svg(&self) -> Result<String, String> {
-        let text = |e: &dyn std::fmt::Display| e.to_string();
+    /// [`ChartError`] with plotters' drawing error.
+    pub fn svg(&self) -> Result<String, ChartError> {
+        let text = |e: &dyn std::fmt::Display| ChartError { message: e.to_string() };
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, self.size).into_drawing_area();

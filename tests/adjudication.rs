@@ -11,9 +11,8 @@
 //!   agree (draw alone, one-sided resign alone, move cap alone without book moves); see docs/adjudication.md.
 
 use arbiter::chess::Color;
-use arbiter::runner::{
-    Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, EngineScore, PlayedMove, ResignAdjudication,
-};
+use arbiter::player::EngineScore;
+use arbiter::runner::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 
 /// One ply of a generated game as the engines played it.
 #[derive(Clone, Copy, Debug)]

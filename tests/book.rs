@@ -1,8 +1,8 @@
 //! The committed default opening book is what `arbiter book` makes with the documented arguments.
 
-use arbiter::cli::book::{BookArgs, generate};
-use arbiter::engine::config::EngineConfig;
+use arbiter::engine::chess::config::EngineConfig;
 use arbiter::notation::epd::read_epd_file;
+use arbiter::selfplay::book::{BookRequest, generate};
 use std::path::PathBuf;
 
 #[test]
@@ -10,15 +10,13 @@ fn committed_book_matches_generator() {
     let path = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/suites/openings/arbiter-book.epd"));
     let book = read_epd_file(&path, false).expect("the committed book parses");
     assert_eq!(book.len(), 2000);
-    let args = BookArgs {
-        game: arbiter::game::GameKind::Chess,
-        out: Some(path),
+    let args = BookRequest {
+        game: arbiter::engine::EngineGame::Chess,
         positions: 30,
         plies: 8,
         window: 50,
         nodes: 5000,
         seed: 1,
-        force: false,
     };
     let fresh = generate(&args, EngineConfig::seed());
     assert_eq!(fresh.len(), 30);

@@ -3,8 +3,8 @@
 
 mod common;
 use arbiter::chess::{Move, Position};
-use arbiter::engine::weights::NUM_FEATURES;
-use arbiter::engine::{
+use arbiter::engine::chess::weights::NUM_FEATURES;
+use arbiter::engine::chess::{
     ConfigError, Engine, EngineConfig, Limits, MATE, SearchResult, Weights, evaluate, features, is_mate_score,
 };
 use common::{perft_fens, perft_lines, random_weights, walk};
@@ -209,7 +209,7 @@ fn search_switches_are_read_and_written() {
     let short: String = std::fs::read_to_string(SEED_TOML)
         .unwrap()
         .lines()
-        .filter(|l| !arbiter::engine::SearchOptions::KEYS.iter().any(|k| l.starts_with(&format!("{k} ="))))
+        .filter(|l| !arbiter::engine::chess::SearchOptions::KEYS.iter().any(|k| l.starts_with(&format!("{k} ="))))
         .map(|l| format!("{l}\n"))
         .collect();
     assert_eq!(EngineConfig::from_toml_str(&short, "short.toml").unwrap(), EngineConfig::seed());
@@ -232,7 +232,7 @@ fn phase_tables_are_optional_and_checked_by_name() {
     // Keys of a phase table may be left out; the ones present are read by name.
     let text = format!("{old}[weights.eg]\ntempo = 7\npsqt_knight = [{}]\n", vec!["1"; 64].join(", "));
     let config = EngineConfig::from_toml_str(&text, "eg.toml").unwrap();
-    let at = arbiter::engine::weights::feature_offset;
+    let at = arbiter::engine::chess::weights::feature_offset;
     assert_eq!(config.weights.eg[at("tempo").unwrap()], 7);
     assert_eq!(config.weights.eg[at("psqt_knight").unwrap() + 63], 1);
     assert_eq!(config.weights.mg, [0; NUM_FEATURES]);
@@ -482,7 +482,7 @@ fn engine_keeps_its_config() {
 #[test]
 fn every_search_switch_off_still_finds_the_mates() {
     let pos = fen("2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
-    for key in arbiter::engine::SearchOptions::KEYS {
+    for key in arbiter::engine::chess::SearchOptions::KEYS {
         let mut config = EngineConfig::seed();
         *config.search.switch_mut(key).expect("a listed key") = false;
         let mut engine = Engine::new(config);
@@ -541,8 +541,8 @@ fn clock_limits_give_a_legal_move_and_set_hash_mb_resizes() {
 
 #[test]
 fn bench_node_count_is_reproducible() {
-    let a = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
-    let b = arbiter::cli::bench::bench_nodes(3).expect("the bench positions parse");
+    let a = arbiter::engine::chess::bench::bench_nodes(3);
+    let b = arbiter::engine::chess::bench::bench_nodes(3);
     assert_eq!(a, b);
     assert!(a > 0);
 }

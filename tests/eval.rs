@@ -4,8 +4,8 @@
 
 mod common;
 use arbiter::chess::{Color, Position};
-use arbiter::engine::eval::{SparseFeatures, sparse_features};
-use arbiter::engine::{Weights, evaluate};
+use arbiter::engine::chess::eval::{SparseFeatures, sparse_features};
+use arbiter::engine::chess::{Weights, evaluate};
 use common::{perft_fens, random_weights, walk};
 use rayon::prelude::*;
 
@@ -96,7 +96,7 @@ fn seed_evaluation_is_unchanged_by_tapering() {
 fn tapering_blends_by_phase() {
     // Only an endgame tempo bonus: worth nothing at phase 24, all of it with bare kings and pawns.
     let mut w = Weights::zero();
-    let tempo = arbiter::engine::weights::feature_offset("tempo").unwrap();
+    let tempo = arbiter::engine::chess::weights::feature_offset("tempo").unwrap();
     w.eg[tempo] = 24;
     assert_eq!(evaluate(&Position::startpos(), &w), 0);
     let pawns = Position::from_fen("4k3/pppp4/8/8/8/8/PPPP4/4K3 b - - 0 1").unwrap();

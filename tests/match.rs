@@ -3,7 +3,7 @@
 //!
 //! Needs python-chess: `pip install chess`.
 
-use arbiter::engine::EngineConfig;
+use arbiter::engine::chess::EngineConfig;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

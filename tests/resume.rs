@@ -425,7 +425,7 @@ fn four_shards_merge_into_the_single_run_game_for_game() {
 fn resume_keeps_the_recorded_flags_and_refuses_a_changed_schedule() {
     let base = scratch("refusals");
     // Relative paths, resolved in the folder the run started in, even when resumed from elsewhere.
-    let mut config = arbiter::engine::EngineConfig::seed();
+    let mut config = arbiter::engine::chess::EngineConfig::seed();
     config.name = "mine".into();
     std::fs::write(base.join("mine.toml"), config.to_toml()).unwrap();
     let args = ["match", "--openings", UHO, "--engine", "config=mine.toml", "--engine", "name=nomob"];

@@ -2,7 +2,7 @@
 //! self-play set: the tuned build, the loss curve files, the game-wise split, `--validate` playing a real
 //! match, and bad input (a bad data line, bad flags) reported with exit codes.
 
-use arbiter::engine::EngineConfig;
+use arbiter::engine::chess::EngineConfig;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

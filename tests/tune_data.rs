@@ -3,8 +3,8 @@
 //! --ignored`) the whole 319,823-position file loads with its game-wise split.
 
 use arbiter::chess::Color;
-use arbiter::engine::evaluate;
-use arbiter::engine::weights::Weights;
+use arbiter::engine::chess::evaluate;
+use arbiter::engine::chess::weights::Weights;
 use arbiter::tune::{Dataset, LabelledFormat, read_game_ids, read_labelled_file, read_labelled_text, split_by_game};
 use std::path::Path;
 use std::time::Instant;

@@ -5,9 +5,10 @@
 
 use arbiter::chess::game::GameResult;
 use arbiter::game::RuleEnd;
+use arbiter::player::{EngineSpec, MoveLimit, UciEngine};
+use arbiter::runner::Opening;
 use arbiter::runner::game::{EndReason, GameSettings, play_game};
 use arbiter::runner::openings::read_rules_pgn;
-use arbiter::runner::{EngineSpec, MoveLimit, Opening, UciEngine};
 use arbiter::xiangqi::{self, Game};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +24,8 @@ fn fsf_spec() -> EngineSpec {
 
 #[test]
 fn two_games_against_fairy_stockfish_are_legal_to_the_end() {
-    let ours = EngineSpec::xiangqi("seed", xiangqi::engine::XiangqiConfig::builtin("seed").unwrap(), "built-in");
+    let ours =
+        EngineSpec::xiangqi("seed", arbiter::engine::xiangqi::XiangqiConfig::builtin("seed").unwrap(), "built-in");
     let mut ours = ours.create::<Game>().unwrap();
     let mut fsf = fsf_spec().create::<Game>().unwrap();
     let opening = Opening::<Game> { start: xiangqi::Position::startpos(), moves: Vec::new(), line: 1 };

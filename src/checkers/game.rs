@@ -7,7 +7,6 @@
 use super::{Color, FenError, Move, MoveError, Position, Rules};
 use crate::game::{GameResult, RuleEnd, RulesOutcome};
 use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
-use crate::runner::player::{EngineKind, Player};
 use std::path::Path;
 
 /// A checkers game: English checkers when `ENGLISH`, else Russian draughts, on the `SIZE` x `SIZE` board (4, 6
@@ -170,9 +169,6 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for Game<ENGLISH, SI
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         let reason = format!("--game {}: Arbiter does not play checkers", Self::NAME);
         Err(OpeningError::Line { file: path.display().to_string(), line: 0, reason })
-    }
-    fn builtin_player(_kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String> {
-        Err(format!("--game {}: Arbiter has no checkers engine", Self::NAME))
     }
 }
 

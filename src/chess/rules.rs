@@ -6,7 +6,6 @@ use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
 use crate::notation::fen::FenError;
 use crate::notation::san::MoveTextError;
 use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
-use crate::runner::player::{EngineKind, Player};
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -111,7 +110,7 @@ impl crate::game::Game for Game {
         can_mate(self.position(), color)
     }
     fn uci_position(&self) -> String {
-        crate::runner::uci_player::position_command(self)
+        crate::player::uci::position_command(self)
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
@@ -144,20 +143,6 @@ impl crate::game::Game for Game {
                 tags: g.tags,
             })
             .collect())
-    }
-    // The body belongs with the built-in engine registry (the player part of issue 16 moves it).
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player>, String> {
-        match kind {
-            EngineKind::Builtin(config) => {
-                Ok(Box::new(crate::runner::player::BuiltinPlayer::<crate::engine::Engine>::new(
-                    crate::engine::EngineConfig::clone(config),
-                )))
-            }
-            EngineKind::XiangqiBuiltin(config) => {
-                Err(format!("{} is a Xiangqi build; it cannot play chess (pass --game xiangqi)", config.name))
-            }
-            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
-        }
     }
 }
 

@@ -1,104 +1,26 @@
-//! `arbiter bench`: searches a fixed list of positions to a fixed depth and prints the total node count, the
-//! signature of the search and evaluation (identical on every run and machine), then the speed.
+//! `arbiter bench`: searches the bench positions ([`crate::engine::chess::bench`]) to a fixed depth and prints
+//! the total node count, the signature of the search and evaluation (identical on every run and machine), then
+//! the speed.
 
-use crate::chess::Position;
-use crate::engine::{Engine, EngineConfig, Limits};
-use anyhow::Context;
+use crate::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH, bench_nodes};
 use std::time::Instant;
-
-/// The default bench depth, in plies: about two seconds for the whole list in a release build.
-pub const DEFAULT_BENCH_DEPTH: u32 = 7;
-
-/// The bench positions, in FEN. Positions 1 to 37 are Stockfish's bench list (`Defaults` in
-/// `src/benchmark.cpp`, Stockfish 7 era): openings, middlegames, endgames and a few won or drawn endings with
-/// few men. Then the chessprogramming wiki "Perft Results" positions 4 (and its mirror), 5 and 6, the two
-/// examples of its "Static Exchange Evaluation" page, and Win at Chess 001, 005 and 054 (Reinfeld, as in
-/// `tests/engine.rs`).
-pub const BENCH_FENS: [&str; 46] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11",
-    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
-    "rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14",
-    "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
-    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
-    "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
-    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
-    "4r1k1/r1q2ppp/ppp2n2/4P3/5Rb1/1N1BQ3/PPP3PP/R5K1 w - - 1 17",
-    "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
-    "r1bq1r1k/b1p1npp1/p2p3p/1p6/3PP3/1B2NN2/PP3PPP/R2Q1RK1 w - - 1 16",
-    "3r1rk1/p5pp/bpp1pp2/8/q1PP1P2/b3P3/P2NQRPP/1R2B1K1 b - - 6 22",
-    "r1q2rk1/2p1bppp/2Pp4/p6b/Q1PNp3/4B3/PP1R1PPP/2K4R w - - 2 18",
-    "4k2r/1pb2ppp/1p2p3/1R1p4/3P4/2r1PN2/P4PPP/1R4K1 b - - 3 22",
-    "3q2k1/pb3p1p/4pbp1/2r5/PpN2N2/1P2P2P/5PP1/Q2R2K1 b - - 4 26",
-    "6k1/6p1/6Pp/ppp5/3pn2P/1P3K2/1PP2P2/3N4 b - - 0 1",
-    "3b4/5kp1/1p1p1p1p/pP1PpP1P/P1P1P3/3KN3/8/8 w - - 0 1",
-    "2K5/p7/7P/5pR1/8/5k2/r7/8 w - - 0 1",
-    "8/6pk/1p6/8/PP3p1p/5P2/4KP1q/3Q4 w - - 0 1",
-    "7k/3p2pp/4q3/8/4Q3/5Kp1/P6b/8 w - - 0 1",
-    "8/2p5/8/2kPKp1p/2p4P/2P5/3P4/8 w - - 0 1",
-    "8/1p3pp1/7p/5P1P/2k3P1/8/2K2P2/8 w - - 0 1",
-    "8/pp2r1k1/2p1p3/3pP2p/1P1P1P1P/P5KR/8/8 w - - 0 1",
-    "8/3p4/p1bk3p/Pp6/1Kp1PpPp/2P2P1P/2P5/5B2 b - - 0 1",
-    "5k2/7R/4P2p/5K2/p1r2P1p/8/8/8 b - - 0 1",
-    "6k1/6p1/P6p/r1N5/5p2/7P/1b3PP1/4R1K1 w - - 0 1",
-    "1r3k2/4q3/2Pp3b/3Bp3/2Q2p2/1p1P2P1/1P2KP2/3N4 w - - 0 1",
-    "6k1/4pp1p/3p2p1/P1pPb3/R7/1r2P1PP/3B1P2/6K1 w - - 0 1",
-    "8/3p3B/5p2/5P2/p7/PP5b/k7/6K1 w - - 0 1",
-    "8/8/8/8/5kp1/P7/8/1K1N4 w - - 0 1",
-    "8/8/8/5N2/8/p7/8/2NK3k w - - 0 1",
-    "8/3k4/8/8/8/4B3/4KB2/2B5 w - - 0 1",
-    "8/8/1P6/5pr1/8/4R3/7k/2K5 w - - 0 1",
-    "8/2p4P/8/kr6/6R1/8/8/1K6 w - - 0 1",
-    "8/8/3P3k/8/1p6/8/1P6/1K3n2 b - - 0 1",
-    "8/R7/2q5/8/6k1/8/1P5p/K6R w - - 0 124",
-    // chessprogramming wiki, "Perft Results": positions 4, 4 mirrored, 5 and 6.
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    // chessprogramming wiki, "Static Exchange Evaluation".
-    "1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1",
-    "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
-    // Win at Chess 001, 005, 054.
-    "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
-    "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
-    "r3kr2/1pp4p/1p1p4/7q/4P1n1/2PP2Q1/PP4P1/R1BB2K1 b q - 0 1",
-];
 
 /// Flags of `arbiter bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search every position to this depth, in plies.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::search::MAX_DEPTH), long, default_value_t = DEFAULT_BENCH_DEPTH)]
+    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::chess::search::MAX_DEPTH), long, default_value_t = DEFAULT_BENCH_DEPTH)]
     pub depth: u32,
-}
-
-/// The total nodes of searching every position of [`BENCH_FENS`] to `depth` plies, each with a fresh seed
-/// engine after `new_game()`: the bench signature, identical on every run.
-///
-/// # Errors
-/// A bench FEN that does not parse (an internal error).
-pub fn bench_nodes(depth: u32) -> anyhow::Result<u64> {
-    let mut engine = Engine::new(EngineConfig::seed());
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let mut nodes = 0;
-    for fen in BENCH_FENS {
-        let pos = Position::from_fen(fen).with_context(|| format!("bench position {fen}"))?;
-        engine.new_game();
-        nodes += engine.search(&pos, &[pos.key()], &limits).nodes;
-    }
-    Ok(nodes)
 }
 
 /// Runs `arbiter bench`: prints `<nodes> nodes <nps> nps` on stdout (the node count is the signature; the
 /// speed depends on the machine) and returns exit code 0.
 ///
 /// # Errors
-/// A bench FEN that does not parse (an internal error).
+/// None; the signature matches the other subcommands.
 pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
     let start = Instant::now();
-    let nodes = bench_nodes(args.depth.max(1))?;
+    let nodes = bench_nodes(args.depth.max(1));
     let ms = start.elapsed().as_millis().max(1) as u64;
     eprintln!("bench: {} positions, depth {}, {ms} ms", BENCH_FENS.len(), args.depth.max(1));
     println!("{nodes} nodes {} nps", nodes * 1000 / ms);

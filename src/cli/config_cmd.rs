@@ -1,8 +1,8 @@
 //! `arbiter config show|diff`: print an engine build's weights and search settings, or the ones that differ
 //! between two builds.
 
-use crate::engine::{EngineConfig, Weights};
-use crate::runner::player::{EngineKind, EngineSpec};
+use crate::engine::chess::config::diff;
+use crate::engine::registry::chess_config;
 
 /// Flags of `arbiter config`.
 #[derive(clap::Args, Debug)]
@@ -35,17 +35,17 @@ pub enum ConfigAction {
 /// None beyond the exit code: problems are printed to stderr.
 pub fn run(args: ConfigArgs) -> anyhow::Result<i32> {
     match args.action {
-        ConfigAction::Show { name } => match resolve(&name) {
+        ConfigAction::Show { name } => match chess_config(&name) {
             Ok(config) => {
                 print!("{}", config.to_toml());
                 Ok(0)
             }
-            Err(e) => fail(&e),
+            Err(e) => fail(&e.to_string()),
         },
         ConfigAction::Diff { a, b } => {
-            let (a, b) = match (resolve(&a), resolve(&b)) {
+            let (a, b) = match (chess_config(&a), chess_config(&b)) {
                 (Ok(a), Ok(b)) => (a, b),
-                (Err(e), _) | (_, Err(e)) => return fail(&e),
+                (Err(e), _) | (_, Err(e)) => return fail(&e.to_string()),
             };
             for line in diff(&a, &b) {
                 println!("{line}");
@@ -59,62 +59,4 @@ pub fn run(args: ConfigArgs) -> anyhow::Result<i32> {
 fn fail(message: &str) -> anyhow::Result<i32> {
     eprintln!("arbiter config: {message}");
     Ok(2)
-}
-
-/// The config of a built-in build name (`seed`, `nomob`) or of a TOML file; the error is a printable message.
-pub fn resolve(name: &str) -> Result<EngineConfig, String> {
-    if let Some(EngineSpec { kind: EngineKind::Builtin(config), .. }) = EngineSpec::builtin(name) {
-        return Ok(*config);
-    }
-    EngineConfig::load(name).map_err(|e| e.to_string())
-}
-
-/// One `key: a -> b` line per setting or weight that differs, in config order (`name`, `search.*`,
-/// `weights.*`).
-pub fn diff(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
-    let mut lines = Vec::new();
-    if a.name != b.name {
-        lines.push(format!("name: {:?} -> {:?}", a.name, b.name));
-    }
-    if a.hash_mb != b.hash_mb {
-        lines.push(format!("search.hash_mb: {} -> {}", a.hash_mb, b.hash_mb));
-    }
-    for key in crate::engine::SearchOptions::KEYS {
-        let (x, y) = (a.search.switch(key), b.search.switch(key));
-        if x != y {
-            let show = |v: Option<bool>| v.map_or("?".to_string(), |v| v.to_string());
-            lines.push(format!("search.{key}: {} -> {}", show(x), show(y)));
-        }
-    }
-    let (va, vb) = (a.weights.to_vec(), b.weights.to_vec());
-    for ((name, x), y) in Weights::names().iter().zip(va).zip(vb) {
-        if x != y {
-            lines.push(format!("weights.{name}: {x} -> {y}"));
-        }
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn diff_lists_changed_keys_only() {
-        let (seed, nomob) = (resolve("seed").unwrap(), resolve("nomob").unwrap());
-        assert!(diff(&seed, &seed).is_empty());
-        let lines = diff(&seed, &nomob);
-        assert_eq!(lines[0], "name: \"seed\" -> \"nomob\"");
-        assert_eq!(lines[1], "weights.mobility[0]: 9 -> 0");
-        assert_eq!(lines.len(), 5);
-        let mut other = seed.clone();
-        other.hash_mb = 32;
-        other.search.lmr = false;
-        other.weights.eg[crate::engine::weights::index::TEMPO] = 5;
-        assert_eq!(
-            diff(&seed, &other),
-            ["search.hash_mb: 16 -> 32", "search.lmr: true -> false", "weights.eg.tempo: 0 -> 5"]
-        );
-        assert!(resolve("/nonexistent/x.toml").unwrap_err().contains("/nonexistent/x.toml"));
-    }
 }

@@ -16,9 +16,12 @@
 //! yet recorded; `--shard I/N` plays one disjoint part of the schedule, and `arbiter merge` ([`super::merge`])
 //! combines the parts.
 
-pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
+pub use super::{DEFAULT_BOOK, DEFAULT_XIANGQI_BOOK, EXIT_INTERRUPTED, error_text};
+pub(crate) use super::{Failure, exit_code};
+use super::{book_of, install_interrupt_handler};
 use crate::game::{Game as MatchGame, GameKind};
-use crate::runner::EngineKind;
+use crate::player::EngineKind;
+pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
 use crate::runner::runfile::{args_after, hex};
 use crate::runner::scheduler::MAX_CONCURRENCY;
@@ -39,13 +42,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::SystemTime;
 
-/// The default opening book, relative to the project root: the project's own balanced book.
-pub const DEFAULT_BOOK: &str = "suites/openings/arbiter-book.epd";
-
-/// The default opening book of `--game xiangqi`, relative to the project root: Arbiter's balanced Xiangqi book
-/// (`arbiter book --game xiangqi`).
-pub const DEFAULT_XIANGQI_BOOK: &str = "suites/openings/xiangqi-book.epd";
-
 /// The default node limit per move when no limit is given.
 pub const DEFAULT_NODES: u64 = 5000;
 
@@ -55,9 +51,6 @@ pub const DEFAULT_SEED: u64 = 1;
 /// The SPRT a two-engine match runs when neither `--sprt` nor a length is given: nElo [0, 10], alpha = beta =
 /// 0.05.
 pub const DEFAULT_SPRT: &str = "elo0=0,elo1=10";
-
-/// The exit code of a match stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
-pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// The longest `--name`, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
@@ -111,17 +104,17 @@ pub struct MatchArgs {
     pub recover: bool,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
 
     /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
     /// milliseconds; no answer is a stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_PING_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_PING_TIMEOUT_MS)]
     pub ping_timeout_ms: u64,
 
     /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
     /// stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::runner::uci_player::DEFAULT_STALL_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
     /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
@@ -291,43 +284,8 @@ pub fn flags_refused_with_resume(matches: &clap::ArgMatches) -> Vec<String> {
         .collect()
 }
 
-/// A failure of the command, split by exit code.
-pub(crate) enum Failure {
-    /// Bad input: exit 2.
-    Input(anyhow::Error),
-    /// Internal failure: exit 1.
-    Internal(anyhow::Error),
-}
-
-impl<E: Into<anyhow::Error>> From<E> for Failure {
-    fn from(error: E) -> Failure {
-        Failure::Input(error.into())
-    }
-}
-
 /// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C/SIGTERM handler of `arbiter COMMAND` (`match`, `datagen`): the first signal sets
-/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one kills
-/// every engine's process group and exits at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
-pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
-    let installed = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            crate::uci::group::kill_all_engines();
-            let _ = writeln!(
-                std::io::stderr(),
-                "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
-            );
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
-    if let Err(error) = installed {
-        super::stderr_line(format_args!(
-            "warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary"
-        ));
-    }
-}
 
 /// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 internal failure,
 /// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). Errors are printed to stderr here, so the `Err` case is
@@ -341,36 +299,6 @@ pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
         .map_err(Failure::from)
         .and_then(|raw| run_inner(args, &raw, &INTERRUPTED));
     Ok(exit_code(outcome))
-}
-
-/// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for an internal
-/// failure.
-pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
-    match outcome {
-        Ok(code) => code,
-        Err(Failure::Input(error)) => {
-            super::stderr_line(format_args!("error: {}", error_text(&error)));
-            2
-        }
-        Err(Failure::Internal(error)) => {
-            super::stderr_line(format_args!("error: {}", error_text(&error)));
-            1
-        }
-    }
-}
-
-/// An error and its causes on one line, each text once: a cause whose text the message already holds (a
-/// `thiserror` message that quotes its source) is not repeated.
-pub fn error_text(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
 }
 
 /// Checks `--name`: a folder name and a PGN tag value.
@@ -902,13 +830,6 @@ fn value_text<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_lowercase()
 }
 
-/// The book Arbiter makes for `game` (`arbiter book --game`) and plays by default (`arbiter match --game`),
-/// relative to the project root: [`DEFAULT_XIANGQI_BOOK`] for Xiangqi, [`DEFAULT_BOOK`] otherwise (the
-/// commands refuse checkers before asking).
-pub(crate) fn book_of(game: GameKind) -> &'static str {
-    if game == GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK }
-}
-
 /// The default book of `game` ([`DEFAULT_BOOK`], [`DEFAULT_XIANGQI_BOOK`]) under the working directory, else
 /// under the source tree the binary was built from.
 fn default_book(game: GameKind) -> Result<PathBuf, Failure> {
@@ -1028,7 +949,7 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineConfig;
+    use crate::engine::chess::EngineConfig;
     use crate::runner::load_openings;
 
     fn config_dir() -> PathBuf {

@@ -13,8 +13,8 @@
 //! every weight rounded; `--validate` then plays the tuned build against the start build.
 //! Exit codes: 0, or 2 for bad input.
 
-use super::match_cmd::error_text;
-use crate::engine::EngineConfig;
+use super::error_text;
+use crate::engine::chess::EngineConfig;
 use crate::notation::quote::shown;
 use crate::tune::{
     Adam, Dataset, LabelledPosition, PackedSet, fit_k, group_mask, local_search_pass, mirror_partners, params_of,
@@ -108,7 +108,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         }
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
-    let start_config = super::config_cmd::resolve(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
+    let start_config =
+        crate::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let started = Instant::now();
     let mut positions: Vec<LabelledPosition> = Vec::new();
     for path in &args.data {

@@ -1,6 +1,6 @@
 //! `arbiter uci`: the built-in engine as a UCI program on stdin/stdout.
 
-use crate::engine::EngineConfig;
+use crate::engine::chess::EngineConfig;
 use anyhow::Context;
 use std::path::PathBuf;
 

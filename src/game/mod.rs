@@ -22,7 +22,6 @@
 //! | the end by the rules; a time forfeit against a side that cannot win | [`Game::outcome`], [`Game::can_win`] |
 //! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`Game::move_text`], [`Game::parse_move`], [`Game::engine_move_text`], [`Game::parse_engine_move`], [`Game::uci_position`] |
 //! | `games.pgn` | [`Game::pgn_text`], [`Game::replay_pgn`] |
-//! | the built-in engine of an `--engine` entry | [`Game::builtin_player`] |
 //!
 //! Colours stay [`Color`] and results [`GameResult`], so that the tallies, SPRT, Elo, CSV and summaries never
 //! see a move. The runner's types take a parameter `G: Game` that defaults to chess, so the chess path
@@ -42,7 +41,6 @@ pub use side::Color;
 
 use crate::notation::pgn::PgnError;
 use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
-use crate::runner::player::{EngineKind, Player};
 use std::path::Path;
 
 /// Why the PGN text of a run's games does not replay ([`Game::replay_pgn`]).
@@ -295,12 +293,6 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
         format: OpeningFormat,
         variant: Variant,
     ) -> Result<Vec<Opening<Self>>, OpeningError>;
-
-    /// The built-in engine of `kind` as a player of this game.
-    ///
-    /// # Errors
-    /// Why it cannot play this game (a build of another game's engine, or an external engine), as text.
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String>;
 
     /// Replays the games of PGN text as [`Game::pgn_text`] writes them: each game's moves played legally from
     /// its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one game

@@ -26,8 +26,51 @@ pub enum EpdError {
         line: usize,
         /// The line.
         text: String,
-        /// What is wrong.
-        reason: String,
+        /// What is wrong (boxed: the error stays small).
+        reason: Box<EpdLineError>,
+    },
+}
+
+/// Why one line is not an EPD record.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EpdLineError {
+    /// Fewer than four FEN fields.
+    #[error("expected at least 4 FEN fields")]
+    FenFields,
+    /// A `;` inside the four FEN fields.
+    #[error("expected at least 4 FEN fields before the first ';'")]
+    SemicolonInFen,
+    /// No position before the operations (one-field suites).
+    #[error("expected a position before the first ';'")]
+    NoPosition,
+    /// A clock field and the `hmvc`/`fmvn` operation that give different values.
+    #[error("the clock field {given} and the {opcode} operation {operand:?} disagree")]
+    ClockMismatch {
+        /// The clock field of the line.
+        given: String,
+        /// `hmvc` or `fmvn`.
+        opcode: String,
+        /// The operation's operand.
+        operand: String,
+    },
+    /// A FEN the game's reader refuses, with its reason.
+    #[error("bad FEN: {0}")]
+    BadFen(String),
+    /// An operation whose opcode does not start with a letter.
+    #[error(
+        "operation {}: an opcode starts with a letter (the clock fields, halfmove and fullmove, come both or not at \
+         all, right after the four FEN fields)",
+        crate::notation::quote::shown(.operation)
+    )]
+    Opcode {
+        /// The operation as written (opcode and operands).
+        operation: String,
+    },
+    /// Bytes that are not UTF-8 text.
+    #[error("not UTF-8 text (byte {byte} of the file)")]
+    NotUtf8 {
+        /// The 1-based offset of the first bad byte in the file.
+        byte: usize,
     },
 }
 
@@ -46,8 +89,8 @@ impl Epd {
     /// Parses one EPD line (without file context; `line` is recorded in the result).
     ///
     /// # Errors
-    /// A reason string when the line has fewer than four FEN fields or its FEN does not parse.
-    pub fn parse(text: &str, line: usize, chess960: bool) -> Result<Epd, String> {
+    /// An [`EpdLineError`] when the line has fewer than four FEN fields or its FEN does not parse.
+    pub fn parse(text: &str, line: usize, chess960: bool) -> Result<Epd, EpdLineError> {
         Epd::parse_with(text, line, &|fen| {
             Position::from_fen_variant(fen, chess960).map(drop).map_err(|e: FenError| e.to_string())
         })
@@ -57,8 +100,12 @@ impl Epd {
     /// other games' FENs (Xiangqi) can be read with the same opcodes.
     ///
     /// # Errors
-    /// A reason string when the line has fewer than four FEN fields or `check_fen` refuses its FEN.
-    pub fn parse_with(text: &str, line: usize, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Epd, String> {
+    /// An [`EpdLineError`] when the line has fewer than four FEN fields or `check_fen` refuses its FEN.
+    pub fn parse_with(
+        text: &str,
+        line: usize,
+        check_fen: &dyn Fn(&str) -> Result<(), String>,
+    ) -> Result<Epd, EpdLineError> {
         // Fields are separated by ASCII spaces and tabs only, so that any other whitespace stays inside a field
         // and the FEN reader names it.
         let ascii_space = |c: char| c == ' ' || c == '\t';
@@ -67,13 +114,13 @@ impl Epd {
         for _ in 0..4 {
             let (field, after) = rest.split_once(ascii_space).unwrap_or((rest, ""));
             if field.is_empty() {
-                return Err("expected at least 4 FEN fields".to_string());
+                return Err(EpdLineError::FenFields);
             }
             fen_fields.push(field);
             rest = after.trim_start_matches(ascii_space);
         }
         if fen_fields.iter().any(|f| f.contains(';')) {
-            return Err("expected at least 4 FEN fields before the first ';'".to_string());
+            return Err(EpdLineError::SemicolonInFen);
         }
         // The two clock fields may follow the four FEN fields before the operations: `... - 0 1 ;D1 20` (perft
         // suites) or `... b - - 12 13 bm Kd7;`. Opcodes start with a letter, so two numbers here are the clocks.
@@ -96,7 +143,11 @@ impl Epd {
             if let Some(given) = clocks.map(|c| if field == 0 { c.0 } else { c.1 })
                 && given != operand
             {
-                return Err(format!("the clock field {given} and the {op} operation {operand:?} disagree"));
+                return Err(EpdLineError::ClockMismatch {
+                    given: given.to_string(),
+                    opcode: op.clone(),
+                    operand: operand.clone(),
+                });
             }
             *clock = operand.clone();
         }
@@ -104,7 +155,7 @@ impl Epd {
             "{} {} {} {} {} {}",
             fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
         );
-        check_fen(&fen).map_err(|e| format!("bad FEN: {e}"))?;
+        check_fen(&fen).map_err(EpdLineError::BadFen)?;
         check_opcodes(&ops)?;
         Ok(Epd { fen, ops, line })
     }
@@ -113,19 +164,19 @@ impl Epd {
     /// `check_fen`: the PDN FEN of draughts suites, `W:Wa1,c1:Bb6 ;D1 7 ;D2 49` (`fen` is that field as given).
     ///
     /// # Errors
-    /// A reason string when the line has no position or `check_fen` refuses it.
+    /// An [`EpdLineError`] when the line has no position or `check_fen` refuses it.
     pub fn parse_one_field_with(
         text: &str,
         line: usize,
         check_fen: &dyn Fn(&str) -> Result<(), String>,
-    ) -> Result<Epd, String> {
+    ) -> Result<Epd, EpdLineError> {
         let text = text.trim();
         let end = text.find(|c: char| c.is_whitespace() || c == ';').unwrap_or(text.len());
         let (fen, rest) = text.split_at(end);
         if fen.is_empty() {
-            return Err("expected a position before the first ';'".to_string());
+            return Err(EpdLineError::NoPosition);
         }
-        check_fen(fen).map_err(|e| format!("bad FEN: {e}"))?;
+        check_fen(fen).map_err(EpdLineError::BadFen)?;
         let ops = split_operations(rest.trim());
         check_opcodes(&ops)?;
         Ok(Epd { fen: fen.to_string(), ops, line })
@@ -174,15 +225,11 @@ fn leading_number(text: &str) -> Option<(&str, &str)> {
 /// Refuses an operation whose opcode does not start with a letter (the EPD standard's rule, which also tells the
 /// clock fields from opcodes): a lone clock field (`... b - - 12 bm Kd7;`), a third number, or stray text such
 /// as `12 13` after the operations would otherwise be read as an operation and silently ignored.
-fn check_opcodes(ops: &[(String, String)]) -> Result<(), String> {
+fn check_opcodes(ops: &[(String, String)]) -> Result<(), EpdLineError> {
     match ops.iter().find(|(op, _)| !op.starts_with(|c: char| c.is_ascii_alphabetic())) {
         Some((op, operands)) => {
             let operation = if operands.is_empty() { op.clone() } else { format!("{op} {operands}") };
-            Err(format!(
-                "operation {}: an opcode starts with a letter (the clock fields, halfmove and fullmove, come both \
-                 or not at all, right after the four FEN fields)",
-                crate::notation::quote::shown(&operation)
-            ))
+            Err(EpdLineError::Opcode { operation })
         }
         None => Ok(()),
     }
@@ -263,12 +310,12 @@ fn file_text<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, EpdError> {
         file: file.to_string(),
         line,
         text: String::new(),
-        reason,
+        reason: Box::new(reason),
     })
 }
 
 /// Reads every non-empty, non-comment line of a file with `parse` (the line's text and 1-based number).
-fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, String>) -> Result<Vec<Epd>, EpdError> {
+fn read_lines(path: &Path, parse: &dyn Fn(&str, usize) -> Result<Epd, EpdLineError>) -> Result<Vec<Epd>, EpdError> {
     let (file, bytes) = read_bytes(path)?;
     let text = file_text(&file, &bytes)?;
     parse_lines(text, &file, parse)
@@ -316,15 +363,15 @@ pub fn read_suite_skipping_bad_lines(
 }
 
 /// The text of a file's bytes without a leading UTF-8 byte-order mark; on invalid UTF-8, the 1-based line of
-/// the first bad byte and a reason.
+/// the first bad byte and why ([`EpdLineError::NotUtf8`]).
 ///
 /// # Errors
 /// `(line, reason)` for bytes that are not UTF-8.
-pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, String)> {
+pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, EpdLineError)> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     std::str::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
-        (line, format!("not UTF-8 text (byte {} of the file)", e.valid_up_to() + 1))
+        (line, EpdLineError::NotUtf8 { byte: e.valid_up_to() + 1 })
     })
 }
 
@@ -355,7 +402,7 @@ pub fn parse_epd_text_with(
 fn parse_lines(
     text: &str,
     file: &str,
-    parse: &dyn Fn(&str, usize) -> Result<Epd, String>,
+    parse: &dyn Fn(&str, usize) -> Result<Epd, EpdLineError>,
 ) -> Result<Vec<Epd>, EpdError> {
     let mut out = Vec::new();
     let mut first_error = None;
@@ -380,7 +427,7 @@ fn parse_lines(
 fn for_each_line(
     text: &str,
     file: &str,
-    parse: &dyn Fn(&str, usize) -> Result<Epd, String>,
+    parse: &dyn Fn(&str, usize) -> Result<Epd, EpdLineError>,
     take: &mut dyn FnMut(Result<Epd, EpdError>) -> bool,
 ) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -393,7 +440,7 @@ fn for_each_line(
             file: file.to_string(),
             line: i + 1,
             text: raw.to_string(),
-            reason,
+            reason: Box::new(reason),
         });
         if !take(result) {
             return;
@@ -438,7 +485,7 @@ mod tests {
         let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 12; fmvn 13;", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
         let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 5;", 1, false).unwrap_err();
-        assert!(err.contains("the clock field 12 and the hmvc operation \"5\" disagree"), "{err}");
+        assert!(err.to_string().contains("the clock field 12 and the hmvc operation \"5\" disagree"), "{err}");
     }
 
     #[test]
@@ -449,7 +496,10 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K2R b K - hmvc 3; fmvn 4; 12 13", "\"12 13\""),
         ] {
             let err = Epd::parse(line, 1, false).expect_err(line);
-            assert!(err.starts_with(&format!("operation {operation}: an opcode starts with a letter")), "{err}");
+            assert!(
+                err.to_string().starts_with(&format!("operation {operation}: an opcode starts with a letter")),
+                "{err}"
+            );
         }
         // Opcodes with digits after the letter, operations without operands, and the perft-suite form still read.
         let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - c0 \"x\"; D1 5; noop;", 1, false).unwrap();
@@ -460,9 +510,9 @@ mod tests {
     #[test]
     fn odd_whitespace_in_the_fen_is_named() {
         let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R\u{a0}b K - bm Kd7;", 1, false).unwrap_err();
-        assert!(err.contains("U+00A0"), "{err}");
+        assert!(err.to_string().contains("U+00A0"), "{err}");
         let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b\u{c}K - bm Kd7;", 1, false).unwrap_err();
-        assert!(err.contains("U+000C"), "{err}");
+        assert!(err.to_string().contains("U+000C"), "{err}");
         // Inside an operation's operand any text is kept.
         let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - id \"a\u{a0}b\";", 1, false).unwrap();
         assert_eq!(e.get("id"), Some("a\u{a0}b"));

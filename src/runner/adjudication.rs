@@ -17,8 +17,8 @@
 //! ([`EngineScore::as_cp`]); a mate score is never drawish.
 
 use super::kv::{KeyValueError, KeyValues};
-use super::player::EngineScore;
 use crate::chess::Color;
+use crate::player::EngineScore;
 
 /// Draw adjudication, cutechess-cli's `-draw movenumber=N movecount=M score=S`: the game is drawn after a move
 /// once at least `movenumber` full moves have been played (plies since the start position, book included,

@@ -261,6 +261,7 @@ fn llr_svg(title: &str, points: &[&HistoryPoint], spec: &SprtSpec) -> Result<Str
         ],
     }
     .svg()
+    .map_err(|e| e.to_string())
 }
 
 /// Draws the Elo chart as SVG text.
@@ -294,6 +295,7 @@ fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, String> {
         ],
     }
     .svg()
+    .map_err(|e| e.to_string())
 }
 
 /// Draws the charts of a run folder from its `games.csv`: reads the rows, computes the [`history`] from

@@ -3,11 +3,10 @@
 
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
 use super::openings::Opening;
-use super::player::{GoRequest, MoveLimit, Player, PlayerError};
 use super::timecontrol::Clock;
 use crate::chess;
-use crate::engine::Limits;
 use crate::game::{Color, Game, GameResult, RuleEnd};
+use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -127,7 +126,7 @@ impl Clocks {
         let inc = |c: Color| self.0[c.index()].map(|clock| clock.control().inc_ms);
         let own = self.0[mover.index()];
         let mut limits =
-            Limits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..Limits::default() };
+            GoLimits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..GoLimits::default() };
         if own.is_some() {
             // The opponent's clock is sent too when it has one; a side without a clock is shown the mover's.
             let other = |c: Color| left(c).or(left(mover));
@@ -339,8 +338,8 @@ mod tests {
     use crate::chess::Move;
     use crate::chess::Square;
     use crate::notation::parse_uci;
+    use crate::player::{EngineScore, PlayerMove};
     use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
-    use crate::runner::player::{EngineScore, PlayerMove};
 
     /// A player that answers from a script: UCI move texts (an illegal one is sent as it is, a text that is not
     /// two squares as the null move) with a score each; `None` in the script is a failure.

@@ -15,8 +15,8 @@
 //! an interrupted run can be resumed and shards of one schedule merged; [`records`] reads a run's games back
 //! and repairs the tail a killed process leaves.
 //!
-//! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,
-//! external UCI engine processes ([`UciPlayer`]) another.
+//! The runner talks to players only through the [`crate::player::Player`] trait; the built-in engines are one
+//! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
 
 pub mod adjudication;
 pub mod charts;
@@ -24,7 +24,6 @@ pub mod game;
 pub mod kv;
 pub mod openings;
 pub mod output;
-pub mod player;
 pub mod records;
 pub mod report;
 pub mod runfile;
@@ -32,7 +31,6 @@ pub mod scheduler;
 pub mod summary;
 pub mod tally;
 pub mod timecontrol;
-pub mod uci_player;
 
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
@@ -42,10 +40,6 @@ pub use openings::{
     load_openings_as, opening_order, opening_order_from,
 };
 pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
-pub use player::{
-    BuiltinEngine, BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError,
-    PlayerMove,
-};
 pub use records::{
     GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
 };
@@ -58,4 +52,3 @@ pub use scheduler::{
 pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
 pub use timecontrol::{Clock, TimeControl};
-pub use uci_player::{UciEngine, UciPlayer};

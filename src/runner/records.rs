@@ -634,8 +634,9 @@ pub fn replay<G: MatchGame>(
 mod tests {
     use super::*;
     use crate::chess::Position;
+    use crate::player::EngineSpec;
     use crate::runner::output::pgn_text;
-    use crate::runner::{EngineSpec, GamePair, GameRecord, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
+    use crate::runner::{GamePair, GameRecord, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
     use std::time::UNIX_EPOCH;
 
     /// A fresh folder for one test.

@@ -226,7 +226,7 @@ fn percent(figure: &Figure, decimals: usize) -> String {
 
 /// fastchess's time-control text for an engine's move limit: `10+0.1` (a clock), `0.1/move` (movetime, in
 /// seconds), `8 plies` (depth) or `5000 nodes`, the first set in that order (fastchess's order).
-fn limit_text(limit: &crate::runner::MoveLimit) -> String {
+fn limit_text(limit: &crate::player::MoveLimit) -> String {
     if let Some(tc) = limit.tc {
         tc.to_string()
     } else if let Some(ms) = limit.movetime_ms {
@@ -302,13 +302,14 @@ fn non_finite(x: f64) -> Option<&'static str> {
 mod tests {
     use super::*;
     use crate::chess::Position;
+    use crate::player::EngineSpec;
     use crate::runner::scheduler::{MatchLength, SprtVerdict, Tournament};
-    use crate::runner::{EngineSpec, GameSettings, Opening, OpeningOrder, Variant};
+    use crate::runner::{GameSettings, Opening, OpeningOrder, Variant};
     use crate::stats::{EloModel, Pentanomial};
 
     fn spec(engines: &[&str], sprt: Option<SprtSpec>) -> MatchSpec {
         let settings = GameSettings::default();
-        let limit = crate::runner::MoveLimit { nodes: Some(5000), ..Default::default() };
+        let limit = crate::player::MoveLimit { nodes: Some(5000), ..Default::default() };
         MatchSpec {
             engines: engines.iter().map(|name| EngineSpec { limit, ..EngineSpec::builtin(name).unwrap() }).collect(),
             openings: vec![Opening { start: Position::startpos(), moves: Vec::new(), line: 1 }],
@@ -459,10 +460,10 @@ mod tests {
     #[test]
     fn every_pairing_gets_both_blocks() {
         let mut spec = spec(&["seed", "nomob"], None);
-        spec.engines.push(EngineSpec::from_config("third", crate::engine::EngineConfig::seed(), "third.toml"));
+        spec.engines.push(EngineSpec::from_config("third", crate::engine::chess::EngineConfig::seed(), "third.toml"));
         spec.tournament = Tournament::Gauntlet;
         for engine in &mut spec.engines {
-            engine.limit = crate::runner::MoveLimit { depth: Some(6), nodes: Some(300), ..Default::default() };
+            engine.limit = crate::player::MoveLimit { depth: Some(6), nodes: Some(300), ..Default::default() };
         }
         spec.openings_source = "C:\\books\\uho.epd".into();
         let state = state(&spec, strong());
@@ -475,7 +476,7 @@ mod tests {
 
     #[test]
     fn limits_and_number_formats() {
-        let mut limit = crate::runner::MoveLimit { nodes: Some(5000), movetime_ms: Some(100), ..Default::default() };
+        let mut limit = crate::player::MoveLimit { nodes: Some(5000), movetime_ms: Some(100), ..Default::default() };
         assert_eq!(limit_text(&limit), "0.1/move");
         limit.movetime_ms = Some(2000);
         assert_eq!(limit_text(&limit), "2/move");

@@ -17,10 +17,10 @@
 //! ```
 
 use super::output::{OutputError, replace_file};
-use super::player::EngineKind;
 use super::scheduler::MatchSpec;
 use crate::game::Game as MatchGame;
 use crate::notation::quote::shown as quote_shown;
+use crate::player::EngineKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -278,12 +278,13 @@ pub fn args_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineConfig;
-    use crate::runner::{EngineSpec, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
+    use crate::engine::chess::EngineConfig;
+    use crate::player::EngineSpec;
+    use crate::runner::{GameSettings, MatchLength, Opening, OpeningOrder, Shard};
 
     fn spec() -> MatchSpec {
         let settings = GameSettings::default();
-        let limit = crate::runner::MoveLimit { nodes: Some(300), ..Default::default() };
+        let limit = crate::player::MoveLimit { nodes: Some(300), ..Default::default() };
         MatchSpec {
             engines: vec![
                 EngineSpec { limit, ..EngineSpec::builtin("seed").unwrap() },

@@ -17,11 +17,11 @@ use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
 use super::output::ResultSink;
-use super::player::{EngineSpec, Player};
 use super::tally::MatchTally;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
 use crate::game::Game as MatchGame;
+use crate::player::{EngineSpec, Player};
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::collections::HashSet;
 use std::fmt;
@@ -533,7 +533,7 @@ pub fn run_match_from<G: MatchGame>(
             scope.spawn(move || {
                 let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, done, flags, &sender)));
                 if let Err(payload) = outcome {
-                    let reason = super::player::panic_text(payload.as_ref()).unwrap_or_default();
+                    let reason = crate::player::error::panic_text(payload.as_ref()).unwrap_or_default();
                     let _ = sender.send(Event::Fatal(format!("a worker thread panicked: {reason}")));
                 }
             });
@@ -916,7 +916,7 @@ mod tests {
         let nomob = EngineSpec::builtin("nomob").unwrap();
         let mut settings = GameSettings::default();
         settings.adjudication.maxmoves = Some(20);
-        let limit = crate::runner::MoveLimit { nodes: Some(200), ..Default::default() };
+        let limit = crate::player::MoveLimit { nodes: Some(200), ..Default::default() };
         MatchSpec {
             engines: vec![EngineSpec { limit, ..seed }, EngineSpec { limit, ..nomob }],
             openings: vec![Opening { start: crate::chess::Position::startpos(), moves: Vec::new(), line: 1 }],

@@ -4,11 +4,11 @@
 use super::game::EndReason;
 use super::openings::Variant;
 use super::output::{OutputError, create_new_file};
-use super::player::EngineKind;
 use super::report::match_report;
 use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
 use super::tally::PairingTally;
 use crate::game::Game as MatchGame;
+use crate::player::EngineKind;
 use crate::stats::{Figure, SprtDecision, figures_json};
 use std::fmt::Write as _;
 use std::io::Write as _;

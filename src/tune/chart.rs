@@ -1,6 +1,6 @@
 //! The loss curve of a tuning run as an SVG chart (`loss.svg`), drawn with plotters' pure-Rust SVG backend.
 
-use crate::svg_chart::{Line, LineChart};
+use crate::svg_chart::{ChartError, Line, LineChart};
 use plotters::prelude::{BLUE, RED, SeriesLabelPosition};
 
 /// The size of the chart, in pixels.
@@ -10,8 +10,8 @@ const SIZE: (u32, u32) = (900, 500);
 /// the chart. Points with a non-finite loss are left out.
 ///
 /// # Errors
-/// plotters' drawing error, as text.
-pub fn loss_svg(title: &str, train: &[(u32, f64)], validation: &[(u32, f64)]) -> Result<String, String> {
+/// [`ChartError`] with plotters' drawing error.
+pub fn loss_svg(title: &str, train: &[(u32, f64)], validation: &[(u32, f64)]) -> Result<String, ChartError> {
     let finite = |s: &[(u32, f64)]| -> Vec<(f64, f64)> {
         s.iter().filter(|p| p.1.is_finite()).map(|&(e, l)| (f64::from(e), l)).collect()
     };

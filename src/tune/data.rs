@@ -26,7 +26,7 @@
 //! standard CRC-32 of the id's text ([`crc32`]): about 10 % of the games, the same games every run.
 
 use crate::chess::Position;
-use crate::engine::eval::{sparse_features, taper};
+use crate::engine::chess::eval::{sparse_features, taper};
 use crate::notation::epd::{Epd, utf8_text};
 use crate::notation::pgn::{PgnError, read_games};
 use crate::notation::quote::{cut, shown};
@@ -197,8 +197,11 @@ impl LabelledSet {
 pub fn read_labelled_file(path: &Path) -> Result<LabelledSet, TuneDataError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| TuneDataError::Io { file: file.clone(), source })?;
-    let text =
-        utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText { file: file.clone(), line, reason })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText {
+        file: file.clone(),
+        line,
+        reason: reason.to_string(),
+    })?;
     Ok(read_labelled_text(text, &file))
 }
 
@@ -249,7 +252,7 @@ fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadL
         let position = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?;
         return Ok(LabelledPosition { position, label, line });
     }
-    let epd = Epd::parse(text, line, false).map_err(&bad)?;
+    let epd = Epd::parse(text, line, false).map_err(|e| bad(e.to_string()))?;
     let c9 = epd
         .get("c9")
         .ok_or_else(|| bad("no label: expected a trailing [1.0]/[0.5]/[0.0] or an EPD c9 opcode".to_string()))?;
@@ -351,7 +354,7 @@ fn read_pgn(text: &str, file: &str) -> LabelledSet {
 }
 
 /// Sparse feature vectors of many positions in flat arrays: position `i` owns the entries
-/// `offsets[i]..offsets[i + 1]` of `indices` (feature index, as in [`crate::engine::weights::FEATURES`]) and
+/// `offsets[i]..offsets[i + 1]` of `indices` (feature index, as in [`crate::engine::chess::weights::FEATURES`]) and
 /// `values` (White minus Black count), plus its `phase` (0 to 24) and label.
 #[derive(Clone, Debug, Default)]
 pub struct Dataset {
@@ -468,8 +471,8 @@ impl Dataset {
     }
 
     /// The tapered evaluation of position `i` from White's view, centipawns, for effective weight vectors
-    /// `mg`/`eg` (as [`crate::engine::weights::Weights::mg_vec`]/`eg_vec`): exactly
-    /// [`crate::engine::eval::SparseFeatures::white_eval`], so [`crate::engine::evaluate`] of the position for
+    /// `mg`/`eg` (as [`crate::engine::chess::weights::Weights::mg_vec`]/`eg_vec`): exactly
+    /// [`crate::engine::chess::eval::SparseFeatures::white_eval`], so [`crate::engine::chess::evaluate`] of the position for
     /// White to move, its negation for Black to move.
     ///
     /// # Panics
@@ -559,8 +562,11 @@ impl GameIds {
 pub fn read_game_ids(path: &Path) -> Result<GameIds, TuneDataError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| TuneDataError::Io { file: file.clone(), source })?;
-    let text =
-        utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText { file: file.clone(), line, reason })?;
+    let text = utf8_text(&bytes).map_err(|(line, reason)| TuneDataError::NotText {
+        file: file.clone(),
+        line,
+        reason: reason.to_string(),
+    })?;
     parse_game_ids(text, &file)
 }
 
@@ -637,8 +643,8 @@ pub fn split_by_game(positions: Vec<LabelledPosition>, games: &GameIds) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::evaluate;
-    use crate::engine::weights::Weights;
+    use crate::engine::chess::evaluate;
+    use crate::engine::chess::weights::Weights;
 
     fn labels(set: &LabelledSet) -> Vec<Label> {
         set.positions.iter().map(|p| p.label).collect()
@@ -798,7 +804,7 @@ mod tests {
                 crate::chess::Color::Black => -evaluate(&p.position, &w),
             };
             assert_eq!(data.eval_of(i, &mg, &eg), white, "{}", fens[i]);
-            assert_eq!(i32::from(data.phase(i)), crate::engine::eval::phase(&p.position));
+            assert_eq!(i32::from(data.phase(i)), crate::engine::chess::eval::phase(&p.position));
         }
         let entries: usize = (0..5).map(|i| data.features(i).0.len()).sum();
         assert_eq!(data.bytes(), 6 * 4 + entries * 4 + 5 * 2);

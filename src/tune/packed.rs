@@ -32,7 +32,7 @@
 //! bounds the difference from the `f64` reference.
 
 use super::texel::{NUM_PARAMS, TrainingData};
-use crate::engine::weights::NUM_FEATURES;
+use crate::engine::chess::weights::NUM_FEATURES;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -386,8 +386,8 @@ fn exp2(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Weights;
-    use crate::engine::eval::sparse_features;
+    use crate::engine::chess::Weights;
+    use crate::engine::chess::eval::sparse_features;
     use crate::tune::texel::{SparseSet, TrainingData, gradient, mse, params_of};
 
     fn playout_set() -> SparseSet {

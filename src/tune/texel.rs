@@ -1,7 +1,7 @@
 //! Texel tuning: the mean squared error between game results and `sigmoid(K * eval)` over labelled positions,
 //! its analytic gradient from sparse features, the fit of the sigmoid scale K, and full-batch Adam.
 //!
-//! The evaluation is the engine's tapered linear form (see [`crate::engine::weights`]): for effective weight
+//! The evaluation is the engine's tapered linear form (see [`crate::engine::chess::weights`]): for effective weight
 //! vectors `mg` and `eg` (one weight per feature, [`NUM_FEATURES`] each) and a position's features `f` and
 //! phase `p` (0 to 24), `eval = (p * dot(mg, f) + (24 - p) * dot(eg, f)) / 24` centipawns from White's view,
 //! here in floating point (the engine truncates the division). The tuner's parameter vector is `mg` followed
@@ -12,9 +12,9 @@
 //! (1, 0.5, 0). Gradient: `dE/dw_j = (2/N) sum_i (s_i - r_i) s_i (1 - s_i) (K ln 10 / 400) d eval_i / dw_j`,
 //! with `d eval / d mg_j = p f_j / 24` and `d eval / d eg_j = (24 - p) f_j / 24`. Adam: Kingma and Ba, 2015.
 
-use crate::engine::Weights;
-use crate::engine::eval::SparseFeatures;
-use crate::engine::weights::{FEATURES, NUM_BASE, NUM_FEATURES};
+use crate::engine::chess::Weights;
+use crate::engine::chess::eval::SparseFeatures;
+use crate::engine::chess::weights::{FEATURES, NUM_BASE, NUM_FEATURES};
 use rayon::prelude::*;
 
 /// The length of the tuner's parameter vector: the `mg` weights, then the `eg` weights.
@@ -339,7 +339,7 @@ pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, String> {
 /// parameter, the same piece's square mirrored across the d/e file boundary (a1 with h1, b3 with g3, ...); for
 /// every other parameter, itself. [`NUM_PARAMS`] values.
 pub fn mirror_partners() -> Vec<usize> {
-    let psqt = crate::engine::weights::feature_offset("psqt_pawn").expect("the piece-square tables exist");
+    let psqt = crate::engine::chess::weights::feature_offset("psqt_pawn").expect("the piece-square tables exist");
     let mut partners: Vec<usize> = (0..NUM_PARAMS).collect();
     for layer in [0, NUM_FEATURES] {
         for piece in 0..6 {
@@ -409,8 +409,8 @@ pub fn local_search_pass(
 pub(crate) mod tests {
     use super::*;
     use crate::chess::Position;
-    use crate::engine::Weights;
-    use crate::engine::eval::sparse_features;
+    use crate::engine::chess::Weights;
+    use crate::engine::chess::eval::sparse_features;
 
     /// A few hundred varied positions from short random playouts of the start position.
     pub(crate) fn positions() -> Vec<Position> {
@@ -449,15 +449,16 @@ pub(crate) mod tests {
         assert_eq!(tuned.material, seed.material, "the seed values stay");
         assert_eq!((tuned.mg_vec()[0], tuned.eg_vec()[0]), (107, 100));
         assert_eq!(tuned.eg_vec()[421], -4);
-        let config = crate::engine::EngineConfig { weights: tuned.clone(), ..crate::engine::EngineConfig::seed() };
-        let read = crate::engine::EngineConfig::from_toml_str(&config.to_toml(), "tuned").unwrap();
+        let config =
+            crate::engine::chess::EngineConfig { weights: tuned.clone(), ..crate::engine::chess::EngineConfig::seed() };
+        let read = crate::engine::chess::EngineConfig::from_toml_str(&config.to_toml(), "tuned").unwrap();
         assert_eq!(read.weights, tuned);
     }
 
     #[test]
     fn mirrored_squares_stay_tied() {
         let partners = mirror_partners();
-        let psqt = crate::engine::weights::feature_offset("psqt_knight").unwrap();
+        let psqt = crate::engine::chess::weights::feature_offset("psqt_knight").unwrap();
         // b1 (1) and g1 (6) are partners in both layers; material is its own partner.
         assert_eq!(partners[psqt + 1], psqt + 6);
         assert_eq!(partners[NUM_FEATURES + psqt + 6], NUM_FEATURES + psqt + 1);

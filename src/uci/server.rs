@@ -13,9 +13,11 @@
 
 use crate::chess::Position;
 use crate::chess::game::Game;
-use crate::engine::search::IterationInfo;
-use crate::engine::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
+use crate::engine::chess::search::IterationInfo;
+use crate::engine::chess::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
+use crate::notation::fen::FenError;
 use crate::notation::parse_uci;
+use crate::notation::san::MoveTextError;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,21 +37,103 @@ fn say(out: &Out, line: &str) {
     let _ = w.flush();
 }
 
+/// Why a command sent to our UCI engine cannot be obeyed; the server answers `info string error: ...` with it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum UciCommandError {
+    /// A `go` keyword without its value.
+    #[error("go {key}: missing value")]
+    GoMissing {
+        /// The keyword.
+        key: String,
+    },
+    /// A `go` keyword whose value is not an integer.
+    #[error("go {key}: expected an integer, found {value:?}")]
+    GoValue {
+        /// The keyword.
+        key: String,
+        /// The value sent.
+        value: String,
+    },
+    /// `setoption` without `name`.
+    #[error("setoption: expected `name <id> [value <x>]`")]
+    SetoptionSyntax,
+    /// `setoption name` with no name.
+    #[error("setoption: empty option name")]
+    EmptyOptionName,
+    /// A spin option's value that is not an integer.
+    #[error("setoption {name}: expected an integer, found {value:?}")]
+    OptionInteger {
+        /// The option.
+        name: String,
+        /// The value sent.
+        value: String,
+    },
+    /// A spin option's value outside its range.
+    #[error("setoption {name}: {value} is outside {low}..={high}")]
+    OptionRange {
+        /// The option.
+        name: String,
+        /// The value sent.
+        value: i64,
+        /// The least value.
+        low: i64,
+        /// The greatest value.
+        high: i64,
+    },
+    /// A check option's value that is neither `true` nor `false`.
+    #[error("setoption {name}: expected true or false, found {value:?}")]
+    OptionCheck {
+        /// The option.
+        name: String,
+        /// The value sent.
+        value: String,
+    },
+    /// An option the engine does not have.
+    #[error("unknown option {name:?}")]
+    UnknownOption {
+        /// The option.
+        name: String,
+    },
+    /// `position fen` with too few or too many fields.
+    #[error("position fen: expected 4 to 6 FEN fields, found {found}")]
+    FenFields {
+        /// The fields sent.
+        found: usize,
+    },
+    /// `position fen` with a FEN that is not one.
+    #[error("position fen: {0}")]
+    Fen(FenError),
+    /// `position` followed by neither `startpos` nor `fen`.
+    #[error("position: expected `startpos` or `fen <FEN>`, then optionally `moves ...`")]
+    PositionSyntax,
+    /// A move of `position ... moves` that is not UCI move text of a legal move.
+    #[error("position: {0}")]
+    MoveText(MoveTextError),
+    /// A move of `position ... moves` that the game refuses.
+    #[error("position: illegal move {}", crate::notation::quote::shown(.text))]
+    IllegalMove {
+        /// The move text.
+        text: String,
+    },
+}
+
 /// Parses the words after `go` into search limits (ms, plies, nodes); unknown words (and `ponder`,
 /// `searchmoves`, `mate`) are returned as warnings and skipped. Negative clock times count as 0.
 ///
 /// # Errors
-/// A message naming the keyword whose value is missing or not an integer.
-pub fn parse_go(words: &[&str]) -> Result<(Limits, Vec<String>), String> {
+/// [`UciCommandError::GoMissing`] or [`UciCommandError::GoValue`] naming the keyword whose value is missing or
+/// not an integer.
+pub fn parse_go(words: &[&str]) -> Result<(Limits, Vec<String>), UciCommandError> {
     let mut p = Limits::default();
     let mut warnings = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        let value = |i: &mut usize| -> Result<u64, String> {
+        let value = |i: &mut usize| -> Result<u64, UciCommandError> {
             *i += 1;
-            let v = words.get(*i).ok_or_else(|| format!("go {key}: missing value"))?;
-            let n: i64 = v.parse().map_err(|_| format!("go {key}: expected an integer, found {v:?}"))?;
+            let v = words.get(*i).ok_or_else(|| UciCommandError::GoMissing { key: key.to_string() })?;
+            let n: i64 =
+                v.parse().map_err(|_| UciCommandError::GoValue { key: key.to_string(), value: v.to_string() })?;
             Ok(n.max(0) as u64)
         };
         match key {
@@ -190,7 +274,7 @@ impl UciServer {
             &format!(
                 "option name Hash type spin default {} min 1 max {}",
                 self.config.hash_mb,
-                crate::engine::config::MAX_HASH_MB
+                crate::engine::chess::config::MAX_HASH_MB
             ),
         );
         say(&self.out, "option name Threads type spin default 1 min 1 max 1");
@@ -213,27 +297,28 @@ impl UciServer {
     fn setoption(&mut self, words: &[&str]) {
         let (name, value) = match parse_setoption(words) {
             Ok(nv) => nv,
-            Err(e) => return self.error(&e),
+            Err(e) => return self.error(&e.to_string()),
         };
         let lower = name.to_ascii_lowercase();
-        let int = |lo: i64, hi: i64| -> Result<i64, String> {
-            let v: i64 =
-                value.parse().map_err(|_| format!("setoption {name}: expected an integer, found {value:?}"))?;
+        let int = |lo: i64, hi: i64| -> Result<i64, UciCommandError> {
+            let v: i64 = value
+                .parse()
+                .map_err(|_| UciCommandError::OptionInteger { name: name.clone(), value: value.clone() })?;
             if v < lo || v > hi {
-                return Err(format!("setoption {name}: {v} is outside {lo}..={hi}"));
+                return Err(UciCommandError::OptionRange { name: name.clone(), value: v, low: lo, high: hi });
             }
             Ok(v)
         };
-        let check = || -> Result<bool, String> {
+        let check = || -> Result<bool, UciCommandError> {
             match value.to_ascii_lowercase().as_str() {
                 "true" => Ok(true),
                 "false" => Ok(false),
-                _ => Err(format!("setoption {name}: expected true or false, found {value:?}")),
+                _ => Err(UciCommandError::OptionCheck { name: name.clone(), value: value.clone() }),
             }
         };
-        let result: Result<(), String> = (|| {
+        let result: Result<(), UciCommandError> = (|| {
             match lower.as_str() {
-                "hash" => self.config.hash_mb = int(1, crate::engine::config::MAX_HASH_MB as i64)? as usize,
+                "hash" => self.config.hash_mb = int(1, crate::engine::chess::config::MAX_HASH_MB as i64)? as usize,
                 "threads" => {
                     int(1, 1)?;
                 }
@@ -249,7 +334,7 @@ impl UciServer {
                         let on = check()?;
                         *self.config.search.switch_mut(key).expect("a key of SearchOptions::KEYS") = on;
                     } else {
-                        return Err(format!("unknown option {name:?}"));
+                        return Err(UciCommandError::UnknownOption { name: name.clone() });
                     }
                 }
             }
@@ -257,21 +342,21 @@ impl UciServer {
         })();
         match result {
             Ok(()) => self.config_changed = true,
-            Err(e) => self.error(&e),
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
     fn position(&mut self, words: &[&str]) {
         match parse_position(words, self.chess960) {
             Ok(game) => self.game = game,
-            Err(e) => self.error(&e),
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
     fn go(&mut self, words: &[&str]) {
         let (mut params, warnings) = match parse_go(words) {
             Ok(p) => p,
-            Err(e) => return self.error(&e),
+            Err(e) => return self.error(&e.to_string()),
         };
         params.multipv = self.multipv;
         for w in warnings {
@@ -329,15 +414,16 @@ impl UciServer {
 /// absent for buttons, giving an empty value).
 ///
 /// # Errors
-/// A message when `name` is missing or empty.
-pub fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
+/// [`UciCommandError::SetoptionSyntax`] when `name` is missing, [`UciCommandError::EmptyOptionName`] when it is
+/// empty.
+pub fn parse_setoption(words: &[&str]) -> Result<(String, String), UciCommandError> {
     if words.first() != Some(&"name") {
-        return Err("setoption: expected `name <id> [value <x>]`".to_string());
+        return Err(UciCommandError::SetoptionSyntax);
     }
     let value_at = words.iter().position(|w| *w == "value").unwrap_or(words.len());
     let name = words[1..value_at].join(" ");
     if name.is_empty() {
-        return Err("setoption: empty option name".to_string());
+        return Err(UciCommandError::EmptyOptionName);
     }
     let value = words.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
     Ok((name, value))
@@ -347,15 +433,15 @@ pub fn parse_setoption(words: &[&str]) -> Result<(String, String), String> {
 /// `moves` in UCI text, played with legality checks (the game keeps every key for repetition detection).
 ///
 /// # Errors
-/// A message for a missing or malformed FEN, an unknown keyword, or the first illegal move.
-pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, String> {
+/// A [`UciCommandError`] for a missing or malformed FEN, an unknown keyword, or the first illegal move.
+pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, UciCommandError> {
     let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
     let mut start = match words.first() {
         Some(&"startpos") if moves_at == 1 => Position::startpos(),
         Some(&"fen") => {
             let fields = &words[1..moves_at];
             if fields.len() < 4 || fields.len() > 6 {
-                return Err(format!("position fen: expected 4 to 6 FEN fields, found {}", fields.len()));
+                return Err(UciCommandError::FenFields { found: fields.len() });
             }
             let mut fen = fields.join(" ");
             if fields.len() == 4 {
@@ -363,18 +449,18 @@ pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, String> {
             } else if fields.len() == 5 {
                 fen.push_str(" 1");
             }
-            Position::from_fen_variant(&fen, chess960).map_err(|e| format!("position fen: {e}"))?
+            Position::from_fen_variant(&fen, chess960).map_err(UciCommandError::Fen)?
         }
-        _ => return Err("position: expected `startpos` or `fen <FEN>`, then optionally `moves ...`".to_string()),
+        _ => return Err(UciCommandError::PositionSyntax),
     };
     if chess960 {
         start.set_chess960(true);
     }
     let mut game = Game::new(start);
     for text in words.get(moves_at + 1..).unwrap_or(&[]) {
-        let m = parse_uci(game.position(), text).map_err(|e| format!("position: {e}"))?;
+        let m = parse_uci(game.position(), text).map_err(UciCommandError::MoveText)?;
         if !game.play(m) {
-            return Err(format!("position: illegal move {}", crate::notation::quote::shown(text)));
+            return Err(UciCommandError::IllegalMove { text: text.to_string() });
         }
     }
     Ok(game)

@@ -134,7 +134,7 @@ impl Game {
     }
 
     /// The positions before the current one as `(key, side to move in check)`, oldest first: what
-    /// [`crate::xiangqi::engine::XiangqiEngine::search`] takes as history.
+    /// [`crate::engine::xiangqi::XiangqiEngine::search`] takes as history.
     pub fn history_keys(&self) -> Vec<(u64, bool)> {
         self.history.iter().map(|h| (h.2, h.3)).collect()
     }

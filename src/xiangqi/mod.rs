@@ -8,7 +8,6 @@
 //! - [`movegen`]: pseudo-legal generation, the legality filter, move text, the end of the game.
 //! - [`fen`]: FEN as Fairy-Stockfish writes it.
 //! - [`perft`], [`game`] (repetitions and the perpetual-check rule), [`zobrist`].
-//! - [`engine`]: the built-in Xiangqi engine (material and piece-square tables from TOML, alpha-beta search).
 //!
 //! ```
 //! use arbiter::xiangqi::{Position, perft::perft};
@@ -19,7 +18,6 @@
 //! assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
 //! ```
 
-pub mod engine;
 pub mod fen;
 pub mod game;
 pub mod movegen;

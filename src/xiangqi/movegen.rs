@@ -181,7 +181,7 @@ impl Position {
 
     /// The legal moves, computed in place (the position is restored).
     #[inline]
-    pub(super) fn legal_moves_in_place(&mut self) -> MoveList {
+    pub(crate) fn legal_moves_in_place(&mut self) -> MoveList {
         let mut list = MoveList::new();
         self.generate_pseudo_legal(&mut list);
         let mut legal = self.legality();

@@ -12,7 +12,6 @@
 use super::{FenError, Game, Move, MoveError, MoveList, Outcome, Position, RepetitionVerdict, Undo};
 use crate::game::{Color, GameResult, RuleEnd, RulesOutcome};
 use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant, read_rules_pgn};
-use crate::runner::player::{EngineKind, Player};
 use std::path::Path;
 
 /// Plies without a capture after which a Xiangqi game is drawn (60 moves each; see the module docs).
@@ -188,20 +187,6 @@ impl crate::game::Game for Game {
                 .collect()),
         }
     }
-    // The body belongs with the built-in engine registry (the player part of issue 16 moves it).
-    fn builtin_player(kind: &EngineKind) -> Result<Box<dyn Player<Self>>, String> {
-        match kind {
-            EngineKind::XiangqiBuiltin(config) => {
-                Ok(Box::new(crate::runner::player::BuiltinPlayer::<super::engine::XiangqiEngine>::new(
-                    super::engine::XiangqiConfig::clone(config),
-                )))
-            }
-            EngineKind::Builtin(config) => {
-                Err(format!("{} is a chess build; it cannot play Xiangqi (give a Xiangqi config)", config.name))
-            }
-            EngineKind::Uci(_) => Err("an external engine is not built in".to_string()),
-        }
-    }
 }
 
 /// Reads Xiangqi EPD openings with the EPD reader of [`crate::notation::epd`] (FEN fields, then opcodes, which
@@ -228,9 +213,9 @@ mod tests {
     use crate::runner::game::{EndReason, GameSettings, play_game};
     use crate::runner::openings::random_openings;
     use crate::runner::output::pgn_text;
-    use crate::runner::player::{BuiltinPlayer, MoveLimit};
+    use crate::player::{BuiltinPlayer, MoveLimit};
     use crate::runner::scheduler::GamePair;
-    use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine};
+    use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
     use crate::{chess, xiangqi};
 
     fn player(name: &str) -> BuiltinPlayer<XiangqiEngine> {
@@ -241,7 +226,7 @@ mod tests {
     fn random_openings_are_distinct_balanced_and_reproducible() {
         let start = <xiangqi::Game as GameTrait>::from_fen(xiangqi::START_FEN).unwrap();
         let weights = XiangqiConfig::builtin("nopsqt").unwrap().weights;
-        let balanced = |g: &xiangqi::Game| crate::xiangqi::engine::evaluate(g.position(), &weights).abs() <= 50;
+        let balanced = |g: &xiangqi::Game| crate::engine::xiangqi::evaluate(g.position(), &weights).abs() <= 50;
         let a = random_openings(&start, 20, 4, 7, balanced);
         let b = random_openings(&start, 20, 4, 7, balanced);
         assert_eq!(a.len(), 20);

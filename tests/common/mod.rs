@@ -1,7 +1,7 @@
 //! Helpers shared by integration tests.
 
 use arbiter::chess::Position;
-use arbiter::engine::{NUM_WEIGHTS, Weights};
+use arbiter::engine::chess::{NUM_WEIGHTS, Weights};
 
 /// A deterministic random weight vector (xorshift64 from `seed`), every weight in -1000..=1000.
 pub fn random_weights(seed: u64) -> Weights {

@@ -2,7 +2,7 @@
 //! blended by the game phase.
 //!
 //! Every feature is a count for White minus the same count for Black (the layout is
-//! [`crate::engine::weights::FEATURES`]). With `phase` from [`phase`] (24 = all minor pieces, rooks and
+//! [`crate::engine::chess::weights::FEATURES`]). With `phase` from [`phase`] (24 = all minor pieces, rooks and
 //! queens on the board, 0 = none) the evaluation from White's view is exactly
 //!
 //! ```text
@@ -30,7 +30,7 @@ use crate::chess::{Bitboard, Color, PieceType, Position, Square, attacks};
 /// The phase of the start position, and the most [`phase`] returns.
 pub const MAX_PHASE: i32 = 24;
 
-/// The dense feature vector of a position, White minus Black, in [`crate::engine::weights::FEATURES`] order,
+/// The dense feature vector of a position, White minus Black, in [`crate::engine::chess::weights::FEATURES`] order,
 /// with its game phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Features {
@@ -41,7 +41,7 @@ pub struct Features {
 }
 
 impl Features {
-    /// The feature counts as one flat vector in [`crate::engine::weights::FEATURES`] order.
+    /// The feature counts as one flat vector in [`crate::engine::chess::weights::FEATURES`] order.
     pub fn to_vec(&self) -> [i32; NUM_FEATURES] {
         self.values
     }
@@ -49,7 +49,7 @@ impl Features {
     /// The counts of the feature `key` (one value for a scalar, one per element for an array).
     ///
     /// # Panics
-    /// When `key` is not a key of [`crate::engine::weights::FEATURES`].
+    /// When `key` is not a key of [`crate::engine::chess::weights::FEATURES`].
     pub fn get(&self, key: &str) -> &[i32] {
         let at = feature_offset(key).expect("a feature key");
         let len = super::weights::FEATURES.iter().find(|f| f.0 == key).expect("a feature key").1;

@@ -33,7 +33,7 @@ pub fn evaluate(pos: &Position, w: &XiangqiWeights) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::engine::config::XiangqiConfig;
+    use crate::engine::xiangqi::config::XiangqiConfig;
 
     fn seed() -> XiangqiWeights {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/xiangqi/seed.toml");

@@ -1,4 +1,6 @@
-//! The `--engine` and `--each` values of `arbiter match`, in the cutechess-cli/fastchess style:
+//! Engine specs: [`EngineSpec`], one entrant of a match (a built-in build from the [`crate::engine`] registry
+//! or an external UCI engine, with its [`MoveLimit`]), and the parser of the `--engine` and `--each` values of
+//! `arbiter match`, in the cutechess-cli/fastchess style:
 //!
 //! ```text
 //! --engine name=seed,config=configs/seed.toml,tc=10+0.1
@@ -13,14 +15,219 @@
 //! (milliseconds a move may overrun). `--each` takes every key but `name`, `config` and `cmd`, and applies to
 //! every engine; an engine's own key wins over `--each`.
 
-use crate::engine::EngineConfig;
+use super::builtin::builtin_player;
+use super::error::panic_text;
+use super::uci::{UciEngine, UciPlayer};
+use super::{Player, PlayerError};
+use crate::engine::chess::EngineConfig;
+use crate::engine::chess::tt::TranspositionTable;
+use crate::engine::xiangqi::XiangqiConfig;
+use crate::engine::{Build, BuildError, EngineGame};
 use crate::game::GameKind;
-use crate::runner::player::bad_engine_name;
 use crate::runner::timecontrol::TimeControl;
-use crate::runner::uci_player::UciEngine;
-use crate::runner::{EngineSpec, KeyValueError, KeyValues, MoveLimit};
-use crate::xiangqi::engine::XiangqiConfig;
+use crate::game::Game as MatchGame;
+use crate::runner::{KeyValueError, KeyValues};
+use std::fmt;
+use std::panic::catch_unwind;
 use std::path::PathBuf;
+
+/// How long one engine may think, set per engine (`--engine ...,tc=10+0.1`) or for all (`--each`, `--nodes`).
+/// Every limit that is set applies; the player stops at the first one reached. With none set a player searches
+/// until it decides itself (the built-in engine to its maximum depth), so a match always sets at least one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveLimit {
+    /// Maximum search depth in plies (UCI `go depth`).
+    pub depth: Option<u32>,
+    /// Maximum nodes searched (UCI `go nodes`).
+    pub nodes: Option<u64>,
+    /// Thinking time per move in milliseconds (`st=`, UCI `go movetime`): a move that takes longer than this
+    /// plus `timemargin_ms` loses on time.
+    pub movetime_ms: Option<u64>,
+    /// A clock kept by the runner (`tc=`, UCI `go wtime btime winc binc movestogo`).
+    pub tc: Option<TimeControl>,
+    /// How far a move may overrun the clock or `movetime_ms` before it loses on time, in milliseconds
+    /// (`timemargin=`, as in cutechess-cli; default 0).
+    pub timemargin_ms: u64,
+}
+
+impl MoveLimit {
+    /// Whether no limit is set.
+    pub fn is_unlimited(&self) -> bool {
+        self.depth.is_none() && self.nodes.is_none() && self.movetime_ms.is_none() && self.tc.is_none()
+    }
+
+    /// Whether the limit involves wall time (a clock or a time per move), so that games are not reproducible.
+    pub fn is_timed(&self) -> bool {
+        self.tc.is_some() || self.movetime_ms.is_some()
+    }
+}
+
+impl fmt::Display for MoveLimit {
+    /// Writes the limits as `tc 10+0.1, nodes 5000, depth 8, movetime 100 ms, timemargin 50 ms` (or `none`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(tc) = self.tc {
+            parts.push(format!("tc {tc}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes {n}"));
+        }
+        if let Some(d) = self.depth {
+            parts.push(format!("depth {d}"));
+        }
+        if let Some(t) = self.movetime_ms {
+            parts.push(format!("movetime {t} ms"));
+        }
+        if self.timemargin_ms > 0 {
+            parts.push(format!("timemargin {} ms", self.timemargin_ms));
+        }
+        if parts.is_empty() { f.write_str("none") } else { f.write_str(&parts.join(", ")) }
+    }
+}
+
+/// What kind of program an entrant is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The built-in chess engine with this configuration (boxed: a config holds every weight).
+    Builtin(Box<EngineConfig>),
+    /// The built-in Xiangqi engine with this configuration.
+    XiangqiBuiltin(Box<XiangqiConfig>),
+    /// An external engine process spoken to over UCI.
+    Uci(UciEngine),
+}
+
+/// One entrant of a match: its display name, its kind, its move limits and where it came from (for the summary).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The unique name used in PGN tags, the CSV and the summary.
+    pub name: String,
+    /// What to run.
+    pub kind: EngineKind,
+    /// Where the build came from, in words: a config file path, `built-in`, or the command of an external
+    /// engine.
+    pub source: String,
+    /// How long this engine may think per move (its own `tc=`/`nodes=`/... over `--each` and the global flags).
+    pub limit: MoveLimit,
+}
+
+impl EngineSpec {
+    /// The built-in chess builds known by name, `seed` and `nomob` ([`Build::named`]); `None` for other names.
+    /// The move limit is left unset.
+    pub fn builtin(name: &str) -> Option<EngineSpec> {
+        Build::named(EngineGame::Chess, name).map(|build| EngineSpec::from_build(name, build, "built-in"))
+    }
+
+    /// An entrant running the built-in `build` (of either game), named `name`, read from `source`; the move
+    /// limit is left unset.
+    pub fn from_build(name: &str, build: Build, source: &str) -> EngineSpec {
+        match build {
+            Build::Chess(config) => EngineSpec::from_config(name, *config, source),
+            Build::Xiangqi(config) => EngineSpec::xiangqi(name, *config, source),
+        }
+    }
+
+    /// An entrant running the built-in engine with `config`, named `name`, read from `source`; the move limit
+    /// is left unset.
+    pub fn from_config(name: &str, mut config: EngineConfig, source: &str) -> EngineSpec {
+        config.name = name.to_string();
+        EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::Builtin(Box::new(config)),
+            source: source.to_string(),
+            limit: MoveLimit::default(),
+        }
+    }
+
+    /// An entrant running the built-in Xiangqi engine with `config`, named `name`, read from `source`; the move
+    /// limit is left unset.
+    pub fn xiangqi(name: &str, mut config: XiangqiConfig, source: &str) -> EngineSpec {
+        config.name = name.to_string();
+        EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::XiangqiBuiltin(Box::new(config)),
+            source: source.to_string(),
+            limit: MoveLimit::default(),
+        }
+    }
+
+    /// An entrant running the external UCI engine `engine`, named `name`; the move limit is left unset.
+    pub fn uci(name: &str, engine: UciEngine) -> EngineSpec {
+        let source = engine.command_line();
+        EngineSpec { name: name.to_string(), kind: EngineKind::Uci(engine), source, limit: MoveLimit::default() }
+    }
+
+    /// The memory one player of this entrant holds for its transposition table, in MiB (for an external
+    /// engine: its `Hash` option when given, else 16, the usual UCI default).
+    pub fn hash_mb(&self) -> usize {
+        match &self.kind {
+            EngineKind::Builtin(config) => config.hash_mb,
+            EngineKind::XiangqiBuiltin(config) => config.hash_mb,
+            EngineKind::Uci(engine) => engine.hash_mb(),
+        }
+    }
+
+    /// The search threads one player of this entrant uses: 1 for the built-in engine; an external engine's
+    /// `Threads` option when given as a number, else 1.
+    pub fn threads(&self) -> usize {
+        match &self.kind {
+            EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => 1,
+            EngineKind::Uci(engine) => engine.numeric_option("threads").unwrap_or(1),
+        }
+    }
+
+    /// Creates a fresh player for one worker thread: for an external engine, starts its process and performs
+    /// the UCI handshake.
+    ///
+    /// # Errors
+    /// [`PlayerError::Start`] when the player cannot be created: its transposition table cannot be allocated
+    /// (checked before the engine is built, so that the failure is an error and never an abort), the
+    /// built-in engine panics while it is built, or an external engine cannot be started or does not answer
+    /// `uciok`/`readyok` in time.
+    pub fn create<G: MatchGame>(&self) -> Result<Box<dyn Player<G>>, PlayerError> {
+        let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
+        if let EngineKind::Uci(engine) = &self.kind {
+            let player = UciPlayer::<G>::start(&self.name, engine.clone())?;
+            return Ok(Box::new(player));
+        }
+        TranspositionTable::check_allocation(self.hash_mb()).map_err(|e| start_error(e.to_string()))?;
+        let build = match &self.kind {
+            EngineKind::Builtin(config) => Build::Chess(config.clone()),
+            EngineKind::XiangqiBuiltin(config) => Build::Xiangqi(config.clone()),
+            EngineKind::Uci(_) => unreachable!("an external engine was started above"),
+        };
+        let name = self.name.clone();
+        match catch_unwind(move || builtin_player::<G>(&name, build)) {
+            Ok(player) => player,
+            Err(payload) => {
+                let reason = panic_text(payload.as_ref()).unwrap_or_else(|| "panic".to_string());
+                Err(start_error(format!("the engine panicked: {reason}")))
+            }
+        }
+    }
+}
+
+/// Why a name cannot be an engine's name: `None` for a good name; otherwise the reason, in words. Names go into
+/// PGN tags and CSV cells, so they must be non-empty and free of control characters, `"` and `\`.
+///
+/// # Examples
+/// ```
+/// use arbiter::player::bad_engine_name;
+/// assert_eq!(bad_engine_name("seed-2"), None);
+/// assert!(bad_engine_name("").is_some());
+/// assert!(bad_engine_name("a\nb").is_some());
+/// assert!(bad_engine_name("say \"hi\"").is_some());
+/// ```
+pub fn bad_engine_name(name: &str) -> Option<&'static str> {
+    if name.trim().is_empty() {
+        Some("an engine name must not be empty")
+    } else if name.chars().any(char::is_control) {
+        Some("an engine name must not hold control characters (they would break PGN tags)")
+    } else if name.contains(['"', '\\']) {
+        Some("an engine name must not hold '\"' or '\\' (they would break PGN tags)")
+    } else {
+        None
+    }
+}
 
 /// The keys of `--engine`.
 pub const ENGINE_KEYS: [&str; 13] = [
@@ -51,10 +258,10 @@ pub enum EngineArgError {
     KeyValue(#[from] KeyValueError),
     /// The config file is missing or bad.
     #[error("--engine: {0}")]
-    Config(#[from] crate::engine::config::ConfigError),
+    Config(crate::engine::chess::ConfigError),
     /// The Xiangqi config file is missing or bad.
     #[error("--engine: {0}")]
-    XiangqiConfig(#[from] crate::xiangqi::engine::XiangqiConfigError),
+    XiangqiConfig(crate::engine::xiangqi::XiangqiConfigError),
     /// A `config=` file that is a build of the other game (a chess build with `--game xiangqi`, or the reverse).
     #[error("--engine: {path}: a {is} build, but this match plays {plays}; {hint}")]
     WrongGame {
@@ -125,6 +332,16 @@ pub enum EngineArgError {
         /// What is wrong with it.
         reason: &'static str,
     },
+}
+
+impl From<BuildError> for EngineArgError {
+    fn from(error: BuildError) -> EngineArgError {
+        match error {
+            BuildError::Config(e) => EngineArgError::Config(e),
+            BuildError::XiangqiConfig(e) => EngineArgError::XiangqiConfig(e),
+            BuildError::WrongGame { path, is, plays, hint } => EngineArgError::WrongGame { path, is, plays, hint },
+        }
+    }
 }
 
 /// Settings shared by every engine (`--each`), parsed once.
@@ -248,37 +465,11 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     }
     let mut spec = match (name, kv.text("config"), kv.text("cmd")) {
         (_, Some(_), Some(_)) => return Err(EngineArgError::ConfigAndCmd),
-        (_, Some(path), None) if game == GameKind::Xiangqi => {
-            let config = XiangqiConfig::load(std::path::Path::new(path)).map_err(|e| {
-                if EngineConfig::load(path).is_ok() {
-                    EngineArgError::WrongGame {
-                        path: path.to_string(),
-                        is: "chess",
-                        plays: "xiangqi",
-                        hint: "give a Xiangqi build (the layout of configs/xiangqi/seed.toml)",
-                    }
-                } else {
-                    e.into()
-                }
-            })?;
-            let name = config_build_name(&config.name)?;
-            EngineSpec::xiangqi(&name, config, path)
-        }
         (_, Some(path), None) => {
-            let config = EngineConfig::load(path).map_err(|e| {
-                if XiangqiConfig::load(std::path::Path::new(path)).is_ok() {
-                    EngineArgError::WrongGame {
-                        path: path.to_string(),
-                        is: "xiangqi",
-                        plays: "chess",
-                        hint: "add --game xiangqi, or give a chess build (the layout of configs/seed.toml)",
-                    }
-                } else {
-                    e.into()
-                }
-            })?;
-            let name = config_build_name(&config.name)?;
-            EngineSpec::from_config(&name, config, path)
+            let mut build = Build::load(engine_game(game), path)?;
+            let name = config_build_name(build.name())?;
+            build.set_name(&name);
+            EngineSpec::from_build(&name, build, path)
         }
         (_, None, Some(cmd)) => {
             if cmd.is_empty() {
@@ -306,15 +497,14 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
         }
         (Some(name), None, None) => {
             let builtin = match game {
-                GameKind::Chess => EngineSpec::builtin(name),
-                GameKind::Xiangqi => {
-                    XiangqiConfig::builtin(name).map(|config| EngineSpec::xiangqi(name, config, "built-in"))
-                }
+                GameKind::Chess | GameKind::Xiangqi => Build::named(engine_game(game), name),
                 // No built-in checkers engine: `arbiter match` refuses checkers before reading engines.
                 GameKind::Russian | GameKind::English => None,
             };
-            let builtins = if game == GameKind::Chess { "seed, nomob" } else { "seed, nopsqt" };
-            builtin.ok_or(EngineArgError::NotBuiltin { name: name.to_string(), builtins })?
+            let builtins = if game == GameKind::Chess { EngineGame::Chess } else { EngineGame::Xiangqi };
+            let builtins = builtins.builtin_names();
+            let build = builtin.ok_or(EngineArgError::NotBuiltin { name: name.to_string(), builtins })?;
+            EngineSpec::from_build(name, build, "built-in")
         }
         (None, None, None) => return Err(EngineArgError::Nameless),
     };
@@ -331,6 +521,11 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     };
     spec.limit = limit_from(&kv, shared)?;
     Ok(spec)
+}
+
+/// The game whose built-in engine an entrant of a `game` match runs (checkers has none: chess's is named).
+fn engine_game(game: GameKind) -> EngineGame {
+    if game == GameKind::Xiangqi { EngineGame::Xiangqi } else { EngineGame::Chess }
 }
 
 /// Refuses an external engine whose UCI options cannot be sent as one `setoption name NAME value VALUE` line:
@@ -392,7 +587,7 @@ fn uci_engine(cmd: &str, kv: &KeyValues, each: &EachArgs) -> Result<UciEngine, K
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::EngineKind;
+    use crate::chess::Game;
 
     #[test]
     fn external_engines() {
@@ -449,5 +644,29 @@ mod tests {
         assert!(err.starts_with("--each: unknown key `name`"), "{err}");
         let err = EachArgs::parse(Some("tc=0")).unwrap_err().to_string();
         assert!(err.starts_with("--each: tc=\"0\""), "{err}");
+    }
+
+    #[test]
+    fn builtin_builds() {
+        let seed = EngineSpec::builtin("seed").unwrap();
+        let nomob = EngineSpec::builtin("nomob").unwrap();
+        let (EngineKind::Builtin(a), EngineKind::Builtin(b)) = (&seed.kind, &nomob.kind) else {
+            panic!("built-in builds are built in")
+        };
+        assert_eq!(**a, EngineConfig::seed());
+        assert_eq!(b.weights.mobility, [0; 4]);
+        assert_eq!(b.weights.material, a.weights.material);
+        assert!(EngineSpec::builtin("stockfish").is_none());
+    }
+
+    #[test]
+    fn an_impossible_hash_is_a_start_error() {
+        let mut spec = EngineSpec::builtin("seed").unwrap();
+        assert_eq!(spec.hash_mb(), 16);
+        let EngineKind::Builtin(config) = &mut spec.kind else { panic!("seed is built in") };
+        config.hash_mb = usize::MAX >> 20;
+        let err = spec.create::<Game>().err().unwrap();
+        assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
+        assert!(err.to_string().contains("cannot allocate"), "{err}");
     }
 }

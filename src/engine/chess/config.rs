@@ -26,7 +26,7 @@
 //! passed_pawn = [0, 0, 0, 10, 20, 40, 60, 0]
 //! ```
 //!
-//! The keys of `[weights.mg]` and `[weights.eg]` are those of [`crate::engine::weights::FEATURES`]: the seed
+//! The keys of `[weights.mg]` and `[weights.eg]` are those of [`crate::engine::chess::weights::FEATURES`]: the seed
 //! terms above plus `psqt_pawn` .. `psqt_king`, `king_zone_attacks`, `rook_open_file`, `rook_semi_open_file`,
 //! `isolated_pawn`, `backward_pawn` and `tempo`. Configs written before the tapered evaluation (without the
 //! sub-tables) keep loading with every added value zero.
@@ -315,6 +315,32 @@ impl Reader<'_> {
     }
 }
 
+/// One `key: a -> b` line per setting or weight that differs, in config order (`name`, `search.*`,
+/// `weights.*`).
+pub fn diff(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
+    let mut lines = Vec::new();
+    if a.name != b.name {
+        lines.push(format!("name: {:?} -> {:?}", a.name, b.name));
+    }
+    if a.hash_mb != b.hash_mb {
+        lines.push(format!("search.hash_mb: {} -> {}", a.hash_mb, b.hash_mb));
+    }
+    for key in super::SearchOptions::KEYS {
+        let (x, y) = (a.search.switch(key), b.search.switch(key));
+        if x != y {
+            let show = |v: Option<bool>| v.map_or("?".to_string(), |v| v.to_string());
+            lines.push(format!("search.{key}: {} -> {}", show(x), show(y)));
+        }
+    }
+    let (va, vb) = (a.weights.to_vec(), b.weights.to_vec());
+    for ((name, x), y) in Weights::names().iter().zip(va).zip(vb) {
+        if x != y {
+            lines.push(format!("weights.{name}: {x} -> {y}"));
+        }
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,5 +376,32 @@ mod tests {
             }
             other => panic!("expected a syntax error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn diff_lists_changed_keys_only() {
+        let (seed, nomob) = (
+            crate::engine::registry::chess_config("seed").unwrap(),
+            crate::engine::registry::chess_config("nomob").unwrap(),
+        );
+        assert!(diff(&seed, &seed).is_empty());
+        let lines = diff(&seed, &nomob);
+        assert_eq!(lines[0], "name: \"seed\" -> \"nomob\"");
+        assert_eq!(lines[1], "weights.mobility[0]: 9 -> 0");
+        assert_eq!(lines.len(), 5);
+        let mut other = seed.clone();
+        other.hash_mb = 32;
+        other.search.lmr = false;
+        other.weights.eg[crate::engine::chess::weights::index::TEMPO] = 5;
+        assert_eq!(
+            diff(&seed, &other),
+            ["search.hash_mb: 16 -> 32", "search.lmr: true -> false", "weights.eg.tempo: 0 -> 5"]
+        );
+        assert!(
+            crate::engine::registry::chess_config("/nonexistent/x.toml")
+                .unwrap_err()
+                .to_string()
+                .contains("/nonexistent/x.toml")
+        );
     }
 }

@@ -441,7 +441,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::xiangqi::engine::config::XiangqiConfig;
+    use crate::engine::xiangqi::config::XiangqiConfig;
 
     fn engine(name: &str) -> XiangqiEngine {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("configs/xiangqi/{name}.toml"));

@@ -24,7 +24,7 @@
 //! | 417 | `rook_open_file` | per rook on a file without pawns |
 //! | 418 | `rook_semi_open_file` | per rook on a file without own pawns but with enemy pawns |
 //! | 419 | `isolated_pawn` | per pawn without own pawns on the adjacent files |
-//! | 420 | `backward_pawn` | per backward pawn (see [`crate::engine::eval`]) |
+//! | 420 | `backward_pawn` | per backward pawn (see [`crate::engine::chess::eval`]) |
 //! | 421 | `tempo` | +1 for the side to move |
 //!
 //! # Weights
@@ -40,7 +40,7 @@
 /// How many seed (phase-independent) weights there are: the features `0..NUM_BASE`.
 pub const NUM_BASE: usize = 32;
 
-/// How many features there are: the length of [`crate::engine::eval::Features::to_vec`] and of
+/// How many features there are: the length of [`crate::engine::chess::eval::Features::to_vec`] and of
 /// [`Weights::mg_vec`].
 pub const NUM_FEATURES: usize = NUM_BASE + 6 * 64 + 6;
 
@@ -291,7 +291,7 @@ impl Weights {
 
     /// The weights as the `[weights]` table of a config file and its `[weights.mg]` and `[weights.eg]`
     /// sub-tables (one `key = value` line each, short arrays on one line, square tables one rank a line from
-    /// a1..h1 up), readable by [`crate::engine::config::EngineConfig::from_toml_str`].
+    /// a1..h1 up), readable by [`crate::engine::chess::config::EngineConfig::from_toml_str`].
     pub fn to_toml(&self) -> String {
         let mut out = String::from("[weights]\n");
         write_fields(&mut out, BASE_FIELDS, &self.base_vec());

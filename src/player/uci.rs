@@ -8,9 +8,8 @@
 //! ([`PlayerError::Stalled`]), move text that is not a move ([`PlayerError::BadMove`]). Each error carries the
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
-use super::player::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
+use super::{EngineScore, GoLimits, GoRequest, Player, PlayerError, PlayerMove};
 use crate::chess::{Game, Position};
-use crate::engine::Limits;
 use crate::game::Game as MatchGame;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
@@ -84,7 +83,7 @@ impl UciEngine {
 
 /// The `go` command for `limits`: `go wtime .. btime .. winc .. binc .. movestogo .. movetime .. nodes ..
 /// depth ..` with the limits that are set (`go infinite` when none is).
-pub fn go_command(limits: &Limits) -> String {
+pub fn go_command(limits: &GoLimits) -> String {
     let mut words = vec!["go".to_string()];
     let mut push = |key: &str, value: Option<u64>| {
         if let Some(v) = value {
@@ -99,7 +98,7 @@ pub fn go_command(limits: &Limits) -> String {
     push("movetime", limits.movetime_ms);
     push("nodes", limits.nodes);
     push("depth", limits.depth.map(u64::from));
-    if words.len() == 1 || limits.infinite {
+    if words.len() == 1 {
         words.push("infinite".to_string());
     }
     words.join(" ")
@@ -425,19 +424,19 @@ mod tests {
 
     #[test]
     fn go_commands() {
-        let clock = Limits {
+        let clock = GoLimits {
             wtime_ms: Some(9_000),
             btime_ms: Some(8_500),
             winc_ms: Some(100),
             binc_ms: Some(100),
             movestogo: Some(12),
-            ..Limits::default()
+            ..GoLimits::default()
         };
         assert_eq!(go_command(&clock), "go wtime 9000 btime 8500 winc 100 binc 100 movestogo 12");
-        assert_eq!(go_command(&Limits { nodes: Some(5000), ..Limits::default() }), "go nodes 5000");
-        let both = Limits { movetime_ms: Some(100), depth: Some(8), ..Limits::default() };
+        assert_eq!(go_command(&GoLimits { nodes: Some(5000), ..GoLimits::default() }), "go nodes 5000");
+        let both = GoLimits { movetime_ms: Some(100), depth: Some(8), ..GoLimits::default() };
         assert_eq!(go_command(&both), "go movetime 100 depth 8");
-        assert_eq!(go_command(&Limits::default()), "go infinite");
+        assert_eq!(go_command(&GoLimits::default()), "go infinite");
     }
 
     #[test]
