@@ -177,7 +177,7 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// `--game` on the command line: the words of [`GameKind`] (`chess`, `xiangqi`, `russian`, `english`), each
+/// `--game` on the command line: the words of [`GameKind`](crate::game::GameKind) (`chess`, `xiangqi`, `russian`, `english`), each
 /// with its help line; the library type derives no clap trait.
 impl clap::ValueEnum for crate::game::GameKind {
     fn value_variants<'a>() -> &'a [Self] {
