@@ -177,7 +177,7 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// `--game` on the command line: the words of [`GameKind`] (`chess`, `xiangqi`, `russian`, `english`), each
+/// `--game` on the command line: the words of [`GameKind`](crate::game::GameKind) (`chess`, `xiangqi`, `russian`, `english`), each
 /// with its help line; the library type derives no clap trait.
 impl clap::ValueEnum for crate::game::GameKind {
     fn value_variants<'a>() -> &'a [Self] {
@@ -193,6 +193,66 @@ impl clap::ValueEnum for crate::game::GameKind {
             GameKind::English => "English checkers (perft only)",
         };
         Some(clap::builder::PossibleValue::new(self.name()).help(help))
+    }
+}
+
+/// A possible value of a `value_enum` flag: its word and its help line.
+fn possible(name: &'static str, help: &'static str) -> Option<clap::builder::PossibleValue> {
+    Some(clap::builder::PossibleValue::new(name).help(help))
+}
+
+/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::runner::openings::Variant)).
+impl clap::ValueEnum for crate::runner::openings::Variant {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::runner::openings::Variant;
+        &[Variant::Standard, Variant::Chess960]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::runner::openings::Variant;
+        match self {
+            Variant::Standard => {
+                possible("standard", "Standard chess: castling fields `KQkq` name the outermost rooks")
+            }
+            Variant::Chess960 => possible(
+                "chess960",
+                "Chess960 (Fischer random), and so also double Fischer random (DFRC), whose books only differ in \
+                 the back ranks: opening FENs are read with X-FEN or Shredder-FEN castling fields, engines get \
+                 `UCI_Chess960`, and games are written with `[Variant \"chess960\"]`",
+            ),
+        }
+    }
+}
+
+/// An opening file's format: `epd` or `pgn`.
+impl clap::ValueEnum for crate::runner::openings::OpeningFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::runner::openings::OpeningFormat;
+        &[OpeningFormat::Epd, OpeningFormat::Pgn]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::runner::openings::OpeningFormat;
+        match self {
+            OpeningFormat::Epd => possible("epd", "One position per line"),
+            OpeningFormat::Pgn => possible("pgn", "Games; their first plies are the book"),
+        }
+    }
+}
+
+/// The order of a match's openings: `sequential` or `random`.
+impl clap::ValueEnum for crate::runner::openings::OpeningOrder {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::runner::openings::OpeningOrder;
+        &[OpeningOrder::Sequential, OpeningOrder::Random]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::runner::openings::OpeningOrder;
+        match self {
+            OpeningOrder::Sequential => possible("sequential", "File order"),
+            OpeningOrder::Random => possible("random", "A shuffle determined by the seed"),
+        }
     }
 }
 

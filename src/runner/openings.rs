@@ -16,7 +16,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 /// The chess variant a match plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Variant {
     /// Standard chess: castling fields `KQkq` name the outermost rooks.
     #[default]
@@ -131,7 +131,7 @@ fn place(file: &str, line: usize, index: usize) -> String {
 }
 
 /// The format of an opening file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpeningFormat {
     /// One position per line.
     Epd,
@@ -155,16 +155,28 @@ impl OpeningFormat {
 }
 
 impl FromStr for OpeningFormat {
-    type Err = String;
+    type Err = UnknownWord;
 
     /// Parses `epd` or `pgn` (any case).
-    fn from_str(text: &str) -> Result<OpeningFormat, String> {
+    fn from_str(text: &str) -> Result<OpeningFormat, UnknownWord> {
         match text.to_ascii_lowercase().as_str() {
             "epd" => Ok(OpeningFormat::Epd),
             "pgn" => Ok(OpeningFormat::Pgn),
-            _ => Err(format!("unknown opening format {text:?}, expected epd or pgn")),
+            _ => Err(UnknownWord { what: "opening format", text: text.to_string(), expected: "epd or pgn" }),
         }
     }
+}
+
+/// A word that is not one of an option's values (`format=`, `order=` of `--openings`).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown {what} {text:?}, expected {expected}")]
+pub struct UnknownWord {
+    /// What the word names: `opening format`, `opening order`.
+    pub what: &'static str,
+    /// The word as given.
+    pub text: String,
+    /// The words accepted.
+    pub expected: &'static str,
 }
 
 /// Reads every opening of an EPD or PGN file (see [`OpeningFormat::detect`]) as standard chess. For PGN,
@@ -270,7 +282,7 @@ fn check_playable<G: Game>(opening: &Opening<G>, index: usize, file: &str) -> Re
 }
 
 /// The order in which a match takes its openings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum OpeningOrder {
     /// File order.
     Sequential,
@@ -290,14 +302,14 @@ impl OpeningOrder {
 }
 
 impl FromStr for OpeningOrder {
-    type Err = String;
+    type Err = UnknownWord;
 
     /// Parses `sequential` or `random` (any case).
-    fn from_str(text: &str) -> Result<OpeningOrder, String> {
+    fn from_str(text: &str) -> Result<OpeningOrder, UnknownWord> {
         match text.to_ascii_lowercase().as_str() {
             "sequential" => Ok(OpeningOrder::Sequential),
             "random" => Ok(OpeningOrder::Random),
-            _ => Err(format!("unknown opening order {text:?}, expected sequential or random")),
+            _ => Err(UnknownWord { what: "opening order", text: text.to_string(), expected: "sequential or random" }),
         }
     }
 }
