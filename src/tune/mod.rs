@@ -14,6 +14,7 @@ pub use data::{
     is_validation_game, parse_game_ids, read_game_ids, read_labelled_file, read_labelled_text, split_by_game,
 };
 pub use packed::PackedSet;
+pub use texel::UnknownGroup;
 pub use texel::{
     Adam, SparseSet, TrainingData, fit_k, gradient, group_mask, local_search_pass, mirror_partners, mse, params_of,
     tie_gradient, weights_from_params,
