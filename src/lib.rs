@@ -1,7 +1,7 @@
 //! Arbiter: an engine-testing and tuning harness for chess engines.
 //!
-//! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` →
-//! `chess`, and beside it `xiangqi`.
+//! Layers (dependencies point down only): `cli` → `runner`/`selfplay`/`tune`/`suite` → `player` →
+//! `uci`/`engine`/`stats`/`notation` → `chess`, and beside it `xiangqi` and `checkers`.
 pub mod checkers;
 pub mod chess;
 pub mod cli;
