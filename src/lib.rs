@@ -1,7 +1,8 @@
 //! Arbiter: an engine-testing and tuning harness for chess engines.
 //!
-//! Layers (dependencies point down only): `cli` → `runner`/`tune`/`suite` → `uci`/`engine`/`stats`/`notation` →
-//! `chess`, and beside it `xiangqi`.
+//! Layers (dependencies point down only): `cli` → `runner`/`selfplay`/`tune`/`suite` → `player` →
+//! `uci`/`engine`/`stats`/`notation` → `game` → `chess`, `xiangqi`, `checkers`. The picture and the rules:
+//! `docs/architecture.md`.
 #![warn(missing_docs)]
 
 pub mod checkers;

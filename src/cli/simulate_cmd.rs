@@ -8,15 +8,10 @@
 //! Exit codes: 0 after the simulation, 2 for a bad flag (the message names it).
 
 use crate::runner::MAX_GAMES;
-use crate::stats::{EloModel, PairDistribution, SimulationError, SprtSpec, simulate};
-use anyhow::bail;
+use crate::stats::{EloModel, SimulationPlan, SimulationPlanError, SimulationRequest, simulate};
 use std::time::Instant;
 
-/// The largest `|elo|`, `|elo0|`, `|elo1|` and `|bias|` accepted, in Elo.
-pub const MAX_ELO: f64 = 1000.0;
-
-/// The most runs `--runs` accepts.
-pub const MAX_RUNS: u64 = 100_000_000;
+pub use crate::stats::{MAX_SIMULATED_ELO as MAX_ELO, MAX_SIMULATION_RUNS as MAX_RUNS};
 
 /// Flags of `arbiter sprt simulate`.
 ///
@@ -94,54 +89,31 @@ impl From<ModelArg> for EloModel {
     }
 }
 
-/// What a checked set of flags simulates.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SimulationPlan {
-    /// The SPRT.
-    pub spec: SprtSpec,
-    /// The pair distribution of the true Elo.
-    pub dist: PairDistribution,
-    /// Runs.
-    pub runs: u64,
-    /// The pair limit of a run.
-    pub max_pairs: u64,
-}
-
-/// Checks the flags and builds the SPRT and the pair distribution.
-///
-/// # Errors
-/// A message naming the flag and what it must be: `--elo` and `--bias` finite within ±1000; `--elo0`,
-/// `--elo1`, `--alpha` and `--beta` as [`SprtSpec::new`] checks them for every command;
-/// `--draw-ratio` in [0, 1) and below twice the lesser side's expected score under `--bias`; `--runs` from 1
-/// to 100,000,000; `--max-games` at least 2; `--threads` at least 1.
-pub fn plan(args: &SimulateArgs) -> anyhow::Result<SimulationPlan> {
-    for (flag, value) in [("--elo", args.elo), ("--bias", args.bias)] {
-        if !value.is_finite() || value.abs() > MAX_ELO {
-            bail!("{flag}: expected a number from -1000 to 1000 (Elo), got {value}");
+impl SimulateArgs {
+    /// The library request of these flags.
+    pub fn request(&self) -> SimulationRequest {
+        SimulationRequest {
+            elo: self.elo,
+            draw_ratio: self.draw_ratio,
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+            model: EloModel::from(self.model),
+            runs: self.runs,
+            max_games: self.max_games,
+            bias: self.bias,
+            threads: self.threads,
         }
     }
-    // The SPRT's ranges are the one check every command shares (SprtSpec::new).
-    let model = EloModel::from(args.model);
-    let spec = SprtSpec::new(args.elo0, args.elo1, args.alpha, args.beta, model)
-        .map_err(|error| anyhow::anyhow!("--{}: {error}", error.parameter().unwrap_or("elo0")))?;
-    if args.runs == 0 || args.runs > MAX_RUNS {
-        bail!("--runs: expected a number of runs from 1 to {MAX_RUNS}, got {}", args.runs);
-    }
-    if args.max_games < 2 {
-        bail!("--max-games: expected at least 2 games (one pair), got {}", args.max_games);
-    }
-    if args.threads == Some(0) {
-        bail!("--threads: expected at least 1 thread, got 0");
-    }
-    let dist = PairDistribution::bayeselo(args.elo, model, args.draw_ratio, args.bias).map_err(|error| {
-        let flag = match error {
-            SimulationError::InvalidElo { .. } | SimulationError::Unreachable { .. } => "--elo",
-            SimulationError::InvalidBias { .. } => "--bias",
-            SimulationError::InvalidDrawRatio { .. } | SimulationError::IncompatibleBias { .. } => "--draw-ratio",
-        };
-        anyhow::anyhow!("{flag}: {error}")
-    })?;
-    Ok(SimulationPlan { spec, dist, runs: args.runs, max_pairs: args.max_games.div_ceil(2) })
+}
+
+/// Checks the flags and builds the SPRT and the pair distribution ([`SimulationRequest::plan`]).
+///
+/// # Errors
+/// A [`SimulationPlanError`] naming the flag and what it must be.
+pub fn plan(args: &SimulateArgs) -> Result<SimulationPlan, SimulationPlanError> {
+    args.request().plan()
 }
 
 /// Runs `arbiter sprt simulate`: prints the pair model, then the pass rate with its Wilson 95% interval, the
@@ -233,7 +205,7 @@ mod tests {
         let plan = plan(&SimulateArgs { max_games: 7, ..args() }).unwrap();
         assert_eq!(plan.max_pairs, 4);
         assert_eq!(plan.runs, 10);
-        assert_eq!(plan.spec, SprtSpec::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap());
+        assert_eq!(plan.spec, crate::stats::SprtSpec::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap());
         assert!(plan.dist.probabilities().nelo().abs() < 1e-9);
     }
 

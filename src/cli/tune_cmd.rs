@@ -16,9 +16,10 @@
 use super::error_text;
 use crate::engine::chess::EngineConfig;
 use crate::notation::quote::shown;
+use crate::tune::run::{Epoch, EpochPlan, Optimizer, run_epochs};
 use crate::tune::{
-    Adam, Dataset, LabelledPosition, PackedSet, fit_k, group_mask, local_search_pass, mirror_partners, params_of,
-    read_game_ids, read_labelled_file, split_by_game, tie_gradient, weights_from_params,
+    Dataset, LabelledPosition, PackedSet, fit_k, group_mask, mirror_partners, params_of, read_game_ids,
+    read_labelled_file, split_by_game, weights_from_params,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
@@ -103,8 +104,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     }
     let validate = args.validate.as_deref().map(parse_validate).transpose()?;
     if let Some(n) = args.threads {
-        if !(1..=super::perft::MAX_THREADS).contains(&n) {
-            anyhow::bail!("--threads {n}: expected 1 to {}", super::perft::MAX_THREADS);
+        if !(1..=super::args::MAX_THREADS).contains(&n) {
+            anyhow::bail!("--threads {n}: expected 1 to {}", super::args::MAX_THREADS);
         }
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
@@ -189,48 +190,35 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
             .expect("the template is valid")
             .progress_chars("=> "),
     );
-    let mut adam = Adam::new(params.len(), args.lr);
-    let mut gradient_time = 0.0;
-    let mut gradient_cpu = 0.0;
-    let mut train_mse = start_train;
-    // The loss curve: (epoch, training MSE) and (epoch, validation MSE).
-    let mut curve = (Vec::<(u32, f64)>::new(), Vec::<(u32, f64)>::new());
-    for epoch in 1..=args.epochs {
-        let t = Instant::now();
-        let cpu = cpu_time::ProcessTime::now();
-        let loss = if args.optimizer == "local" {
-            local_search_pass(|p| train.mse(p, k), &mut params, &frozen, partners.as_deref()).0
-        } else {
-            let (loss, mut grad) = train.gradient(&params, k);
-            if let Some(partners) = &partners {
-                tie_gradient(&mut grad, partners);
-            }
-            adam.step(&mut params, &grad, &frozen);
-            loss
-        };
-        let elapsed = t.elapsed().as_secs_f64();
-        gradient_time += elapsed;
-        gradient_cpu += cpu.elapsed().as_secs_f64();
-        train_mse = loss;
-        let validation_mse = (!validation.is_empty()).then(|| validation.mse(&params, k));
-        curve.0.push((epoch, loss));
-        if let Some(v) = validation_mse {
-            curve.1.push((epoch, v));
-        }
-        let ns = elapsed * 1e9 / train.len() as f64;
+    let plan = EpochPlan {
+        optimizer: if args.optimizer == "local" { Optimizer::Local } else { Optimizer::Adam },
+        epochs: args.epochs,
+        lr: args.lr,
+        frozen,
+        partners,
+    };
+    let mut on_epoch = |e: &Epoch| -> anyhow::Result<()> {
         writeln!(
             loss_csv,
-            "{epoch},{loss:.8},{},{},{ns:.1}",
-            validation_mse.map_or(String::new(), |v| format!("{v:.8}")),
-            adam.lr
+            "{},{:.8},{},{},{:.1}",
+            e.epoch,
+            e.loss,
+            e.validation.map_or(String::new(), |v| format!("{v:.8}")),
+            e.lr,
+            e.ns_per_position
         )?;
-        bar.set_position(u64::from(epoch));
+        bar.set_position(u64::from(e.epoch));
         bar.set_message(format!(
-            "loss {loss:.6}{} lr {}",
-            validation_mse.map_or(String::new(), |v| format!(" validation {v:.6}")),
-            adam.lr
+            "loss {:.6}{} lr {}",
+            e.loss,
+            e.validation.map_or(String::new(), |v| format!(" validation {v:.6}")),
+            e.lr
         ));
-    }
+        Ok(())
+    };
+    let totals = run_epochs(&train, &validation, &mut params, k, &plan, start_train, &mut on_epoch)?;
+    let (gradient_time, gradient_cpu, train_mse) = (totals.wall_seconds, totals.cpu_seconds, totals.last_loss);
+    let curve = (totals.train_curve, totals.validation_curve);
     bar.finish_and_clear();
     let svg_path = args.out.with_extension("loss.svg");
     let title = format!("{}: {} on {} positions, K {k:.4}", args.config, args.optimizer, train.len());

@@ -45,8 +45,8 @@ pub use rating::{
     RatingOptions, fit_ratings, rating_list,
 };
 pub use simulate::{
-    MAX_SIMULATED_ELO, PairDistribution, PairProbabilities, RunResult, SimulationError, SimulationReport, run_rng,
-    simulate, simulate_run,
+    MAX_SIMULATED_ELO, MAX_SIMULATION_RUNS, PairDistribution, PairProbabilities, RunResult, SimulationError,
+    SimulationPlan, SimulationPlanError, SimulationReport, SimulationRequest, run_rng, simulate, simulate_run,
 };
 pub use sprt::{MAX_SPRT_ELO, SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 pub use sprt_elo::{SprtElo, sprt_elo};

@@ -36,6 +36,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use super::elo::{EloModel, NELO_PER_T, Z_975, score_from_elo};
+use super::error::StatsError;
 use super::pentanomial::Pentanomial;
 use super::sprt::{SprtDecision, SprtSpec};
 
@@ -432,6 +433,125 @@ pub fn simulate(spec: &SprtSpec, dist: &PairDistribution, runs: u64, max_pairs: 
     let results: Vec<RunResult> =
         (0..runs).into_par_iter().map(|run| simulate_run(spec, dist, max_pairs, &mut run_rng(seed, run))).collect();
     SimulationReport::from_runs(&results)
+}
+
+/// The most runs a [`SimulationRequest`] accepts.
+pub const MAX_SIMULATION_RUNS: u64 = 100_000_000;
+
+/// A simulation as asked for (the flags of `arbiter sprt simulate`), before [`SimulationRequest::plan`] checks
+/// it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulationRequest {
+    /// The true strength of the tested engine, in the units of `model`.
+    pub elo: f64,
+    /// The draw ratio between equal engines, in [0, 1).
+    pub draw_ratio: f64,
+    /// The SPRT's H0, in the units of `model`.
+    pub elo0: f64,
+    /// The SPRT's H1, in the units of `model`.
+    pub elo1: f64,
+    /// The false-positive rate.
+    pub alpha: f64,
+    /// The false-negative rate.
+    pub beta: f64,
+    /// The Elo model of the SPRT and of the Elo values.
+    pub model: EloModel,
+    /// Simulated matches.
+    pub runs: u64,
+    /// The most games a run plays before it is counted undecided.
+    pub max_games: u64,
+    /// Opening bias: White's expected score between equal engines, in logistic Elo.
+    pub bias: f64,
+    /// Worker threads (`None`: all cores).
+    pub threads: Option<usize>,
+}
+
+/// What a checked [`SimulationRequest`] simulates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimulationPlan {
+    /// The SPRT.
+    pub spec: SprtSpec,
+    /// The pair distribution of the true Elo.
+    pub dist: PairDistribution,
+    /// Runs.
+    pub runs: u64,
+    /// The pair limit of a run.
+    pub max_pairs: u64,
+}
+
+/// Why a [`SimulationRequest`] cannot be simulated; each message names the flag of `arbiter sprt simulate`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SimulationPlanError {
+    /// `elo` or `bias` not finite within ±[`MAX_SIMULATED_ELO`].
+    #[error("{flag}: expected a number from -1000 to 1000 (Elo), got {value}")]
+    Elo {
+        /// `--elo` or `--bias`.
+        flag: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An SPRT parameter that [`SprtSpec::new`] refuses.
+    #[error("--{parameter}: {error}")]
+    Sprt {
+        /// `elo0`, `elo1`, `alpha` or `beta`.
+        parameter: &'static str,
+        /// Why.
+        error: StatsError,
+    },
+    /// Runs outside 1..=[`MAX_SIMULATION_RUNS`].
+    #[error("--runs: expected a number of runs from 1 to {MAX_SIMULATION_RUNS}, got {0}")]
+    Runs(u64),
+    /// A game limit below one pair.
+    #[error("--max-games: expected at least 2 games (one pair), got {0}")]
+    MaxGames(u64),
+    /// No worker thread.
+    #[error("--threads: expected at least 1 thread, got 0")]
+    NoThreads,
+    /// A pair distribution that cannot be built.
+    #[error("{flag}: {error}")]
+    Distribution {
+        /// `--elo`, `--bias` or `--draw-ratio`.
+        flag: &'static str,
+        /// Why.
+        error: SimulationError,
+    },
+}
+
+impl SimulationRequest {
+    /// Checks the request and builds the SPRT and the pair distribution.
+    ///
+    /// # Errors
+    /// A [`SimulationPlanError`]: `elo` and `bias` finite within ±1000; `elo0`, `elo1`, `alpha` and `beta` as
+    /// [`SprtSpec::new`] checks them for every command; `draw_ratio` in [0, 1) and below twice the lesser side's
+    /// expected score under `bias`; `runs` from 1 to 100,000,000; `max_games` at least 2; `threads` at least 1.
+    pub fn plan(&self) -> Result<SimulationPlan, SimulationPlanError> {
+        for (flag, value) in [("--elo", self.elo), ("--bias", self.bias)] {
+            if !value.is_finite() || value.abs() > MAX_SIMULATED_ELO {
+                return Err(SimulationPlanError::Elo { flag, value });
+            }
+        }
+        // The SPRT's ranges are the one check every command shares (SprtSpec::new).
+        let spec = SprtSpec::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
+            .map_err(|error| SimulationPlanError::Sprt { parameter: error.parameter().unwrap_or("elo0"), error })?;
+        if self.runs == 0 || self.runs > MAX_SIMULATION_RUNS {
+            return Err(SimulationPlanError::Runs(self.runs));
+        }
+        if self.max_games < 2 {
+            return Err(SimulationPlanError::MaxGames(self.max_games));
+        }
+        if self.threads == Some(0) {
+            return Err(SimulationPlanError::NoThreads);
+        }
+        let dist = PairDistribution::bayeselo(self.elo, self.model, self.draw_ratio, self.bias).map_err(|error| {
+            let flag = match error {
+                SimulationError::InvalidElo { .. } | SimulationError::Unreachable { .. } => "--elo",
+                SimulationError::InvalidBias { .. } => "--bias",
+                SimulationError::InvalidDrawRatio { .. } | SimulationError::IncompatibleBias { .. } => "--draw-ratio",
+            };
+            SimulationPlanError::Distribution { flag, error }
+        })?;
+        Ok(SimulationPlan { spec, dist, runs: self.runs, max_pairs: self.max_games.div_ceil(2) })
+    }
 }
 
 #[cfg(test)]

@@ -299,13 +299,24 @@ pub fn weights_from_params(start: &Weights, params: &[f64]) -> Weights {
     Weights::from_vec(&flat).expect("the flat vector has NUM_WEIGHTS values")
 }
 
+/// A weight group name that [`group_mask`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown weight group {group:?}; groups: psqt, {}, each also as mg.KEY or eg.KEY",
+    FEATURES.iter().map(|f| f.0).collect::<Vec<&str>>().join(", ")
+)]
+pub struct UnknownGroup {
+    /// The name given.
+    pub group: String,
+}
+
 /// The parameters of weight groups: each group is a feature key of [`FEATURES`] (`material`, `psqt_knight`,
 /// `tempo`, ...) for both phases, `mg.KEY` or `eg.KEY` for one phase, or `psqt` for every piece-square table.
 /// Returns one flag per parameter, true for the parameters of the groups.
 ///
 /// # Errors
-/// The first unknown group name, with the names that exist.
-pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, String> {
+/// [`UnknownGroup`] for the first unknown group name; its message lists the names that exist.
+pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, UnknownGroup> {
     let mut mask = vec![false; NUM_PARAMS];
     for &group in groups {
         let (layers, key) = match group.split_once('.') {
@@ -325,11 +336,7 @@ pub fn group_mask(groups: &[&str]) -> Result<Vec<bool>, String> {
             at += len;
         }
         if !found {
-            let names: Vec<&str> = FEATURES.iter().map(|f| f.0).collect();
-            return Err(format!(
-                "unknown weight group {group:?}; groups: psqt, {}, each also as mg.KEY or eg.KEY",
-                names.join(", ")
-            ));
+            return Err(UnknownGroup { group: group.to_string() });
         }
     }
     Ok(mask)
@@ -479,7 +486,7 @@ pub(crate) mod tests {
         let mask = group_mask(&["eg.tempo", "psqt"]).unwrap();
         assert_eq!(mask.iter().filter(|&&m| m).count(), 1 + 2 * 6 * 64);
         assert!(mask[NUM_FEATURES + 421] && !mask[421]);
-        assert!(group_mask(&["materials"]).unwrap_err().contains("unknown weight group \"materials\""));
+        assert!(group_mask(&["materials"]).unwrap_err().to_string().contains("unknown weight group \"materials\""));
     }
 
     #[test]
