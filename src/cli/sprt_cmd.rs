@@ -14,7 +14,7 @@
 //! prints the same figures as one JSON object at full precision (docs/statistics.md). Exit codes: 0, or 2 for
 //! bad input.
 
-use super::match_cmd::{Failure, clap_error_text, exit_code, parse_match_args, parse_sprt};
+use super::match_cmd::{Failure, exit_code};
 use crate::runner::records::{Repair, read_run};
 use crate::runner::runfile::RunFile;
 use crate::runner::{RUN_TOML, score_of};
@@ -204,9 +204,7 @@ pub fn counts_of_run(dir: &Path) -> Result<(String, String, Wdl, Pentanomial), S
 fn run_sprt(dir: &Path) -> Result<Option<SprtSpec>, String> {
     let path = dir.join(RUN_TOML);
     let run = RunFile::read(&path).map_err(|e| e.to_string())?;
-    let (args, _) =
-        parse_match_args(&run.args).map_err(|e| format!("{}: args: {}", path.display(), clap_error_text(&e)))?;
-    args.sprt.as_deref().map(parse_sprt).transpose().map_err(|e| format!("{}: args: {e}", path.display()))
+    run.plan.sprt.map(|sprt| sprt.spec()).transpose().map_err(|e| format!("{}: plan: {e}", path.display()))
 }
 
 /// The output format of `arbiter sprt` and `arbiter elo`.

@@ -11,9 +11,10 @@
 //!   -> summary.txt (with the final reports) + summary.csv
 //! ```
 //!
-//! A run folder also holds `run.toml` ([`runfile`]): the match's arguments and schedule fingerprint, so that
-//! an interrupted run can be resumed and shards of one schedule merged; [`records`] reads a run's games back
-//! and repairs the tail a killed process leaves.
+//! A match is described by a [`MatchPlan`] ([`plan`]: typed, serializable, validated) and played by
+//! [`run::run`]. A run folder also holds `run.toml` ([`runfile`]): the plan and the schedule fingerprint, so
+//! that an interrupted run can be resumed ([`run::resume`]) and shards of one schedule merged; [`records`]
+//! reads a run's games back and repairs the tail a killed process leaves.
 //!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,
 //! external UCI engine processes ([`UciPlayer`]) another.
@@ -22,11 +23,14 @@ pub mod adjudication;
 pub mod charts;
 pub mod game;
 pub mod kv;
+pub mod merge;
 pub mod openings;
 pub mod output;
+pub mod plan;
 pub mod player;
 pub mod records;
 pub mod report;
+pub mod run;
 pub mod runfile;
 pub mod scheduler;
 pub mod summary;
@@ -43,6 +47,7 @@ pub use openings::{
     load_openings_as, opening_order, opening_order_from,
 };
 pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
+pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, UciPlan};
 pub use player::{
     BuiltinEngine, BuiltinPlayer, EngineKind, EngineScore, EngineSpec, GoRequest, MoveLimit, Player, PlayerError,
     PlayerMove,
@@ -51,6 +56,7 @@ pub use records::{
     GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
 };
 pub use report::{cutechess_report, fastchess_report, match_report};
+pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
 pub use runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
     GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
