@@ -349,8 +349,9 @@ fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
         let picks: Vec<usize> = if args.sample == 0 || args.sample >= count {
             (0..solved.values.len()).collect()
         } else {
-            let mut rng =
-                rand::rngs::StdRng::seed_from_u64(args.seed ^ crate::runner::runfile::fnv1a(sig.name().as_bytes()));
+            let mut rng = rand::rngs::StdRng::seed_from_u64(
+                args.seed ^ crate::runner::rundir::runfile::fnv1a(sig.name().as_bytes()),
+            );
             (0..args.sample).map(|_| rng.random_range(0..count) as usize).collect()
         };
         let bad_ones: Vec<String> = pool.install(|| {

@@ -2,7 +2,7 @@
 //! an SPRT decides, writing `games.csv`, `games.pgn`, `summary.txt` and `summary.csv` into a run folder.
 //!
 //! The flags become a [`MatchPlan`] ([`plan_of`]), which [`crate::runner::run::run`] plays; `--resume DIR`
-//! hands the folder to [`crate::runner::run::resume`], which plays on from the plan in its `run.toml`. This
+//! hands the folder to [`crate::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
 //! file parses, shows progress and prints.
 //!
 //! Exit codes: 0 when the match finished (or the SPRT decided), 2 for bad input (flags, engine configs, the
@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub const EXIT_INTERRUPTED: i32 = 130;
 
 /// The log file of a run folder.
-pub const LOG_FILE: &str = crate::runner::output::LOG_FILE;
+pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
 
 /// Whether `games.pgn` holds a comment after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -384,7 +384,7 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
                 .into());
             }
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
-            crate::runner::run::resume(dir, overrides, &mut Progress::default(), interrupt)
+            crate::runner::rundir::resume::resume(dir, overrides, &mut Progress::default(), interrupt)
         }
         None => {
             let plan = plan_of(&args)?;

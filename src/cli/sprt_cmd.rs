@@ -15,8 +15,8 @@
 //! bad input.
 
 use super::match_cmd::{Failure, exit_code};
-use crate::runner::records::{Repair, read_run};
-use crate::runner::runfile::RunFile;
+use crate::runner::rundir::records::{Repair, read_run};
+use crate::runner::rundir::runfile::RunFile;
 use crate::runner::{RUN_TOML, score_of};
 use crate::stats::{
     EloModel, Figure, GameScore, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo,
@@ -592,8 +592,8 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
     let (text, mut json) = report_both(&spec, &sample);
     let mut charts = Vec::new();
     if let Some((dir, first)) = &run {
-        let files =
-            crate::runner::charts::write_run_charts(dir, first, Some(&spec)).map_err(|e| input(e.to_string()))?;
+        let files = crate::runner::report::charts::write_run_charts(dir, first, Some(&spec))
+            .map_err(|e| input(e.to_string()))?;
         charts = files.iter().map(|f| f.display().to_string()).collect();
     }
     match args.format {

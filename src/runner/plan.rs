@@ -11,7 +11,7 @@
 //! engines' config files and the openings and builds the [`MatchSpec`] the scheduler plays. Both return a
 //! [`PlanError`].
 //!
-//! The schedule fingerprint ([`super::runfile::Fingerprint`]) hashes a canonical encoding of the parts of the
+//! The schedule fingerprint ([`super::rundir::runfile::Fingerprint`]) hashes a canonical encoding of the parts of the
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::{AdjudicationRules, DrawAdjudication, ResignAdjudication};

@@ -1,5 +1,5 @@
-//! Running a planned match in its run folder: [`run`] starts the match of a [`MatchPlan`], [`resume`] goes on
-//! with the run of a folder's `run.toml`. Both lock the folder, play through the scheduler with a
+//! Running a planned match in its run folder: [`run`] starts the match of a [`MatchPlan`],
+//! [`resume`](crate::runner::rundir::resume::resume) goes on with the run of a folder's `run.toml`. Both lock the folder, play through the scheduler with a
 //! [`RunObserver`] told of each game (the caller shows progress), append every event to `match.log`, and write
 //! the summary and the charts at the end; neither reads the command line nor changes the working directory.
 //!
@@ -8,22 +8,22 @@
 //! game as merge does and drops the damaged ones, keeping a copy ([`salvage_run`]), and plays the games of the
 //! schedule not yet recorded.
 
-use super::charts::{ChartError, write_run_charts};
 use super::game::GameRecord;
-use super::output::{
-    LOCK_FILE, OutputError, RUN_FILES, RUN_TOML, ResultSink, WRITTEN_FILES, append_file, create_out_dir,
-    create_run_dir, open_lock_file, refuse_links, timestamp,
-};
 use super::plan::{MatchPlan, PlanError, check_hash_memory, physical_memory_mib};
 use super::player::PlayerError;
-use super::records::{RecordError, replay, salvage_run};
-use super::report::match_report;
-use super::runfile::{Fingerprint, RunFile, RunFileError, hex, part_text};
+use super::report::charts::{ChartError, write_run_charts};
+use super::report::lines::match_report;
+use super::report::summary::{summary_text, write_summary};
+use super::rundir::lock::{LockError, lock_run};
+use super::rundir::output::{
+    OutputError, RUN_TOML, ResultSink, append_file, create_out_dir, create_run_dir, timestamp,
+};
+use super::rundir::records::RecordError;
+use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
-use super::summary::{summary_text, write_summary};
 use super::variant::{GameKind, MatchGame};
 use std::collections::HashSet;
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -108,12 +108,9 @@ pub enum RunError {
     /// `run.toml` cannot be written.
     #[error(transparent)]
     RunFile(#[from] RunFileError),
-    /// Another arbiter process holds the run folder's lock.
-    #[error("{dir}: the run is in use by another arbiter process (still playing?); wait for it or stop it first")]
-    InUse {
-        /// The run folder.
-        dir: String,
-    },
+    /// The run folder cannot be locked: another arbiter process plays it, or its lock file cannot be opened.
+    #[error(transparent)]
+    Lock(#[from] LockError),
     /// The folder given to resume does not exist.
     #[error("--resume {shown}: {reason} (expected the folder of an earlier run, holding run.toml)")]
     NotARun {
@@ -162,7 +159,7 @@ pub enum RunError {
 
 /// The hint after an unreadable `run.toml` of a resume: none for one of an older arbiter (its message says what
 /// to do).
-fn resume_hint(error: &RunFileError) -> &'static str {
+pub(crate) fn resume_hint(error: &RunFileError) -> &'static str {
     match error {
         RunFileError::Old { .. } => "",
         _ => " (a run folder holds run.toml from its first moment; is this one?)",
@@ -171,7 +168,7 @@ fn resume_hint(error: &RunFileError) -> &'static str {
 
 /// Whether an output error is the user's input (an earlier run's file, a file or link in the way) rather than
 /// a failure of the system (a disk error).
-fn output_is_input(error: &OutputError) -> bool {
+pub(crate) fn output_is_input(error: &OutputError) -> bool {
     matches!(error, OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. })
 }
 
@@ -180,7 +177,9 @@ impl RunError {
     /// system (a disk error): the command line exits 2 for the first.
     pub fn is_input(&self) -> bool {
         match self {
-            RunError::Output(error) | RunError::RunFile(RunFileError::Write(error)) => output_is_input(error),
+            RunError::Output(error)
+            | RunError::RunFile(RunFileError::Write(error))
+            | RunError::Lock(LockError::Open(error)) => output_is_input(error),
             RunError::Records(error) => !matches!(error, RecordError::Write(_)),
             RunError::Remove { .. } | RunError::Summary(_) => false,
             _ => true,
@@ -203,39 +202,12 @@ pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicB
     }
 }
 
-/// Goes on with the run in `dir` where it stopped, with the plan of its `run.toml` (and `overrides`): the
-/// games recorded are kept (damaged ones dropped, with a copy), the others played.
-///
-/// # Errors
-/// A [`RunError`]: no run folder, a `run.toml` of another version, a changed schedule (an engine's config
-/// file or the openings edited since), damaged records that cannot be repaired.
-pub fn resume(
-    dir: &Path,
-    overrides: ResumeOverrides,
-    observer: &mut dyn RunObserver,
-    interrupt: &AtomicBool,
-) -> Result<RunEnd, RunError> {
-    let shown = dir.display().to_string();
-    let dir = dir.canonicalize().map_err(|reason| RunError::NotARun { shown: shown.clone(), reason })?;
-    // Before anything is read or written: a link by any name the run writes is refused.
-    refuse_links(&dir, &WRITTEN_FILES)?;
-    let run = RunFile::read(&dir.join(RUN_TOML)).map_err(|source| RunError::Resume { shown: shown.clone(), source })?;
-    let lock = lock_run(&dir, observer)?;
-    let mut plan = run.plan.clone();
-    if overrides.concurrency.is_some() {
-        plan.concurrency = overrides.concurrency;
-    }
-    plan.recover |= overrides.recover;
-    plan.validate()?;
-    match plan.game {
-        GameKind::Xiangqi => resume_as::<crate::xiangqi::Game>(&dir, &shown, &plan, &run, lock, observer, interrupt),
-        _ => resume_as::<crate::chess::Game>(&dir, &shown, &plan, &run, lock, observer, interrupt),
-    }
-}
-
 /// Builds the match of `plan` in the game `G`: the spec, the hash budget, and every engine started once
 /// (before any file is written, so that a failing one leaves nothing behind).
-fn prepare<G: MatchGame>(plan: &MatchPlan, observer: &mut dyn RunObserver) -> Result<MatchSpec<G>, RunError> {
+pub(crate) fn prepare<G: MatchGame>(
+    plan: &MatchPlan,
+    observer: &mut dyn RunObserver,
+) -> Result<MatchSpec<G>, RunError> {
     let spec = plan.spec::<G>()?;
     check_hash_memory(&spec, physical_memory_mib())?;
     for engine in &spec.engines {
@@ -269,7 +241,7 @@ fn start<G: MatchGame>(
     };
     // The lock first, then the folder checked again under it: of two matches started on one folder at once,
     // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
-    let lock = lock_run(&dir, observer)?;
+    let lock = lock_run(&dir, &mut |warning| observer.note(warning))?;
     create_out_dir(&dir)?;
     // run.toml next: a run killed at any moment after this can be resumed.
     let mut recorded = plan.clone();
@@ -281,86 +253,10 @@ fn start<G: MatchGame>(
     play(&spec, plan, &dir, sink, state, &HashSet::new(), observer, interrupt, lock)
 }
 
-/// Locks the run folder `dir` ([`LOCK_FILE`], created when missing) for as long as the returned file is open,
-/// so that a second match can neither start in the same folder nor append to the same run (a resume while the
-/// run still plays). The lock dies with the process, even on SIGKILL. A file system without locks gets a
-/// warning.
-fn lock_run(dir: &Path, observer: &mut dyn RunObserver) -> Result<Option<File>, RunError> {
-    let file = open_lock_file(dir)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Err(RunError::InUse { dir: dir.display().to_string() }),
-        Err(TryLockError::Error(error)) => {
-            observer.note(&format!(
-                "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
-                dir.join(LOCK_FILE).display()
-            ));
-            Ok(None)
-        }
-    }
-}
-
-/// The rest of [`resume`] once `run.toml` is read, in its game `G`: the match rebuilt and checked against the
-/// fingerprint, the result files repaired and replayed, the games left played.
-fn resume_as<G: MatchGame>(
-    dir: &Path,
-    shown: &str,
-    plan: &MatchPlan,
-    run: &RunFile,
-    lock: Option<File>,
-    observer: &mut dyn RunObserver,
-    interrupt: &AtomicBool,
-) -> Result<RunEnd, RunError> {
-    let spec = prepare::<G>(plan, observer)?;
-    let fingerprint = Fingerprint::of(&spec);
-    if hex(fingerprint.total()) != run.fingerprint {
-        let changed: Vec<String> = fingerprint.changed_parts(&run.parts).iter().map(|p| part_text(p)).collect();
-        return Err(RunError::Changed {
-            shown: shown.to_string(),
-            changed: if changed.is_empty() { "the schedule".to_string() } else { changed.join(", ") },
-            recorded: run.fingerprint.clone(),
-            now: hex(fingerprint.total()),
-        });
-    }
-
-    let salvage = salvage_run(dir, &spec, SystemTime::now())?;
-    for dropped in &salvage.records.dropped {
-        observer.note(&format!("arbiter match: repaired {shown}: dropped {dropped}"));
-    }
-    for copy in &salvage.copies {
-        observer.note(&format!("arbiter match: a copy of what was dropped is kept in {}", copy.display()));
-    }
-    let records = salvage.records;
-    let csv_path = dir.join("games.csv").display().to_string();
-    let (state, done) = replay(&spec, &records.rows, &csv_path)?;
-    // The summary of an earlier session is rewritten from all the games at the end.
-    for name in RUN_FILES.iter().filter(|name| name.starts_with("summary")) {
-        match std::fs::remove_file(dir.join(name)) {
-            Err(reason) if reason.kind() != std::io::ErrorKind::NotFound => {
-                return Err(RunError::Remove { path: dir.join(name).display().to_string(), reason });
-            }
-            _ => {}
-        }
-    }
-    let mut sink = ResultSink::append(dir, &plan.output.event())?;
-    sink.set_pgn_comments(plan.output.pgn_comments);
-    let status = match state.verdict {
-        Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
-        None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
-        None => format!("{} games to play", state.games_total() - done.len() as u64),
-    };
-    observer.note(&format!(
-        "arbiter match: resuming {shown}: {} of {} games recorded, {status}",
-        done.len(),
-        state.games_total()
-    ));
-    play(&spec, plan, dir, sink, state, &done, observer, interrupt, lock)
-}
-
 /// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]), then writes the summary and
 /// the charts. `_lock` is held until the match ends.
 #[allow(clippy::too_many_arguments)]
-fn play<G: MatchGame>(
+pub(crate) fn play<G: MatchGame>(
     spec: &MatchSpec<G>,
     plan: &MatchPlan,
     dir: &Path,
@@ -431,7 +327,7 @@ impl<'a, 'o, G: MatchGame> Logged<'a, 'o, G> {
         interval: u64,
         dir: &Path,
     ) -> Logged<'a, 'o, G> {
-        let path = dir.join(super::output::LOG_FILE);
+        let path = dir.join(super::rundir::output::LOG_FILE);
         let log = match append_file(&path, true) {
             Ok(file) => Some(file),
             Err(error) => {

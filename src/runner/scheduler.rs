@@ -16,8 +16,8 @@
 use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
-use super::output::ResultSink;
 use super::player::{EngineSpec, Player};
+use super::rundir::output::ResultSink;
 use super::tally::MatchTally;
 use super::variant::MatchGame;
 use crate::chess::Color;

@@ -714,8 +714,8 @@ pub fn random_openings<G: MatchGame>(
 mod tests {
     use super::*;
     use crate::runner::game::{EndReason, GameSettings, play_game};
-    use crate::runner::output::pgn_text;
     use crate::runner::player::{BuiltinPlayer, MoveLimit};
+    use crate::runner::rundir::output::pgn_text;
     use crate::runner::scheduler::GamePair;
     use crate::xiangqi::engine::{XiangqiConfig, XiangqiEngine};
 

@@ -7,9 +7,9 @@
 //! folder itself may be a link (a results folder on another disk is a common setup); only the files inside are
 //! checked. See `docs/run-folders.md`.
 
-use super::game::GameRecord;
-use super::scheduler::GamePair;
-use super::variant::MatchGame;
+use crate::runner::game::GameRecord;
+use crate::runner::scheduler::GamePair;
+use crate::runner::variant::MatchGame;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -26,7 +26,7 @@ pub const CSV_HEADER: [&str; 9] =
 pub const RUN_FILES: [&str; 5] = ["games.csv", "games.pgn", "summary.txt", "summary.csv", "summary.json"];
 
 /// The run file of a run folder: the match's arguments and schedule fingerprint, written before the first game
-/// (see [`super::runfile`]).
+/// (see [`crate::runner::rundir::runfile`]).
 pub const RUN_TOML: &str = "run.toml";
 
 /// The lock file of a run folder: `arbiter match` holds an exclusive lock on it from before `run.toml` is
@@ -48,8 +48,8 @@ pub const WRITTEN_FILES: [&str; 9] = [
     RUN_TOML,
     LOCK_FILE,
     LOG_FILE,
-    super::charts::LLR_CHART,
-    super::charts::ELO_CHART,
+    crate::runner::report::charts::LLR_CHART,
+    crate::runner::report::charts::ELO_CHART,
 ];
 
 /// A result file or folder that cannot be created or written.
@@ -348,7 +348,7 @@ impl ResultSink {
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
-    /// PGN `Event` tag. The files must end with whole records (see [`super::records::read_run`]).
+    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::records::read_run`]).
     ///
     /// # Errors
     /// [`OutputError::Symlink`] when either is a symbolic link, [`OutputError::Io`] when either file is missing
@@ -412,8 +412,8 @@ impl ResultSink {
 /// The `Result` tag and the movetext's result are both `record.result`, which [`play_game`] sets from the
 /// [`EndReason`] in `Termination`: they always agree.
 ///
-/// [`play_game`]: super::game::play_game
-/// [`EndReason`]: super::game::EndReason
+/// [`play_game`]: crate::runner::game::play_game
+/// [`EndReason`]: crate::runner::game::EndReason
 pub fn pgn_text<G: MatchGame>(
     event: &str,
     pair: &GamePair,

@@ -11,15 +11,16 @@
 //! merge with the file, the line and what is wrong. The match is rebuilt from the first shard's plan; no
 //! working directory is needed (the plan's paths are absolute).
 
-use super::output::{CSV_HEADER, LOCK_FILE, OutputError, RUN_TOML, create_new_file, create_out_dir};
-use super::plan::{MatchPlan, PlanError};
-use super::records::{GameRow, RecordError, Repair, check_games, read_run, replay};
-use super::runfile::{Fingerprint, RunFile, RunFileError, hex, part_text};
-use super::scheduler::Shard;
-use super::summary::{summary_text, write_summary};
-use super::variant::{GameKind, MatchGame};
+use crate::runner::plan::{MatchPlan, PlanError};
+use crate::runner::report::summary::{summary_text, write_summary};
+use crate::runner::rundir::lock::{LockError, lock_shared};
+use crate::runner::rundir::output::{CSV_HEADER, OutputError, RUN_TOML, create_new_file, create_out_dir};
+use crate::runner::rundir::records::{GameRow, RecordError, Repair, check_games, read_run, replay};
+use crate::runner::rundir::runfile::{Fingerprint, RunFile, RunFileError, hex, part_text};
+use crate::runner::scheduler::Shard;
+use crate::runner::variant::{GameKind, MatchGame};
 use std::collections::BTreeMap;
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -55,20 +56,9 @@ pub enum MergeError {
         /// Why.
         source: RunFileError,
     },
-    /// A shard's lock file cannot be opened.
-    #[error("{path}: cannot open: {reason}")]
-    Lock {
-        /// The lock file.
-        path: String,
-        /// The operating-system error.
-        reason: std::io::Error,
-    },
-    /// A shard still plays.
-    #[error("{dir}: the shard is still playing (its {LOCK_FILE} is locked)")]
-    StillPlaying {
-        /// The folder.
-        dir: String,
-    },
+    /// A shard cannot be locked: it still plays, or its lock file cannot be opened.
+    #[error(transparent)]
+    Lock(#[from] LockError),
     /// Two folders hold shards of different schedules.
     #[error("{shard} is a shard of another schedule than {first}: fingerprint {fingerprints}; differing: {differing}")]
     OtherSchedule {
@@ -137,7 +127,7 @@ impl MergeError {
     /// (a disk error).
     pub fn is_input(&self) -> bool {
         match self {
-            MergeError::Lock { .. } | MergeError::Write(_) => false,
+            MergeError::Lock(LockError::OpenShared { .. }) | MergeError::Write(_) => false,
             MergeError::Output(error) => matches!(
                 error,
                 OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. }
@@ -181,22 +171,6 @@ pub fn merge(request: &MergeRequest, warn: &mut dyn FnMut(&str)) -> Result<Merge
     match plan.game {
         GameKind::Xiangqi => merge_as::<crate::xiangqi::Game>(plan, &shards, &out, warn),
         _ => merge_as::<crate::chess::Game>(plan, &shards, &out, warn),
-    }
-}
-
-/// Opens and share-locks `dir/run.lock` ([`LOCK_FILE`]): a shard still playing holds it locked, and is
-/// refused. A folder without one has no match playing in it (a match creates it before anything else).
-fn lock_shared(dir: &Path) -> Result<Option<File>, MergeError> {
-    let path = dir.join(LOCK_FILE);
-    let file = match File::open(&path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(reason) => return Err(MergeError::Lock { path: path.display().to_string(), reason }),
-    };
-    match file.try_lock_shared() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Err(MergeError::StillPlaying { dir: dir.display().to_string() }),
-        Err(TryLockError::Error(_)) => Ok(None),
     }
 }
 

@@ -22,12 +22,12 @@
 //! A `run.toml` of version 1 (arbiter 0.1, which recorded the command line) is refused with
 //! [`RunFileError::Old`].
 
-use super::output::{OutputError, replace_file};
-use super::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
-use super::player::{EngineKind, EngineSpec};
-use super::scheduler::{MatchLength, MatchSpec, Tournament};
-use super::variant::MatchGame;
 use crate::notation::quote::shown as quote_shown;
+use crate::runner::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
+use crate::runner::player::{EngineKind, EngineSpec};
+use crate::runner::rundir::output::{OutputError, replace_file};
+use crate::runner::scheduler::{MatchLength, MatchSpec, Tournament};
+use crate::runner::variant::MatchGame;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -48,7 +48,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 ///
 /// # Examples
 /// ```
-/// use arbiter::runner::runfile::fnv1a;
+/// use arbiter::runner::rundir::runfile::fnv1a;
 /// // Reference values of the FNV test suite.
 /// assert_eq!(fnv1a(b""), 0xcbf29ce484222325);
 /// assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
@@ -76,7 +76,7 @@ struct ScheduleKey {
     #[serde(skip_serializing_if = "Option::is_none")]
     variant: Option<&'static str>,
     order: &'static str,
-    #[serde(with = "super::plan::wide")]
+    #[serde(with = "crate::runner::plan::wide")]
     seed: u64,
     start: usize,
     length: MatchLength,

@@ -6,12 +6,12 @@
 //! line, and a PGN game (whole or partial) whose row was never written. [`read_run`] keeps the complete CSV
 //! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
 
-use super::game::EndReason;
-use super::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
-use super::scheduler::{MatchSpec, MatchState};
-use super::variant::MatchGame;
 use crate::chess::game::GameResult;
 use crate::notation::quote::shown;
+use crate::runner::game::EndReason;
+use crate::runner::rundir::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
+use crate::runner::scheduler::{MatchSpec, MatchState};
+use crate::runner::variant::MatchGame;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use thiserror::Error;
@@ -126,7 +126,7 @@ pub enum Repair {
     Rewrite,
 }
 
-/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`super::output::pgn_text`]
+/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`crate::runner::rundir::output::pgn_text`]
 /// writes it.
 pub fn round_tag(number: u64) -> String {
     format!("{}.{}", number / 2 + 1, number % 2 + 1)
@@ -221,7 +221,7 @@ struct PgnChunk<'a> {
     line: usize,
 }
 
-/// Splits PGN text written by [`super::output::pgn_text`] into games: each starts at a line beginning with
+/// Splits PGN text written by [`crate::runner::rundir::output::pgn_text`] into games: each starts at a line beginning with
 /// `[Event `. Text before the first game (none in a file arbiter wrote) is returned as its own chunk.
 fn split_pgn(text: &str) -> Vec<PgnChunk<'_>> {
     // (byte offset, 1-based line) of each game's start.
@@ -465,7 +465,7 @@ pub fn salvage_run<G: MatchGame>(
 
     // The copies first: what is dropped is never lost.
     if !dropped_csv.is_empty() || !dropped_pgn.is_empty() {
-        let stamp = super::output::timestamp(now);
+        let stamp = crate::runner::rundir::output::timestamp(now);
         for n in 1u32.. {
             let suffix = if n == 1 { stamp.clone() } else { format!("{stamp}-{n}") };
             let csv_copy = dir.join(format!("games.csv.dropped-{suffix}"));
@@ -634,7 +634,7 @@ pub fn replay<G: MatchGame>(
 mod tests {
     use super::*;
     use crate::chess::Position;
-    use crate::runner::output::pgn_text;
+    use crate::runner::rundir::output::pgn_text;
     use crate::runner::{EngineSpec, GamePair, GameRecord, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
     use std::time::UNIX_EPOCH;
 
