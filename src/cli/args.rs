@@ -177,6 +177,24 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// The `--tournament` parser: `round-robin` or `gauntlet` (the runner's enum stays free of clap).
+pub fn tournament() -> impl clap::builder::TypedValueParser<Value = crate::runner::Tournament> {
+    use crate::runner::Tournament;
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new([Tournament::RoundRobin.name(), Tournament::Gauntlet.name()])
+        .map(|name| if name == Tournament::Gauntlet.name() { Tournament::Gauntlet } else { Tournament::RoundRobin })
+}
+
+/// The output format of `arbiter sprt` and `arbiter elo`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// Lines for people.
+    #[default]
+    Text,
+    /// One JSON object, every figure at full precision (docs/statistics.md).
+    Json,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,7 +192,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     if args.nodes == 0 {
         return bad("--nodes 0: expected at least 1 node".to_string());
     }
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(super::match_cmd::book_of(args.game)));
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(crate::runner::plan::book_of(args.game)));
     if out.is_dir() {
         return bad(format!(
             "--out {}: a folder; expected a file (such as {})",

@@ -61,7 +61,7 @@
 //! opening found), 1 a file that cannot be written, 130 interrupted.
 
 use super::book::{CANDIDATES_PER_POSITION, candidate_opening};
-use super::match_cmd::{EXIT_INTERRUPTED, Failure, exit_code};
+use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use crate::chess::game::GameResult;
 use crate::chess::{Color, Game, MoveKind, Position, Termination};
 use crate::engine::EngineConfig;
@@ -704,7 +704,7 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
             .map_err(|e| anyhow::anyhow!("--out: cannot create {}: {e}", path.display()))
     };
     let (mut epd_file, mut meta_file) = (create(&args.out)?, create(&meta)?);
-    super::match_cmd::install_interrupt_handler("datagen", &INTERRUPTED);
+    super::install_interrupt_handler("datagen", &INTERRUPTED);
     eprintln!(
         "arbiter datagen: {} games of {} against itself at {} nodes, concurrency {}, select {}, into {}",
         spec.games,

@@ -5,19 +5,22 @@
 //! hands the folder to [`crate::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
 //! file parses, shows progress and prints.
 //!
-//! Exit codes: 0 when the match finished (or the SPRT decided), 2 for bad input (flags, engine configs, the
-//! opening file, an output folder that holds results), 1 for a failure (a disk error, an engine failure that
-//! stopped the match; results already written stay written), and [`EXIT_INTERRUPTED`] (130) when Ctrl-C or
+//! Exit codes (see [`crate::cli`]): 0 when the match finished (or the SPRT decided), 2 for bad input (flags,
+//! engine configs, the opening file, an output folder that holds results), 1 when an engine failure stopped the
+//! match (results already written stay written), 3 for a failure of the system (a disk error), and
+//! [`EXIT_INTERRUPTED`] (130) when Ctrl-C or
 //! SIGTERM stopped it: no new pair starts, the pairs in play finish (games still running after
 //! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
 //! `stop` and `quit`, and their process groups are killed), and the summary is written from the games recorded.
 //! A second Ctrl-C kills every engine's process group and quits at once, without a summary. Details and limits:
 //! `docs/engines.md`.
 
+pub use super::EXIT_INTERRUPTED;
 pub use super::engine_arg::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
+use super::{Failure, exit_code, install_interrupt_handler};
 pub use crate::runner::plan::{
     DEFAULT_BOOK, DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, DEFAULT_XIANGQI_BOOK,
-    MAX_NAME_CHARS, book_of, parse_sprt,
+    MAX_NAME_CHARS, parse_sprt,
 };
 use crate::runner::plan::{
     EnginePlan, OpeningsPlan, OutputPlan, PLAN_FORMAT, SprtPlan, absolute, default_book, parse_adjudication,
@@ -33,10 +36,7 @@ use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// The exit code of a match stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
-pub const EXIT_INTERRUPTED: i32 = 130;
+use std::sync::atomic::AtomicBool;
 
 /// The log file of a run folder.
 pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
@@ -134,7 +134,7 @@ pub struct MatchArgs {
 
     /// How the engines are paired: every engine against every other (round-robin), or the first engine against
     /// each of the others (gauntlet: pairings first-second, first-third, ...).
-    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    #[arg(long, value_parser = crate::cli::args::tournament(), default_value = "round-robin")]
     pub tournament: Tournament,
 
     /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
@@ -284,48 +284,13 @@ pub fn args_after(argv: impl IntoIterator<Item = std::ffi::OsString>, subcommand
         .collect()
 }
 
-/// A failure of the command, split by exit code.
-pub(crate) enum Failure {
-    /// Bad input: exit 2.
-    Input(anyhow::Error),
-    /// Internal failure: exit 1.
-    Internal(anyhow::Error),
-}
-
-impl<E: Into<anyhow::Error>> From<E> for Failure {
-    fn from(error: E) -> Failure {
-        Failure::Input(error.into())
-    }
-}
-
 /// The failure of a run error: bad input, or a failure of the system.
 fn run_failure(error: RunError) -> Failure {
-    if error.is_input() { Failure::Input(error.into()) } else { Failure::Internal(error.into()) }
+    if error.is_input() { Failure::Input(error.into()) } else { Failure::System(error.into()) }
 }
 
 /// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C/SIGTERM handler of `arbiter COMMAND` (`match`, `datagen`): the first signal sets
-/// `flag` (the command then winds down: no new game starts, the games in play are written), a second one kills
-/// every engine's process group and exits at once with [`EXIT_INTERRUPTED`]. Without a handler (the system refused it) a warning is printed.
-pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
-    let installed = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::SeqCst) {
-            crate::uci::group::kill_all_engines();
-            let _ = writeln!(
-                std::io::stderr(),
-                "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"
-            );
-            std::process::exit(EXIT_INTERRUPTED);
-        }
-    });
-    if let Err(error) = installed {
-        super::stderr_line(format_args!(
-            "warning: cannot catch Ctrl-C ({error}); an interrupted {command} leaves no summary"
-        ));
-    }
-}
 
 /// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 a failure,
 /// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). Errors are printed to stderr here, so the `Err` case is
@@ -336,36 +301,6 @@ pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static At
 pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     install_interrupt_handler("match", &INTERRUPTED);
     Ok(exit_code(run_inner(args, &INTERRUPTED)))
-}
-
-/// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for an internal
-/// failure.
-pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
-    match outcome {
-        Ok(code) => code,
-        Err(Failure::Input(error)) => {
-            super::stderr_line(format_args!("error: {}", error_text(&error)));
-            2
-        }
-        Err(Failure::Internal(error)) => {
-            super::stderr_line(format_args!("error: {}", error_text(&error)));
-            1
-        }
-    }
-}
-
-/// An error and its causes on one line, each text once: a cause whose text the message already holds (a
-/// `thiserror` message that quotes its source) is not repeated.
-pub fn error_text(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
 }
 
 /// Plays the match of `args`, or resumes the run of `--resume`, and prints the outcome.
@@ -645,6 +580,7 @@ impl RunObserver for Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::error_text;
     use crate::engine::EngineConfig;
     use crate::runner::plan::{PlanError, parse_mem_total};
     use crate::runner::{KeyValueError, MatchGame, MatchSpec, load_openings};
@@ -861,7 +797,7 @@ mod tests {
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
         let build = |args: MatchArgs| match build_spec::<crate::chess::Game>(&args) {
             Ok(spec) => Ok(spec),
-            Err(Failure::Input(e) | Failure::Internal(e)) => Err(e.to_string()),
+            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
         };
         let args =
             MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };

@@ -17,7 +17,7 @@
 //! a shard missing, given twice or incomplete, a game that does not replay, an output folder that holds
 //! results), 1 when a merged file cannot be written (a disk error).
 
-use super::match_cmd::{Failure, exit_code};
+use super::{Failure, exit_code};
 use crate::runner::rundir::merge::{MergeRequest, merge};
 use std::path::PathBuf;
 
@@ -49,6 +49,6 @@ pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
             Ok(0)
         }
         Err(error) if error.is_input() => Err(Failure::Input(error.into())),
-        Err(error) => Err(Failure::Internal(error.into())),
+        Err(error) => Err(Failure::System(error.into())),
     }))
 }

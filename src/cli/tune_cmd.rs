@@ -13,7 +13,7 @@
 //! every weight rounded; `--validate` then plays the tuned build against the start build.
 //! Exit codes: 0, or 2 for bad input.
 
-use super::match_cmd::error_text;
+use super::error_text;
 use crate::engine::EngineConfig;
 use crate::notation::quote::shown;
 use crate::tune::{

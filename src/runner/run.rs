@@ -166,12 +166,6 @@ pub(crate) fn resume_hint(error: &RunFileError) -> &'static str {
     }
 }
 
-/// Whether an output error is the user's input (an earlier run's file, a file or link in the way) rather than
-/// a failure of the system (a disk error).
-pub(crate) fn output_is_input(error: &OutputError) -> bool {
-    matches!(error, OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. })
-}
-
 impl RunError {
     /// Whether the error is the user's input (a plan, a folder or files to fix) rather than a failure of the
     /// system (a disk error): the command line exits 2 for the first.
@@ -179,7 +173,7 @@ impl RunError {
         match self {
             RunError::Output(error)
             | RunError::RunFile(RunFileError::Write(error))
-            | RunError::Lock(LockError::Open(error)) => output_is_input(error),
+            | RunError::Lock(LockError::Open(error)) => error.is_input(),
             RunError::Records(error) => !matches!(error, RecordError::Write(_)),
             RunError::Remove { .. } | RunError::Summary(_) => false,
             _ => true,

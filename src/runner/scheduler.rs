@@ -103,7 +103,7 @@ pub fn gauntlet(engines: usize) -> Vec<(usize, usize)> {
 }
 
 /// How the entrants of a match are paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Tournament {
     /// Every engine plays every other ([`round_robin`]).

@@ -128,10 +128,7 @@ impl MergeError {
     pub fn is_input(&self) -> bool {
         match self {
             MergeError::Lock(LockError::OpenShared { .. }) | MergeError::Write(_) => false,
-            MergeError::Output(error) => matches!(
-                error,
-                OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. }
-            ),
+            MergeError::Output(error) => error.is_input(),
             MergeError::Records(error) => !matches!(error, RecordError::Write(_)),
             MergeError::RunFile { source: RunFileError::Write(_), .. } => false,
             _ => true,

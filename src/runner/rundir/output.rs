@@ -103,6 +103,19 @@ pub enum OutputError {
 }
 
 impl OutputError {
+    /// Whether the error is the user's input rather than a failure of the system: an earlier run's file, a file
+    /// or link in the way, or a folder the system refuses to create for its name or permissions are input (the
+    /// command line exits 2); a disk that fails, is full or read-only, and any other I/O error, are not.
+    pub fn is_input(&self) -> bool {
+        match self {
+            OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. } => true,
+            OutputError::CreateFolder { reason, .. } => {
+                !matches!(reason.raw_os_error(), Some(libc::EIO | libc::ENOSPC | libc::EROFS | libc::EDQUOT))
+            }
+            OutputError::Io { .. } | OutputError::Csv { .. } => false,
+        }
+    }
+
     /// Whether the error is [`OutputError::Exists`].
     pub fn is_exists(&self) -> bool {
         matches!(self, OutputError::Exists { .. })
