@@ -180,9 +180,13 @@ pub fn fraction(text: &str) -> Result<f64, String> {
 /// The `--tournament` parser: `round-robin` or `gauntlet` (the runner's enum stays free of clap).
 pub fn tournament() -> impl clap::builder::TypedValueParser<Value = crate::runner::Tournament> {
     use crate::runner::Tournament;
-    use clap::builder::TypedValueParser as _;
-    clap::builder::PossibleValuesParser::new([Tournament::RoundRobin.name(), Tournament::Gauntlet.name()])
-        .map(|name| if name == Tournament::Gauntlet.name() { Tournament::Gauntlet } else { Tournament::RoundRobin })
+    use clap::builder::{PossibleValue, TypedValueParser as _};
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new(Tournament::RoundRobin.name()).help("Every engine plays every other"),
+        PossibleValue::new(Tournament::Gauntlet.name())
+            .help("The first engine plays every other; the others do not meet"),
+    ])
+    .map(|name| if name == Tournament::Gauntlet.name() { Tournament::Gauntlet } else { Tournament::RoundRobin })
 }
 
 /// The output format of `arbiter sprt` and `arbiter elo`.

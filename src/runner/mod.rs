@@ -13,7 +13,7 @@
 //!
 //! A match is described by a [`MatchPlan`] ([`plan`]: typed, serializable, validated) and played by
 //! [`run::run`]. A run folder also holds `run.toml` ([`rundir::runfile`]): the plan and the schedule fingerprint, so
-//! that an interrupted run can be resumed ([`run::resume`]) and shards of one schedule merged; [`rundir::records`]
+//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::records`]
 //! reads a run's games back and repairs the tail a killed process leaves.
 //!
 //! The runner talks to players only through the [`Player`] trait; the built-in engine is one implementation,

@@ -4,8 +4,8 @@
 //! the summary and the charts at the end; neither reads the command line nor changes the working directory.
 //!
 //! Before the first game the run folder gets `run.toml` ([`RunFile`]): the plan and the schedule fingerprint.
-//! [`resume`] reads it back, rebuilds the match from the plan, refuses a changed schedule, checks every recorded
-//! game as merge does and drops the damaged ones, keeping a copy ([`salvage_run`]), and plays the games of the
+//! [`resume`](crate::runner::rundir::resume::resume) reads it back, rebuilds the match from the plan, refuses a changed schedule, checks every recorded
+//! game as merge does and drops the damaged ones, keeping a copy ([`salvage_run`](crate::runner::rundir::records::salvage_run)), and plays the games of the
 //! schedule not yet recorded.
 
 use super::game::GameRecord;
@@ -34,7 +34,7 @@ use thiserror::Error;
 /// (see [`crate::uci::group::record_groups_in`]); a resume after a `kill -9` ends the groups it lists.
 pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
 
-/// What the caller of [`run`] or [`resume`] is told while the match plays.
+/// What the caller of [`run`] or [`resume`](crate::runner::rundir::resume::resume) is told while the match plays.
 pub trait RunObserver {
     /// A line for the user (the match's setup, a repair, a warning), not logged.
     fn note(&mut self, text: &str);

@@ -1,7 +1,7 @@
 //! Reading a run folder's games back: `games.csv` rows and `games.pgn` games, for `arbiter match --resume` and
 //! `arbiter merge`.
 //!
-//! `games.csv` is the commit record: [`super::ResultSink`] writes and flushes a game's PGN before its CSV row,
+//! `games.csv` is the commit record: [`ResultSink`](crate::runner::ResultSink) writes and flushes a game's PGN before its CSV row,
 //! so every row has its PGN game. A process killed mid-write (SIGKILL, power loss) can leave a partial last CSV
 //! line, and a PGN game (whole or partial) whose row was never written. [`read_run`] keeps the complete CSV
 //! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
