@@ -515,7 +515,11 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
         (None, None, Some(path)) => {
             let dir = if path.is_file() { path.parent().unwrap_or(Path::new(".")).to_path_buf() } else { path.clone() };
             let RunCounts { first, second, penta, .. } = counts_of_run(&dir).map_err(|e| Failure::Input(e.into()))?;
-            let recorded = if dir.join(RUN_TOML).exists() { run_sprt(&dir).map_err(Failure::Input)? } else { None };
+            // The run's own SPRT, read only when the bounds are not given (so that a run folder of an older
+            // arbiter, whose run.toml this one refuses, can still be reported on with --elo0/--elo1).
+            let needed = args.elo0.is_none() && args.elo1.is_none();
+            let recorded =
+                if needed && dir.join(RUN_TOML).exists() { run_sprt(&dir).map_err(Failure::Input)? } else { None };
             let header = format!("Results     {} ({first} vs {second}, from {first}'s view)\n", dir.display());
             (Sample::Pairs { penta, merged: false }, header, Some((dir, first, recorded)))
         }

@@ -49,7 +49,7 @@ pub struct Merged {
 #[derive(Debug, Error)]
 pub enum MergeError {
     /// A folder's `run.toml` cannot be read.
-    #[error("{source} (is {dir} the run folder of an arbiter match shard?)")]
+    #[error("{source}{}", shard_hint(.source, .dir))]
     RunFile {
         /// The folder as given.
         dir: String,
@@ -133,6 +133,15 @@ impl MergeError {
             MergeError::RunFile { source: RunFileError::Write(_), .. } => false,
             _ => true,
         }
+    }
+}
+
+/// The hint after an unreadable `run.toml` of a merge: none for one of an older arbiter (its message says what
+/// to do).
+fn shard_hint(error: &RunFileError, dir: &str) -> String {
+    match error {
+        RunFileError::Old { .. } => String::new(),
+        _ => format!(" (is {dir} the run folder of an arbiter match shard?)"),
     }
 }
 
