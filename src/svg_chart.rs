@@ -1,5 +1,5 @@
 //! Line charts as SVG text, drawn with plotters' pure-Rust SVG backend: the one set-up (caption, mesh, series,
-//! legend) behind every chart Arbiter draws — a match's `llr.svg` and `elo.svg` ([`crate::runner::charts`])
+//! legend) behind every chart Arbiter draws — a match's `llr.svg` and `elo.svg` ([`crate::runner::report::charts`])
 //! and a tuning run's `loss.svg` ([`crate::tune::chart`]).
 
 use plotters::prelude::*;

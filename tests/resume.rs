@@ -433,8 +433,12 @@ fn resume_keeps_the_recorded_flags_and_refuses_a_changed_schedule() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let run = base.join("run");
     let toml = std::fs::read_to_string(run.join("run.toml")).unwrap();
-    assert!(toml.contains(&format!("cwd = \"{}\"", base.display())), "{toml}");
-    assert!(toml.contains("\"config=mine.toml\""), "{toml}");
+    // run.toml holds the plan, its paths absolute (resolved in the folder the run started in), not argv.
+    let run_file = arbiter::runner::RunFile::read(&run.join("run.toml")).unwrap();
+    let mine = &run_file.plan.engines[0];
+    assert_eq!(mine.build, arbiter::runner::EngineBuild::Config { path: base.join("mine.toml") }, "{toml}");
+    assert_eq!(mine.source, "mine.toml", "the summary shows the path as given");
+    assert!(toml.contains("version = 2") && !toml.contains("args = ") && !toml.contains("cwd = "), "{toml}");
     let (_, stderr) = arbiter_exits(0, &["match", "--resume", path_str(&run)]);
     assert!(stderr.contains("2 of 2 games recorded, complete"), "{stderr}");
 

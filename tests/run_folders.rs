@@ -86,7 +86,10 @@ fn two_matches_started_on_one_folder_leave_one_run_and_one_refusal() {
             && refused.contains(": already exists; refusing to overwrite an earlier run");
         assert!(refused.contains(&in_use) || exists, "iteration {i}: {refused}");
         let run = RunFile::read(&out.join("run.toml")).expect("run.toml parses");
-        assert_eq!(run.args, args[1..]);
+        // The plan of the run that won: its folder, its engines, its length.
+        assert_eq!(run.plan.output.out.as_deref(), Some(out.as_path()));
+        assert_eq!(run.plan.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
+        assert_eq!(run.plan.length, arbiter::runner::MatchLength::Games(4));
         assert!(temporary_files(&out).is_empty(), "iteration {i}: {:?}", temporary_files(&out));
         let csv = std::fs::read_to_string(out.join("games.csv")).unwrap();
         assert_eq!(csv.lines().count(), 5, "iteration {i}: one run's 4 games:\n{csv}");

@@ -256,6 +256,28 @@ impl clap::ValueEnum for crate::runner::openings::OpeningOrder {
     }
 }
 
+/// The `--tournament` parser: `round-robin` or `gauntlet` (the runner's enum stays free of clap).
+pub fn tournament() -> impl clap::builder::TypedValueParser<Value = crate::runner::Tournament> {
+    use crate::runner::Tournament;
+    use clap::builder::{PossibleValue, TypedValueParser as _};
+    clap::builder::PossibleValuesParser::new([
+        PossibleValue::new(Tournament::RoundRobin.name()).help("Every engine plays every other"),
+        PossibleValue::new(Tournament::Gauntlet.name())
+            .help("The first engine plays every other; the others do not meet"),
+    ])
+    .map(|name| if name == Tournament::Gauntlet.name() { Tournament::Gauntlet } else { Tournament::RoundRobin })
+}
+
+/// The output format of `arbiter sprt` and `arbiter elo`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// Lines for people.
+    #[default]
+    Text,
+    /// One JSON object, every figure at full precision (docs/statistics.md).
+    Json,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,10 +1,10 @@
 //! `arbiter elo`: the rating list of every player in one or more `games.csv` files of `arbiter match`, rated
 //! together by maximum likelihood ([`crate::stats::rating_list`]), as a table on stdout and optionally as CSV.
 
-use crate::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, GameScore, PRIOR_DRAWS, RatedGame, RatingList, RatingOptions};
+use crate::runner::rundir::records::{GameSet, read_rated_games};
+use crate::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, PRIOR_DRAWS, RatingList, RatingOptions};
 use crate::stats::{StatsError, rating_list};
 use anyhow::{Context, anyhow, bail};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Flags of `arbiter elo`.
@@ -28,23 +28,9 @@ pub struct EloArgs {
     pub seed: u64,
     /// Output format: text (the table), or json (one object, every figure at full precision; see
     /// docs/statistics.md).
-    #[arg(long, value_enum, default_value_t = super::sprt_cmd::OutputFormat::Text)]
-    pub format: super::sprt_cmd::OutputFormat,
+    #[arg(long, value_enum, default_value_t = super::args::OutputFormat::Text)]
+    pub format: super::args::OutputFormat,
 }
-
-/// The games of the input files, with the players' names.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct GameSet {
-    /// Player names by index, in order of first appearance.
-    pub names: Vec<String>,
-    /// Every game; `pair` numbers the (file, pair) combinations from 0 in order of first appearance.
-    pub games: Vec<RatedGame>,
-    /// The files read.
-    pub files: Vec<PathBuf>,
-}
-
-/// The columns of `games.csv` the rating needs.
-const NEEDED_COLUMNS: [&str; 4] = ["pair", "white", "black", "result"];
 
 /// The header of the CSV that `--csv` writes.
 pub const CSV_HEADER: [&str; 11] =
@@ -65,108 +51,6 @@ pub fn parse_anchor(text: &str) -> anyhow::Result<(String, f64)> {
         bail!("--anchor {text:?}: the rating must be a finite number");
     }
     Ok((name.to_string(), value))
-}
-
-/// The `games.csv` a command-line path stands for: the path itself, or `games.csv` inside a folder.
-fn games_file(path: &Path) -> PathBuf {
-    if path.is_dir() { path.join("games.csv") } else { path.to_path_buf() }
-}
-
-/// Parses a `games.csv` result: `1-0`, `0-1` or `1/2-1/2`, from White's view.
-fn parse_result(text: &str) -> Option<GameScore> {
-    match text {
-        "1-0" => Some(GameScore::Win),
-        "0-1" => Some(GameScore::Loss),
-        "1/2-1/2" => Some(GameScore::Draw),
-        _ => None,
-    }
-}
-
-/// Reads the games of every file (a folder stands for its `games.csv`); players are matched by name across
-/// files and game pairs kept apart by file.
-///
-/// # Errors
-/// A message naming the file for a file that cannot be read or lacks a needed column (`pair`, `white`,
-/// `black`, `result`), and naming `file:line` for a row with the wrong number of fields, a `pair` that is not
-/// a non-negative integer, an empty name, a player against itself, or a result other than `1-0`, `0-1`,
-/// `1/2-1/2`.
-pub fn read_games(paths: &[PathBuf]) -> anyhow::Result<GameSet> {
-    let mut reader = GameReader::default();
-    for path in paths {
-        let file = games_file(path);
-        let opened = std::fs::File::open(&file).with_context(|| format!("{}: cannot read", file.display()))?;
-        reader.read(opened, &file.display().to_string())?;
-        reader.set.files.push(file);
-    }
-    Ok(reader.set)
-}
-
-/// Reads `games.csv` text into a [`GameSet`], file after file, keeping players by name and game pairs by file.
-#[derive(Debug, Default)]
-struct GameReader {
-    /// The games read so far (`files` is filled by the caller).
-    set: GameSet,
-    /// Player index by name.
-    players: HashMap<String, usize>,
-    /// Pair id by (file number, pair in the file).
-    pairs: HashMap<(usize, u64), u64>,
-    /// Files read so far.
-    read: usize,
-}
-
-impl GameReader {
-    /// Reads the games of one `games.csv` text; `shown` names it in errors.
-    fn read(&mut self, input: impl std::io::Read, shown: &str) -> anyhow::Result<()> {
-        let file_index = self.read;
-        self.read += 1;
-        let mut reader = csv::Reader::from_reader(input);
-        let header = reader.headers().map_err(|e| anyhow!("{shown}: cannot read the header: {e}"))?.clone();
-        let mut columns = [0; 4];
-        for (column, name) in columns.iter_mut().zip(NEEDED_COLUMNS) {
-            *column = header.iter().position(|h| h == name).ok_or_else(|| {
-                anyhow!("{shown}: no {name:?} column in the header (expected the games.csv of arbiter match)")
-            })?;
-        }
-        for record in reader.records() {
-            let record = record.map_err(|e| match e.kind() {
-                csv::ErrorKind::UnequalLengths { pos: Some(pos), expected_len, len } => {
-                    anyhow!("{shown}:{}: {len} fields, expected {expected_len}", pos.line())
-                }
-                _ => match e.position() {
-                    Some(pos) => anyhow!("{shown}:{}: {e}", pos.line()),
-                    None => anyhow!("{shown}: {e}"),
-                },
-            })?;
-            let line = record.position().map_or(0, |p| p.line());
-            let field = |k: usize| record.get(columns[k]).unwrap_or("");
-            let pair: u64 = field(0)
-                .parse()
-                .map_err(|_| anyhow!("{shown}:{line}: pair {:?} is not a non-negative integer", field(0)))?;
-            let (white, black) = (field(1), field(2));
-            if white.is_empty() || black.is_empty() {
-                bail!("{shown}:{line}: an empty player name");
-            }
-            if white == black {
-                bail!("{shown}:{line}: {white:?} plays itself");
-            }
-            let result = parse_result(field(3))
-                .ok_or_else(|| anyhow!("{shown}:{line}: result {:?}: expected 1-0, 0-1 or 1/2-1/2", field(3)))?;
-            let (white, black) = (self.player(white), self.player(black));
-            let next = self.pairs.len() as u64;
-            let pair = *self.pairs.entry((file_index, pair)).or_insert(next);
-            self.set.games.push(RatedGame { white, black, result, pair });
-        }
-        Ok(())
-    }
-
-    /// The index of the player `name`, added when new.
-    fn player(&mut self, name: &str) -> usize {
-        let names = &mut self.set.names;
-        *self.players.entry(name.to_string()).or_insert_with(|| {
-            names.push(name.to_string());
-            names.len() - 1
-        })
-    }
 }
 
 /// A number with `decimals` decimals, never `-0.0`.
@@ -372,7 +256,7 @@ fn write_csv(path: &Path, list: &RatingList, names: &[String]) -> anyhow::Result
 /// the others) and a CSV that cannot be written; `main` exits with code 2.
 pub fn run(args: EloArgs) -> anyhow::Result<i32> {
     let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
-    let set = read_games(&args.files)?;
+    let set = read_rated_games(&args.files)?;
     if set.games.is_empty() {
         let files: Vec<String> = set.files.iter().map(|f| f.display().to_string()).collect();
         bail!("no games in {}", files.join(", "));
@@ -399,10 +283,10 @@ pub fn run(args: EloArgs) -> anyhow::Result<i32> {
         other => anyhow!(other),
     })?;
     match args.format {
-        super::sprt_cmd::OutputFormat::Text => {
+        super::args::OutputFormat::Text => {
             print!("{}\n{}", render_header(&list, &set, &options), render_table(&list, &set.names));
         }
-        super::sprt_cmd::OutputFormat::Json => println!("{}", render_json(&list, &set, &options)),
+        super::args::OutputFormat::Json => println!("{}", render_json(&list, &set, &options)),
     }
     if let Some(path) = &args.csv {
         write_csv(path, &list, &set.names)?;
@@ -426,28 +310,6 @@ mod tests {
             ("seed=inf", "--anchor \"seed=inf\": the rating must be a finite number"),
         ] {
             assert_eq!(parse_anchor(text).unwrap_err().to_string(), message);
-        }
-    }
-
-    #[test]
-    fn games_are_read_across_files_by_name() {
-        let header = "pair,game,opening,white,black,result,termination,plies,start_fen\n";
-        let mut reader = GameReader::default();
-        let first = format!("{header}0,0,0,a,b,1-0,checkmate,9,x\n0,1,0,b,a,1/2-1/2,max moves,9,x\n");
-        reader.read(first.as_bytes(), "one.csv").unwrap();
-        reader.read(format!("{header}0,0,0,c,a,0-1,checkmate,9,x\n").as_bytes(), "two.csv").unwrap();
-        assert_eq!(reader.set.names, ["a", "b", "c"]);
-        let games: Vec<(usize, usize, GameScore, u64)> =
-            reader.set.games.iter().map(|g| (g.white, g.black, g.result, g.pair)).collect();
-        assert_eq!(games, [(0, 1, GameScore::Win, 0), (1, 0, GameScore::Draw, 0), (2, 0, GameScore::Loss, 1)]);
-        let error = reader.read(format!("{header}0,0,0,a,b,1-0,x,9,x\n1,2,0,a,b,2-0,x,9,x\n").as_bytes(), "bad.csv");
-        assert_eq!(error.unwrap_err().to_string(), "bad.csv:3: result \"2-0\": expected 1-0, 0-1 or 1/2-1/2");
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn no_games_csv_text_panics(text in "(pair,white,black,result\n)?[-a-c0-9,/.\"\n]{0,80}") {
-            let _ = GameReader::default().read(text.as_bytes(), "fuzz.csv");
         }
     }
 

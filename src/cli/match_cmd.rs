@@ -1,62 +1,45 @@
 //! `arbiter match`: plays engine builds against each other in game pairs from an opening book, optionally until
 //! an SPRT decides, writing `games.csv`, `games.pgn`, `summary.txt` and `summary.csv` into a run folder.
 //!
-//! Exit codes: 0 when the match finished (or the SPRT decided), 2 for bad input (flags, engine configs, the
-//! opening file, an output folder that holds results or cannot be created), 1 for an internal failure (results
-//! already written stay written), and [`EXIT_INTERRUPTED`] (130) when Ctrl-C or SIGTERM stopped it: no new pair
-//! starts, the pairs in play finish (games still running after
+//! The flags become a [`MatchPlan`] (`plan_of`), which [`crate::runner::run::run`] plays; `--resume DIR`
+//! hands the folder to [`crate::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
+//! file parses, shows progress and prints.
+//!
+//! Exit codes (see [`crate::cli`]): 0 when the match finished (or the SPRT decided), 2 for bad input (flags,
+//! engine configs, the opening file, an output folder that holds results), 1 when an engine failure stopped the
+//! match (results already written stay written), 3 for a failure of the system (a disk error), and
+//! [`EXIT_INTERRUPTED`] (130) when Ctrl-C or
+//! SIGTERM stopped it: no new pair starts, the pairs in play finish (games still running after
 //! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
 //! `stop` and `quit`, and their process groups are killed), and the summary is written from the games recorded.
 //! A second Ctrl-C kills every engine's process group and quits at once, without a summary. Details and limits:
 //! `docs/engines.md`.
-//!
-//! Before the first game the run folder gets `run.toml` ([`RunFile`]): the arguments as given, the working
-//! directory and the schedule fingerprint. `--resume DIR` reads it back, checks every recorded game as merge
-//! does and drops the damaged ones, keeping a copy ([`salvage_run`]), and plays the games of the schedule not
-//! yet recorded; `--shard I/N` plays one disjoint part of the schedule, and `arbiter merge` ([`super::merge`])
-//! combines the parts.
 
-pub use super::{DEFAULT_BOOK, DEFAULT_XIANGQI_BOOK, EXIT_INTERRUPTED, error_text};
-pub(crate) use super::{Failure, exit_code};
-use super::{book_of, install_interrupt_handler};
-use crate::game::{Game as MatchGame, GameKind};
+pub use super::EXIT_INTERRUPTED;
+use super::{Failure, exit_code, install_interrupt_handler};
+use crate::game::GameKind;
 use crate::player::EngineKind;
 pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
-use crate::runner::output::{LOCK_FILE, RUN_FILES, WRITTEN_FILES, append_file, open_lock_file, refuse_links};
-use crate::runner::runfile::{args_after, hex};
-use crate::runner::scheduler::MAX_CONCURRENCY;
-use crate::runner::timecontrol::TimeControl;
-use crate::runner::{
-    AdjudicationRules, DrawAdjudication, Fingerprint, GamePair, GameRecord, GameSettings, KeyValueError, KeyValues,
-    MatchLength, MatchObserver, MatchSpec, MatchState, OpeningOrder, OpeningsOption, RUN_TOML, RecordError,
-    ResignAdjudication, ResultSink, RunFile, Shard, Tournament, Variant, create_out_dir, create_run_dir,
-    load_game_openings, match_report, replay, run_match_from, salvage_run, summary_text, write_summary,
+pub use crate::runner::plan::{
+    DEFAULT_BOOK, DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, DEFAULT_XIANGQI_BOOK,
+    MAX_NAME_CHARS, parse_sprt,
 };
-use crate::stats::{EloModel, SprtSpec};
+use crate::runner::plan::{
+    EnginePlan, OpeningsPlan, OutputPlan, PLAN_FORMAT, SprtPlan, absolute, default_book, parse_adjudication,
+    working_directory,
+};
+pub use crate::runner::run::ENGINE_GROUPS_FILE;
+use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
+use crate::runner::timecontrol::TimeControl;
+use crate::runner::{MatchLength, MatchPlan, MatchState, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
 use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashSet;
-use std::fs::{File, TryLockError};
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::SystemTime;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 
-/// The default node limit per move when no limit is given.
-pub const DEFAULT_NODES: u64 = 5000;
-
-/// The default seed of the random opening order.
-pub const DEFAULT_SEED: u64 = 1;
-
-/// The SPRT a two-engine match runs when neither `--sprt` nor a length is given: nElo [0, 10], alpha = beta =
-/// 0.05.
-pub const DEFAULT_SPRT: &str = "elo0=0,elo1=10";
-
-/// The longest `--name`, in characters.
-pub const MAX_NAME_CHARS: usize = 100;
-
-/// The default `--ratinginterval`: the reports are printed every 10 games (cutechess-cli's habit).
-pub const DEFAULT_RATING_INTERVAL: u64 = 10;
+/// The log file of a run folder.
+pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
 
 /// Whether `games.pgn` holds a comment after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -151,7 +134,7 @@ pub struct MatchArgs {
 
     /// How the engines are paired: every engine against every other (round-robin), or the first engine against
     /// each of the others (gauntlet: pairings first-second, first-third, ...).
-    #[arg(long, value_enum, default_value_t = Tournament::RoundRobin)]
+    #[arg(long, value_parser = crate::cli::args::tournament(), default_value = "round-robin")]
     pub tournament: Tournament,
 
     /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
@@ -284,10 +267,32 @@ pub fn flags_refused_with_resume(matches: &clap::ArgMatches) -> Vec<String> {
         .collect()
 }
 
+/// The arguments after the `match` subcommand in `argv` (the process's arguments, program name first), as
+/// text, to tell which flags were given with `--resume`.
+///
+/// # Errors
+/// An argument that is not UTF-8.
+pub fn args_after(argv: impl IntoIterator<Item = std::ffi::OsString>, subcommand: &str) -> anyhow::Result<Vec<String>> {
+    argv.into_iter()
+        .skip(1)
+        .skip_while(|arg| arg != subcommand)
+        .skip(1)
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|arg| anyhow::anyhow!("an argument is not UTF-8 text ({})", arg.to_string_lossy()))
+        })
+        .collect()
+}
+
+/// The failure of a run error: bad input, or a failure of the system.
+fn run_failure(error: RunError) -> Failure {
+    if error.is_input() { Failure::Input(error.into()) } else { Failure::System(error.into()) }
+}
+
 /// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 internal failure,
+/// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 a failure,
 /// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). Errors are printed to stderr here, so the `Err` case is
 /// not used.
 ///
@@ -295,37 +300,73 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
     install_interrupt_handler("match", &INTERRUPTED);
-    let outcome = args_after(std::env::args_os(), "match")
-        .map_err(Failure::from)
-        .and_then(|raw| run_inner(args, &raw, &INTERRUPTED));
-    Ok(exit_code(outcome))
+    Ok(exit_code(run_inner(args, &INTERRUPTED)))
 }
 
-/// Checks `--name`: a folder name and a PGN tag value.
-fn check_run_name(name: &str) -> Result<(), Failure> {
-    let problem = if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\']) {
-        "a run name is a folder name, without '/', '\\' or a leading '.'"
-    } else if name.chars().any(char::is_control) {
-        "a run name must not hold control characters"
-    } else if name.chars().count() > MAX_NAME_CHARS {
-        "a run name has at most 100 characters"
-    } else {
-        return Ok(());
+/// Plays the match of `args`, or resumes the run of `--resume`, and prints the outcome.
+fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let ended = match &args.resume {
+        Some(dir) => {
+            let raw = args_after(std::env::args_os(), "match")?;
+            let (_, matches) = parse_match_args(&raw).map_err(|e| anyhow::anyhow!("{}", clap_error_text(&e)))?;
+            let refused = flags_refused_with_resume(&matches);
+            if !refused.is_empty() {
+                return Err(anyhow::anyhow!(
+                    "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml \
+                     (only --concurrency and --recover may be given)",
+                    refused.join(", ")
+                )
+                .into());
+            }
+            let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
+            crate::runner::rundir::resume::resume(dir, overrides, &mut Progress::default(), interrupt)
+        }
+        None => {
+            let plan = plan_of(&args)?;
+            crate::runner::run::run(&plan, &mut Progress::default(), interrupt)
+        }
     };
-    let shown: String = name.chars().take(40).collect();
-    let more = if name.chars().count() > 40 { "..." } else { "" };
-    Err(anyhow::anyhow!("--name {shown:?}{more}: {problem}").into())
-}
-
-/// Runs the match of `args`; `raw` are the same arguments as given (the words after `match`), for `run.toml`.
-fn run_inner(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
-    if let Some(dir) = &args.resume {
-        return resume(dir, &args, raw, interrupt);
-    }
-    match args.game {
-        GameKind::Chess => start::<crate::chess::Game>(args, raw, interrupt),
-        GameKind::Xiangqi => start::<crate::xiangqi::Game>(args, raw, interrupt),
-        GameKind::Russian | GameKind::English => Err(refuse_checkers(args.game, "match")),
+    match ended.map_err(run_failure)? {
+        RunEnd::NotStarted => {
+            super::stderr_line(format_args!(
+                "arbiter match: interrupted before the match started; nothing was written"
+            ));
+            Ok(EXIT_INTERRUPTED)
+        }
+        RunEnd::Played(run) => {
+            let dir = run.dir.display();
+            super::stdout_text(format_args!("{}", run.summary));
+            super::stdout_text(format_args!("\nResults: {dir}\n"));
+            // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
+            match &run.charts {
+                Ok(files) if !files.is_empty() => {
+                    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+                    super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
+                }
+                Ok(_) => {}
+                Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
+            }
+            let state = &run.state;
+            if let Some(failure) = &state.failure {
+                return Err(Failure::Internal(anyhow::anyhow!(
+                    "the match stopped: {failure} (continue it with `arbiter match --resume {dir}`)"
+                )));
+            }
+            if let Some(halted) = &state.halted {
+                return Err(Failure::Internal(anyhow::anyhow!(
+                    "the match stopped: {halted} (continue it with `arbiter match --resume {dir} --recover`)"
+                )));
+            }
+            if state.interrupted {
+                super::stderr_line(format_args!(
+                    "arbiter match: interrupted; {} games recorded and summarized in {dir} (exit code \
+                     {EXIT_INTERRUPTED}); continue with `arbiter match --resume {dir}`",
+                    state.tally.games
+                ));
+                return Ok(EXIT_INTERRUPTED);
+            }
+            Ok(0)
+        }
     }
 }
 
@@ -336,341 +377,15 @@ pub(crate) fn refuse_checkers(game: GameKind, command: &'static str) -> Failure 
     )
 }
 
-/// Starts the new match of `args` in the game `G`.
-fn start<G: MatchGame>(args: MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
-    let spec = prepare::<G>(&args)?;
-    if interrupt.load(Ordering::SeqCst) {
-        super::stderr_line(format_args!("arbiter match: interrupted before the match started; nothing was written"));
-        return Ok(EXIT_INTERRUPTED);
-    }
-
-    let dir = match &args.out {
-        Some(dir) => {
-            create_out_dir(dir)?;
-            dir.clone()
-        }
-        None => {
-            let stem = args.name.clone().unwrap_or_else(|| crate::runner::output::timestamp(SystemTime::now()));
-            create_run_dir(Path::new("results"), &stem)?
-        }
-    };
-    // The lock first, then the folder checked again under it: of two matches started on one folder at once,
-    // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
-    let lock = lock_run(&dir)?;
-    create_out_dir(&dir)?;
-    // run.toml next: a run killed at any moment after this can be resumed.
-    let cwd = std::env::current_dir().map_err(|e| anyhow::anyhow!("the working directory: {e}"))?;
-    RunFile::new(raw.to_vec(), cwd, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
-    let mut sink = ResultSink::create(&dir, &event_name(&args))?;
-    sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
-    let state = MatchState::new(spec.schedule());
-    play(&spec, &args, &dir, sink, state, &HashSet::new(), interrupt, lock)
-}
-
-/// The PGN `Event` tag of a run: its `--name`, else `arbiter match`.
-fn event_name(args: &MatchArgs) -> String {
-    args.name.clone().unwrap_or_else(|| "arbiter match".to_string())
-}
-
-/// Checks the flags and builds the match: the run name, the spec, the hash budget, and every engine started
-/// once (before any file is written, so that a failing one leaves nothing behind).
-fn prepare<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
-    if let Some(name) = &args.name {
-        check_run_name(name)?;
-    }
-    let spec = build_spec::<G>(args)?;
-    check_hash_memory(&spec, physical_memory_mib())?;
-    for engine in &spec.engines {
-        let player = engine.create::<G>().map_err(|error| anyhow::anyhow!("--engine: {error}"))?;
-        for warning in player.warnings() {
-            super::stderr_line(format_args!("warning: {warning}"));
-        }
-    }
-    Ok(spec)
-}
-
-/// Locks the run folder `dir` ([`LOCK_FILE`], created when missing) for as long as the returned file is open,
-/// so that a second `arbiter match` can neither start in the same folder nor append to the same run (a resume
-/// while the run still plays). The lock dies with the process, even on SIGKILL. A file system without locks
-/// gets a warning.
-fn lock_run(dir: &Path) -> Result<Option<File>, Failure> {
-    let file = open_lock_file(dir)?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Err(anyhow::anyhow!(
-            "{}: the run is in use by another arbiter process (still playing?); wait for it or stop it first",
-            dir.display()
-        )
-        .into()),
-        Err(TryLockError::Error(error)) => {
-            super::stderr_line(format_args!(
-                "warning: {}: cannot lock ({error}); make sure no other arbiter plays this run",
-                dir.join(LOCK_FILE).display()
-            ));
-            Ok(None)
-        }
-    }
-}
-
-/// `arbiter match --resume DIR`: reads DIR/run.toml, rebuilds the match from the recorded arguments in the
-/// recorded working directory, refuses a changed schedule, repairs the result files' tails, and plays the rest.
-fn resume(dir: &Path, given: &MatchArgs, raw: &[String], interrupt: &AtomicBool) -> Result<i32, Failure> {
-    let (_, matches) = parse_match_args(raw).map_err(|e| anyhow::anyhow!("{}", clap_error_text(&e)))?;
-    let refused = flags_refused_with_resume(&matches);
-    if !refused.is_empty() {
-        return Err(anyhow::anyhow!(
-            "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml (only \
-             --concurrency and --recover may be given)",
-            refused.join(", ")
-        )
-        .into());
-    }
-    let shown = dir.display().to_string();
-    let dir = dir.canonicalize().map_err(|e| {
-        anyhow::anyhow!("--resume {shown}: {e} (expected the folder of an earlier run, holding run.toml)")
-    })?;
-    // Before anything is read or written: a link by any name the run writes is refused.
-    refuse_links(&dir, &WRITTEN_FILES)?;
-    let run_path = dir.join(RUN_TOML);
-    let run = RunFile::read(&run_path).map_err(|e| {
-        anyhow::anyhow!("--resume {shown}: {e} (a run folder holds run.toml from its first moment; is this one?)")
-    })?;
-    let lock = lock_run(&dir)?;
-    std::env::set_current_dir(&run.cwd).map_err(|e| {
-        anyhow::anyhow!("{}: the recorded working directory {}: {e}", run_path.display(), run.cwd.display())
-    })?;
-    let (mut args, _) = parse_match_args(&run.args)
-        .map_err(|e| anyhow::anyhow!("{}: args: {}", run_path.display(), clap_error_text(&e)))?;
-    if args.resume.is_some() {
-        return Err(anyhow::anyhow!("{}: args: the recorded arguments hold --resume", run_path.display()).into());
-    }
-    if given.concurrency.is_some() {
-        args.concurrency = given.concurrency;
-    }
-    args.recover |= given.recover;
-    match args.game {
-        GameKind::Chess => resume_as::<crate::chess::Game>(&dir, &shown, args, &run, lock, interrupt),
-        GameKind::Xiangqi => resume_as::<crate::xiangqi::Game>(&dir, &shown, args, &run, lock, interrupt),
-        GameKind::Russian | GameKind::English => Err(refuse_checkers(args.game, "match")),
-    }
-}
-
-/// The rest of [`resume`] once the recorded arguments are read, in their game `G`: the match rebuilt and
-/// checked against the fingerprint, the result files repaired and replayed, the games left played.
-fn resume_as<G: MatchGame>(
-    dir: &Path,
-    shown: &str,
-    args: MatchArgs,
-    run: &RunFile,
-    lock: Option<File>,
-    interrupt: &AtomicBool,
-) -> Result<i32, Failure> {
-    let spec = prepare::<G>(&args)?;
-    let fingerprint = Fingerprint::of(&spec);
-    if hex(fingerprint.total()) != run.fingerprint {
-        let changed: Vec<String> = fingerprint.changed_parts(&run.parts).iter().map(|p| part_text(p)).collect();
-        return Err(anyhow::anyhow!(
-            "--resume {shown}: {} changed since the run started (fingerprint {} in run.toml, {} now); refusing to \
-             resume a different schedule: restore them, or start a new run",
-            if changed.is_empty() { "the schedule".to_string() } else { changed.join(", ") },
-            run.fingerprint,
-            hex(fingerprint.total())
-        )
-        .into());
-    }
-
-    let salvage = salvage_run(dir, &spec, SystemTime::now()).map_err(record_failure)?;
-    for dropped in &salvage.records.dropped {
-        super::stderr_line(format_args!("arbiter match: repaired {shown}: dropped {dropped}"));
-    }
-    for copy in &salvage.copies {
-        super::stderr_line(format_args!("arbiter match: a copy of what was dropped is kept in {}", copy.display()));
-    }
-    let records = salvage.records;
-    let csv_path = dir.join("games.csv").display().to_string();
-    let (state, done) = replay(&spec, &records.rows, &csv_path).map_err(record_failure)?;
-    // The summary of an earlier session is rewritten from all the games at the end.
-    for name in RUN_FILES.iter().filter(|name| name.starts_with("summary")) {
-        match std::fs::remove_file(dir.join(name)) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(Failure::Internal(anyhow::anyhow!("{}: cannot remove: {e}", dir.join(name).display())));
-            }
-            _ => {}
-        }
-    }
-    let mut sink = ResultSink::append(dir, &event_name(&args)).map_err(|e| Failure::Internal(e.into()))?;
-    sink.set_pgn_comments(args.pgn_comments == PgnComments::On);
-    let status = match state.verdict {
-        Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
-        None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
-        None => format!("{} games to play", state.games_total() - done.len() as u64),
-    };
-    super::stderr_line(format_args!(
-        "arbiter match: resuming {shown}: {} of {} games recorded, {status}",
-        done.len(),
-        state.games_total()
-    ));
-    play(&spec, &args, dir, sink, state, &done, interrupt, lock)
-}
-
-/// A fingerprint part's name in words, for the refusal of a resume or a merge.
-pub(crate) fn part_text(part: &str) -> String {
-    match part {
-        "engines" => "the engines' names or order".to_string(),
-        "openings" => "the openings".to_string(),
-        "schedule" => "the schedule (order, seed, length or shard count)".to_string(),
-        "games" => "the game settings (limits, adjudication)".to_string(),
-        "sprt" => "the SPRT".to_string(),
-        other => match other.strip_prefix("engine ") {
-            Some(name) => format!("the engine {name}"),
-            None => other.to_string(),
-        },
-    }
-}
-
-/// A failure to read a run folder's games: bad input (exit 2), except a repaired file that cannot be written.
-pub(crate) fn record_failure(error: RecordError) -> Failure {
-    match error {
-        RecordError::Write(_) => Failure::Internal(error.into()),
-        _ => Failure::Input(error.into()),
-    }
-}
-
-/// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]) with a progress bar, prints
-/// and writes the summary, and returns the exit code. `_lock` is held until the match ends.
-#[allow(clippy::too_many_arguments)]
-fn play<G: MatchGame>(
-    spec: &MatchSpec<G>,
-    args: &MatchArgs,
-    dir: &Path,
-    mut sink: ResultSink,
-    state: MatchState,
-    done: &HashSet<u64>,
-    interrupt: &AtomicBool,
-    _lock: Option<File>,
-) -> Result<i32, Failure> {
-    super::stderr_line(format_args!(
-        "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
-        spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
-        spec.openings.len(),
-        spec.openings_source,
-        spec.concurrency,
-        dir.display()
-    ));
-    if let Some(shard) = spec.shard {
-        let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
-        super::stderr_line(format_args!(
-            "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
-            state.schedule.planned_pairs(),
-            state.schedule.total_pairs
-        ));
-    }
-    // Engines an earlier session of this run left running (it was killed with -9) are ended; this session's
-    // are listed for the next one.
-    let group_file = dir.join(ENGINE_GROUPS_FILE);
-    let ended = crate::uci::group::end_recorded_groups(&group_file);
-    if !ended.is_empty() {
-        super::stderr_line(format_args!(
-            "arbiter match: ended {} engine process group(s) an earlier session of this run left running: {ended:?}",
-            ended.len()
-        ));
-    }
-    if let Err(error) = crate::uci::group::record_groups_in(Some(&group_file)) {
-        super::stderr_line(format_args!("warning: {}: cannot write: {error}", group_file.display()));
-    }
-    let mut progress = Progress::new(spec, &state, args.rating_interval, dir);
-    let state = run_match_from(spec, state, done, &mut sink, &mut progress, interrupt);
-    progress.bar.finish_and_clear();
-    let _ = crate::uci::group::record_groups_in(None);
-
-    // The files first: a closed stdout or stderr must not keep the summary from the run folder.
-    write_summary(dir, spec, &state).map_err(|e| Failure::Internal(e.into()))?;
-    let summary = summary_text(spec, &state);
-    super::stdout_text(format_args!("{summary}"));
-    super::stdout_text(format_args!("\nResults: {}\n", dir.display()));
-    // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
-    match crate::runner::charts::write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref()) {
-        Ok(files) if !files.is_empty() => {
-            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-            super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
-        }
-        Ok(_) => {}
-        Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
-    }
-    if let Some(failure) = &state.failure {
-        return Err(Failure::Internal(anyhow::anyhow!(
-            "the match stopped: {failure} (continue it with `arbiter match --resume {}`)",
-            dir.display()
-        )));
-    }
-    if let Some(halted) = &state.halted {
-        return Err(Failure::Internal(anyhow::anyhow!(
-            "the match stopped: {halted} (continue it with `arbiter match --resume {} --recover`)",
-            dir.display()
-        )));
-    }
-    if state.interrupted {
-        super::stderr_line(format_args!(
-            "arbiter match: interrupted; {} games recorded and summarized in {} (exit code {EXIT_INTERRUPTED}); \
-             continue with `arbiter match --resume {}`",
-            state.tally.games,
-            dir.display(),
-            dir.display()
-        ));
-        return Ok(EXIT_INTERRUPTED);
-    }
-    Ok(0)
-}
-
-/// Physical memory in MiB, from the `MemTotal` line of `/proc/meminfo`; `None` where that is not available.
-fn physical_memory_mib() -> Option<u64> {
-    parse_mem_total(&std::fs::read_to_string("/proc/meminfo").ok()?)
-}
-
-/// The `MemTotal:   16318480 kB` line of `/proc/meminfo` text, in MiB.
-fn parse_mem_total(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find_map(|l| l.strip_prefix("MemTotal:"))?;
-    let mut words = line.split_whitespace();
-    let value: u64 = words.next()?.parse().ok()?;
-    match words.next() {
-        Some("kB") | None => Some(value / 1024),
-        _ => None,
-    }
-}
-
-/// Refuses a match whose transposition tables would take more than half of `memory_mib` (physical memory in
-/// MiB; no check when unknown). Every worker holds one player, and so one table, per engine it plays: up to
-/// every engine of the match.
-fn check_hash_memory<G: MatchGame>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
-    let Some(memory) = memory_mib else {
-        return Ok(());
-    };
-    let workers = spec.workers() as u64;
-    let per_worker: u64 = spec.engines.iter().map(|e| e.hash_mb() as u64).sum();
-    let total = per_worker.saturating_mul(workers);
-    if total <= memory / 2 {
-        return Ok(());
-    }
-    let tables: Vec<String> =
-        spec.engines.iter().map(|e| format!("{} {} MiB ({})", e.name, e.hash_mb(), e.source)).collect();
-    let largest = spec.engines.iter().max_by_key(|e| e.hash_mb()).expect("a match has two or more engines");
-    let advice = if largest.source == "built-in" {
-        "lower --concurrency".to_string()
-    } else {
-        format!("lower search.hash_mb in {} or --concurrency", largest.source)
-    };
-    Err(anyhow::anyhow!(
-        "hash: {workers} workers x ({}) = {total} MiB of transposition tables, more than half of the {memory} MiB \
-         of physical memory; {advice}",
-        tables.join(" + ")
-    )
-    .into())
-}
-
-/// Turns the flags into a match spec (engines loaded, openings read).
-pub(crate) fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
-    if args.game.name() != G::NAME {
-        return Err(Failure::Internal(anyhow::anyhow!("--game {} built as {}", args.game.name(), G::NAME)));
+/// Turns the flags into a match plan: engines read (their config files checked), the global limits filled
+/// in where an engine sets none, the SPRT and length chosen, the openings option read, every path made
+/// absolute. The plan is not yet validated ([`MatchPlan::validate`]) nor are the openings read.
+///
+/// # Errors
+/// A [`Failure::Input`] naming the flag.
+pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
+    if args.game.is_checkers() {
+        return Err(refuse_checkers(args.game, "match"));
     }
     if args.game == GameKind::Xiangqi && args.variant != Variant::Standard {
         return Err(anyhow::anyhow!(
@@ -679,6 +394,7 @@ pub(crate) fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>,
         )
         .into());
     }
+    let cwd = working_directory()?;
     let each = EachArgs::parse(args.each.as_deref())?;
     let second = if args.game == GameKind::Xiangqi { "name=nopsqt" } else { "name=nomob" };
     let defaults = ["name=seed".to_string(), second.to_string()];
@@ -708,103 +424,65 @@ pub(crate) fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>,
             uci.stall_timeout_ms = args.stall_timeout_ms;
         }
     }
-    if engines.len() < 2 {
-        return Err(anyhow::anyhow!("--engine: a match needs two or more engines, got {}", engines.len()).into());
-    }
-    for (i, engine) in engines.iter().enumerate() {
-        if engines[..i].iter().any(|other| other.name == engine.name) {
-            return Err(
-                anyhow::anyhow!("--engine: the name `{}` is used twice; give each build a name=", engine.name).into()
-            );
-        }
-    }
 
     let sprt = match (&args.sprt, args.games.or(args.rounds)) {
         (Some(text), _) => Some(parse_sprt(text)?),
         (None, None) if engines.len() == 2 => Some(parse_sprt(DEFAULT_SPRT)?),
         (None, _) => None,
     };
-    if sprt.is_some() && engines.len() != 2 {
-        return Err(anyhow::anyhow!("--sprt needs exactly two engines, got {}", engines.len()).into());
-    }
     let length = match (args.games, args.rounds) {
-        (Some(0), _) => return Err(anyhow::anyhow!("--games must be at least 1").into()),
-        (_, Some(0)) => return Err(anyhow::anyhow!("--rounds must be at least 1").into()),
         (Some(games), _) => MatchLength::Games(games),
         (None, Some(rounds)) => MatchLength::Rounds(rounds),
         (None, None) if sprt.is_some() => MatchLength::UntilDecided,
         (None, None) => MatchLength::EachOpening,
     };
 
-    if let Some(shard) = args.shard
-        && length == MatchLength::UntilDecided
-    {
-        return Err(anyhow::anyhow!(
-            "--shard {shard}: a shard plays a fixed part of the schedule: give --games or --rounds (an SPRT cannot \
-             stop a shard early; merge the shards for its verdict)"
-        )
-        .into());
-    }
-
     let book = match &args.openings {
         Some(path) => match path.to_str() {
             Some(text) => OpeningsOption::parse(text)?,
             None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
         },
-        None => OpeningsOption { file: default_book(args.game)?, format: None, order: None, plies: None, start: None },
+        None => {
+            let (shown, _) = default_book(args.game, &cwd)?;
+            OpeningsOption { file: PathBuf::from(shown), format: None, order: None, plies: None, start: None }
+        }
     };
     if args.plies == Some(0) {
         return Err(anyhow::anyhow!("--plies must be at least 1").into());
     }
     let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", book.plies)?;
     let order = one_of("--order", args.order, "order", book.order)?.unwrap_or_default();
-    let path = book.file;
-    let openings = load_game_openings::<G>(&path, book.format, plies, args.variant)?;
-    let start = book.start.unwrap_or(1);
-    if start > openings.len() {
-        return Err(anyhow::anyhow!(
-            "--openings start={start}: {} holds only {} openings",
-            path.display(),
-            openings.len()
-        )
-        .into());
-    }
-
-    let concurrency = match args.concurrency {
-        Some(0) => return Err(anyhow::anyhow!("--concurrency must be at least 1").into()),
-        Some(n) if n as usize > MAX_CONCURRENCY => {
-            return Err(anyhow::anyhow!("--concurrency {n}: at most {MAX_CONCURRENCY} games at once").into());
-        }
-        Some(n) => n as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_CONCURRENCY),
-    };
-    let adjudication = AdjudicationRules {
-        draw: args.draw.as_deref().map(DrawAdjudication::parse).transpose()?,
-        resign: args.resign.as_deref().map(ResignAdjudication::parse).transpose()?,
-        maxmoves: match args.maxmoves {
-            Some(0) => return Err(anyhow::anyhow!("--maxmoves must be at least 1").into()),
-            m => m,
-        },
-    };
-    let mut spec = MatchSpec {
-        engines,
-        openings,
-        openings_source: path.display().to_string(),
-        order,
-        seed: args.seed,
-        start,
+    let adjudication = parse_adjudication(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
+    Ok(MatchPlan {
+        format: PLAN_FORMAT,
+        game: args.game,
         variant: args.variant,
+        engines: engines.iter().map(|engine| EnginePlan::of(engine, &cwd)).collect(),
+        openings: OpeningsPlan {
+            file: absolute(&book.file, &cwd),
+            shown: book.file.display().to_string(),
+            format: book.format,
+            order,
+            plies,
+            start: book.start.unwrap_or(1),
+        },
+        seed: args.seed,
         tournament: args.tournament,
         swap: !args.noswap,
         length,
-        concurrency,
-        settings: GameSettings { limits: Default::default(), adjudication },
-        recover: args.recover,
-        sprt,
+        adjudication,
+        sprt: sprt.as_ref().map(SprtPlan::of),
         shard: args.shard,
-    };
-    spec.concurrency = spec.workers();
-    Ok(spec)
+        concurrency: args.concurrency,
+        recover: args.recover,
+        output: OutputPlan {
+            out: args.out.as_deref().map(|out| absolute(out, &cwd)),
+            results: cwd.join("results"),
+            name: args.name.clone(),
+            pgn_comments: args.pgn_comments == PgnComments::On,
+            rating_interval: args.rating_interval,
+        },
+    })
 }
 
 /// The value given by a flag or by the matching key of `--openings` (they must agree when both are given).
@@ -830,93 +508,47 @@ fn value_text<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_lowercase()
 }
 
-/// The default book of `game` ([`DEFAULT_BOOK`], [`DEFAULT_XIANGQI_BOOK`]) under the working directory, else
-/// under the source tree the binary was built from.
-fn default_book(game: GameKind) -> Result<PathBuf, Failure> {
-    let book = book_of(game);
-    let here = PathBuf::from(book);
-    if here.exists() {
-        return Ok(here);
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(book);
-    if built.exists() {
-        return Ok(built);
-    }
-    Err(anyhow::anyhow!("the default opening book {book} was not found; pass --openings FILE").into())
-}
-
-/// Parses an `--sprt` value: `elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=normalized|logistic|bayeselo]`, with
-/// alpha = beta = 0.05 and the normalized model by default. The ranges are [`SprtSpec::new`]'s, the one check
-/// `arbiter sprt` shares.
-///
-/// # Errors
-/// A [`KeyValueError`] naming `--sprt` and the key: a value that is not a number or a model, or
-/// ([`KeyValueError::Invalid`]) one that [`SprtSpec::new`] refuses, with its reason.
-pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
-    const PROBABILITY: &str = "a probability strictly between 0 and 1";
-    let mut kv = KeyValues::parse("--sprt", text, &["elo0", "elo1", "alpha", "beta", "model"])?;
-    let elo0: f64 = kv.require("elo0", "a number (Elo)")?;
-    let elo1: f64 = kv.require("elo1", "a number (Elo)")?;
-    let alpha: f64 = kv.take("alpha", PROBABILITY)?.unwrap_or(0.05);
-    let beta: f64 = kv.take("beta", PROBABILITY)?.unwrap_or(0.05);
-    let model: EloModel = kv.take("model", "normalized, logistic or bayeselo")?.unwrap_or(EloModel::Normalized);
-    SprtSpec::new(elo0, elo1, alpha, beta, model)
-        .map_err(|error| kv.invalid(error.parameter().unwrap_or("elo0"), &error.to_string()))
-}
-
 /// The progress bar on stderr: games done / total, W/D/L, Elo with its interval and the LLR of the first
-/// pairing; and every `interval` games (0: never) the reports on stdout ([`match_report`]), printed with the
-/// bar hidden.
-struct Progress<'a, G: MatchGame> {
-    bar: ProgressBar,
+/// pairing; and the reports on stdout when the runner hands them over, printed with the bar hidden.
+#[derive(Default)]
+struct Progress {
+    bar: Option<ProgressBar>,
     two_engines: bool,
-    spec: &'a MatchSpec<G>,
-    interval: u64,
-    /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
-    /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to stderr).
-    log: Option<std::fs::File>,
 }
 
-/// The file of a run folder that lists the process groups of the engines playing it, while the run plays
-/// (see [`crate::uci::group::record_groups_in`]); a `--resume` after a `kill -9` ends the groups it lists.
-pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
+impl Progress {
+    /// Runs `f` with the bar hidden.
+    fn suspended(&self, f: impl FnOnce()) {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+}
 
-/// The log file of a run folder.
-pub const LOG_FILE: &str = crate::runner::output::LOG_FILE;
+impl RunObserver for Progress {
+    fn note(&mut self, text: &str) {
+        self.suspended(|| super::stderr_line(format_args!("{text}")));
+    }
 
-impl<'a, G: MatchGame> Progress<'a, G> {
-    /// A bar for the games `state` plans, starting at the games it has counted already; `interval` is
-    /// `--ratinginterval`, `dir` the run folder (for `match.log`).
-    fn new(spec: &'a MatchSpec<G>, state: &MatchState, interval: u64, dir: &Path) -> Progress<'a, G> {
-        let log = match append_file(&dir.join(LOG_FILE), true) {
-            Ok(file) => Some(file),
-            Err(error) => {
-                super::stderr_line(format_args!(
-                    "warning: {}: cannot open the log: {error}",
-                    dir.join(LOG_FILE).display()
-                ));
-                None
-            }
-        };
-        let total = state.games_total();
-        let template = if spec.length == MatchLength::UntilDecided {
+    fn started(&mut self, start: &RunStart) {
+        let template = if start.until_decided {
             "{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}"
         } else {
             "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}"
         };
         let style = ProgressStyle::with_template(template).expect("the template is valid").progress_chars("=> ");
-        let bar = ProgressBar::new(total).with_style(style);
-        bar.set_position(state.tally.games);
-        Progress { bar, two_engines: spec.engines.len() == 2, spec, interval, log }
+        let bar = ProgressBar::new(start.games_total).with_style(style);
+        bar.set_position(start.games_done);
+        self.bar = Some(bar);
+        self.two_engines = start.two_engines;
     }
-}
 
-impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
-    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, state: &MatchState) {
-        self.bar.set_position(state.tally.games);
-        if self.interval > 0 && state.tally.games.is_multiple_of(self.interval) {
-            let report = match_report(self.spec, state);
-            self.bar.suspend(|| {
+    fn game_finished(&mut self, state: &MatchState, report: Option<&str>) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_position(state.tally.games);
+        if let Some(report) = report {
+            bar.suspend(|| {
                 let mut stdout = std::io::stdout().lock();
                 let _ = stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush());
             });
@@ -933,15 +565,16 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
             let llr = crate::stats::Figure::of(sprt.llr, "a hypothesis gives the results seen probability 0");
             msg.push_str(&format!(" | LLR {} [{:.2}, {:.2}]", llr.fixed(2), sprt.lower, sprt.upper));
         }
-        self.bar.set_message(msg);
+        bar.set_message(msg);
     }
 
     fn message(&mut self, text: &str) {
-        self.bar.suspend(|| super::stderr_line(format_args!("{text}")));
-        if let Some(log) = &mut self.log {
-            use std::io::Write as _;
-            let stamp = crate::runner::output::timestamp(SystemTime::now());
-            let _ = writeln!(log, "{stamp} {text}").and_then(|()| log.flush());
+        self.note(text);
+    }
+
+    fn finished(&mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
         }
     }
 }
@@ -949,8 +582,30 @@ impl<G: MatchGame> MatchObserver<G> for Progress<'_, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::error_text;
     use crate::engine::chess::EngineConfig;
-    use crate::runner::load_openings;
+    use crate::game::Game as MatchGame;
+    use crate::runner::plan::{PlanError, parse_mem_total};
+    use crate::runner::{KeyValueError, MatchSpec, load_openings};
+    use crate::stats::EloModel;
+    use std::path::Path;
+
+    /// The flags' match as `arbiter match` builds it: the plan, then its spec.
+    fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
+        plan_of(args)?.spec::<G>().map_err(input)
+    }
+
+    fn input(error: PlanError) -> Failure {
+        Failure::Input(error.into())
+    }
+
+    fn check_run_name(name: &str) -> Result<(), Failure> {
+        crate::runner::plan::check_run_name(name).map_err(input)
+    }
+
+    fn check_hash_memory<G: MatchGame>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
+        crate::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
+    }
 
     fn config_dir() -> PathBuf {
         let dir = std::env::temp_dir().join(format!("arbiter-match-cmd-{}", std::process::id()));
@@ -1145,7 +800,7 @@ mod tests {
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
         let build = |args: MatchArgs| match build_spec::<crate::chess::Game>(&args) {
             Ok(spec) => Ok(spec),
-            Err(Failure::Input(e) | Failure::Internal(e)) => Err(e.to_string()),
+            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
         };
         let args =
             MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };

@@ -1,5 +1,17 @@
 //! Subcommands of the `arbiter` binary: one file each. Each exposes a clap `Args` struct and a `run` function
-//! that returns the process exit code.
+//! that returns the process exit code; a file parses flags, builds a typed request, calls the library and
+//! prints. No subcommand imports another: what they share (the exit codes, the error line, the Ctrl-C handler)
+//! is here or in [`args`].
+//!
+//! Exit codes, the same for every subcommand:
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | done |
+//! | 1 | a check failed (a perft count, an SPRT verdict where asked), or the work stopped on a failure it reports (an engine failure that stopped a match) |
+//! | 2 | the user's input is wrong (flags, files given, an output folder that holds results) |
+//! | 3 | a failure of the system (a disk error: a file that cannot be written); never 2 |
+//! | 130 | interrupted (Ctrl-C or SIGTERM) |
 
 pub mod args;
 pub mod bench;
@@ -21,22 +33,33 @@ pub mod uci_cmd;
 use std::io::Write as _;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The default opening book, relative to the project root: the project's own balanced book.
-pub const DEFAULT_BOOK: &str = "suites/openings/arbiter-book.epd";
+/// Writes `text` to stdout and flushes it, ignoring a failure: a closed stdout (`arbiter match ... | head -1`,
+/// which gives EPIPE because SIGPIPE is ignored) must not stop a command before its result files are written,
+/// as `print!` would by panicking.
+pub(crate) fn stdout_text(text: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_fmt(text).and_then(|()| stdout.flush());
+}
 
-/// The default opening book of `--game xiangqi`, relative to the project root: Arbiter's balanced Xiangqi book
-/// (`arbiter book --game xiangqi`).
-pub const DEFAULT_XIANGQI_BOOK: &str = "suites/openings/xiangqi-book.epd";
+/// Writes `text` and a newline to stderr, ignoring a failure (a closed stderr), unlike `eprintln!`, which panics.
+pub(crate) fn stderr_line(text: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
 
-/// The exit code of a command (`match`, `datagen`) stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
+/// The exit code of a command stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
 pub const EXIT_INTERRUPTED: i32 = 130;
+
+/// The exit code of a failure of the system (a disk error): 3.
+pub const EXIT_SYSTEM: i32 = 3;
 
 /// A failure of the command, split by exit code.
 pub(crate) enum Failure {
     /// Bad input: exit 2.
     Input(anyhow::Error),
-    /// Internal failure: exit 1.
+    /// A check failed, or the work stopped on a failure it reports (an engine that stopped a match): exit 1.
     Internal(anyhow::Error),
+    /// A failure of the system (a disk error): exit 3, never 2.
+    System(anyhow::Error),
 }
 
 impl<E: Into<anyhow::Error>> From<E> for Failure {
@@ -64,8 +87,8 @@ pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static At
     }
 }
 
-/// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for an internal
-/// failure.
+/// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for a failed check
+/// or a reported failure, [`EXIT_SYSTEM`] for a failure of the system.
 pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
     match outcome {
         Ok(code) => code,
@@ -76,6 +99,10 @@ pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
         Err(Failure::Internal(error)) => {
             stderr_line(format_args!("error: {}", error_text(&error)));
             1
+        }
+        Err(Failure::System(error)) => {
+            stderr_line(format_args!("error: {}", error_text(&error)));
+            EXIT_SYSTEM
         }
     }
 }
@@ -92,26 +119,4 @@ pub fn error_text(error: &anyhow::Error) -> String {
         }
     }
     text
-}
-
-/// The book Arbiter makes for `game` (`arbiter book --game`) and plays by default (`arbiter match --game`),
-/// relative to the project root: [`DEFAULT_XIANGQI_BOOK`] for Xiangqi, [`DEFAULT_BOOK`] otherwise (the
-/// commands refuse checkers before asking).
-pub(crate) fn book_of(game: crate::game::GameKind) -> &'static str {
-    if game == crate::game::GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK }
-}
-
-/// Writes `text` to stdout and flushes it, ignoring a failure: a closed stdout (`arbiter match ... | head -1`,
-/// which gives EPIPE because SIGPIPE is ignored) must not stop a command before its result files are written,
-/// as `print!` would by panicking.
-pub(crate) fn stdout_text(text: std::fmt::Arguments<'_>) {
-    use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_fmt(text).and_then(|()| stdout.flush());
-}
-
-/// Writes `text` and a newline to stderr, ignoring a failure (a closed stderr), unlike `eprintln!`, which panics.
-pub(crate) fn stderr_line(text: std::fmt::Arguments<'_>) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }

@@ -14,13 +14,13 @@
 //! prints the same figures as one JSON object at full precision (docs/statistics.md). Exit codes: 0, or 2 for
 //! bad input.
 
-use super::match_cmd::{Failure, clap_error_text, exit_code, parse_match_args, parse_sprt};
-use crate::runner::records::{Repair, read_run};
-use crate::runner::runfile::RunFile;
-use crate::runner::{RUN_TOML, score_of};
+use super::{Failure, exit_code};
+use crate::runner::RUN_TOML;
+use crate::runner::rundir::records::{RunCounts, counts_of_run};
+use crate::runner::rundir::runfile::RunFile;
 use crate::stats::{
-    EloModel, Figure, GameScore, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo,
-    elo_estimate, figures_json, sprt_elo,
+    EloModel, Figure, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo, elo_estimate,
+    figures_json, sprt_elo,
 };
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -155,69 +155,14 @@ fn parse_counts(flag: &str, text: &str) -> Result<Vec<u64>, String> {
         .collect()
 }
 
-/// The two engines of a run's games and their counts from the first engine's view (the engine with White in
-/// the first game of the first pair).
-///
-/// # Errors
-/// A message naming the file: not exactly two engines, or unreadable.
-pub fn counts_of_run(dir: &Path) -> Result<(String, String, Wdl, Pentanomial), String> {
-    let records = read_run(dir, Repair::ReadOnly).map_err(|e| e.to_string())?;
-    let csv = dir.join("games.csv").display().to_string();
-    let mut names: Vec<&str> = Vec::new();
-    for row in &records.rows {
-        for name in [row.white.as_str(), row.black.as_str()] {
-            if !names.contains(&name) {
-                names.push(name);
-            }
-        }
-    }
-    if names.len() != 2 {
-        return Err(format!(
-            "{csv}: {} engines ({}); arbiter sprt reports on two engines (use `arbiter elo` for more)",
-            names.len(),
-            names.join(", ")
-        ));
-    }
-    let first = records.rows.iter().min_by_key(|r| r.game).map(|r| r.white.clone()).expect("two names, so rows");
-    let second = names.iter().find(|&&n| n != first).expect("two names").to_string();
-    let mut wdl = Wdl::default();
-    let mut by_pair: std::collections::BTreeMap<u64, Vec<(u64, GameScore)>> = Default::default();
-    for row in &records.rows {
-        let color = if row.white == first { crate::chess::Color::White } else { crate::chess::Color::Black };
-        let score = score_of(row.result, color);
-        match score {
-            GameScore::Win => wdl.wins += 1,
-            GameScore::Draw => wdl.draws += 1,
-            GameScore::Loss => wdl.losses += 1,
-        }
-        by_pair.entry(row.pair).or_default().push((row.game, score));
-    }
-    let mut penta = Pentanomial::default();
-    for games in by_pair.values_mut().filter(|g| g.len() == 2) {
-        games.sort_by_key(|g| g.0);
-        penta.add_pair(games[0].1, games[1].1);
-    }
-    Ok((first, second, wdl, penta))
-}
-
 /// The `--sprt` of a run, from its `run.toml`; `None` when it had none.
-fn run_sprt(dir: &Path) -> Result<Option<SprtSpec>, String> {
+fn run_sprt(dir: &Path) -> anyhow::Result<Option<SprtSpec>> {
     let path = dir.join(RUN_TOML);
-    let run = RunFile::read(&path).map_err(|e| e.to_string())?;
-    let (args, _) =
-        parse_match_args(&run.args).map_err(|e| format!("{}: args: {}", path.display(), clap_error_text(&e)))?;
-    args.sprt.as_deref().map(parse_sprt).transpose().map_err(|e| format!("{}: args: {e}", path.display()))
+    let run = RunFile::read(&path)?;
+    run.plan.sprt.map(|sprt| sprt.spec()).transpose().map_err(|e| anyhow::anyhow!("{}: plan: {e}", path.display()))
 }
 
-/// The output format of `arbiter sprt` and `arbiter elo`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OutputFormat {
-    /// Lines for people.
-    #[default]
-    Text,
-    /// One JSON object, every figure at full precision (docs/statistics.md).
-    Json,
-}
+pub use super::args::OutputFormat;
 
 /// The decision in words.
 fn decision_text(decision: SprtDecision) -> &'static str {
@@ -569,8 +514,12 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
         (None, Some(text), None) => (parse_penta(text).map_err(input)?, String::new(), None),
         (None, None, Some(path)) => {
             let dir = if path.is_file() { path.parent().unwrap_or(Path::new(".")).to_path_buf() } else { path.clone() };
-            let (first, second, _, penta) = counts_of_run(&dir).map_err(input)?;
-            let recorded = if dir.join(RUN_TOML).exists() { run_sprt(&dir).map_err(input)? } else { None };
+            let RunCounts { first, second, penta, .. } = counts_of_run(&dir).map_err(|e| Failure::Input(e.into()))?;
+            // The run's own SPRT, read only when the bounds are not given (so that a run folder of an older
+            // arbiter, whose run.toml this one refuses, can still be reported on with --elo0/--elo1).
+            let needed = args.elo0.is_none() && args.elo1.is_none();
+            let recorded =
+                if needed && dir.join(RUN_TOML).exists() { run_sprt(&dir).map_err(Failure::Input)? } else { None };
             let header = format!("Results     {} ({first} vs {second}, from {first}'s view)\n", dir.display());
             (Sample::Pairs { penta, merged: false }, header, Some((dir, first, recorded)))
         }
@@ -594,8 +543,8 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
     let (text, mut json) = report_both(&spec, &sample);
     let mut charts = Vec::new();
     if let Some((dir, first)) = &run {
-        let files =
-            crate::runner::charts::write_run_charts(dir, first, Some(&spec)).map_err(|e| input(e.to_string()))?;
+        let files = crate::runner::report::charts::write_run_charts(dir, first, Some(&spec))
+            .map_err(|e| input(e.to_string()))?;
         charts = files.iter().map(|f| f.display().to_string()).collect();
     }
     match args.format {

@@ -25,7 +25,8 @@ use crate::player::EngineScore;
 /// divided by two) and the last `2 * movecount` plies (`movecount` moves of each side) were all scored within
 /// `score` centipawns of zero by their movers, with no capture or pawn move among them (a capture or pawn move
 /// restarts the run, itself counting) and no move without a score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct DrawAdjudication {
     /// Full moves that must have been played first (at least 1).
     pub movenumber: u32,
@@ -76,7 +77,8 @@ impl DrawAdjudication {
 /// must also have been at or above `score` for its last `movecount` moves. A move without a score restarts the
 /// mover's runs. A mate score counts as beyond every threshold ([`EngineScore::as_cp`]): being mated is at or
 /// below `-score`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResignAdjudication {
     /// Consecutive own moves each side must have reported (at least 1).
     pub movecount: u32,
@@ -119,14 +121,18 @@ impl ResignAdjudication {
 }
 
 /// The adjudication rules of a match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AdjudicationRules {
     /// Draw adjudication, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub draw: Option<DrawAdjudication>,
     /// Resign adjudication, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resign: Option<ResignAdjudication>,
     /// Draw after a player's move once the game's plies (since the start position, book included) reach twice
     /// this; `None` for no cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub maxmoves: Option<u32>,
 }
 

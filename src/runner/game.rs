@@ -579,7 +579,7 @@ mod tests {
 
     #[test]
     fn every_end_reason_gives_a_pgn_whose_result_agrees_with_its_termination() {
-        use crate::runner::output::pgn_text;
+        use crate::runner::rundir::output::pgn_text;
         use crate::runner::scheduler::GamePair;
         type Script = Vec<Option<(&'static str, i32)>>;
         let from = |fen: &str| Opening { start: chess::Position::from_fen(fen).unwrap(), moves: Vec::new(), line: 1 };

@@ -11,24 +11,23 @@
 //!   -> summary.txt (with the final reports) + summary.csv
 //! ```
 //!
-//! A run folder also holds `run.toml` ([`runfile`]): the match's arguments and schedule fingerprint, so that
-//! an interrupted run can be resumed and shards of one schedule merged; [`records`] reads a run's games back
-//! and repairs the tail a killed process leaves.
+//! A match is described by a [`MatchPlan`] ([`plan`]: typed, serializable, validated) and played by
+//! [`run::run`]. A run folder also holds `run.toml` ([`rundir::runfile`]): the plan and the schedule fingerprint, so
+//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::records`]
+//! reads a run's games back and repairs the tail a killed process leaves.
 //!
 //! The runner talks to players only through the [`crate::player::Player`] trait; the built-in engines are one
 //! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
 
 pub mod adjudication;
-pub mod charts;
 pub mod game;
 pub mod kv;
 pub mod openings;
-pub mod output;
-pub mod records;
+pub mod plan;
 pub mod report;
-pub mod runfile;
+pub mod run;
+pub mod rundir;
 pub mod scheduler;
-pub mod summary;
 pub mod tally;
 pub mod timecontrol;
 
@@ -39,16 +38,18 @@ pub use openings::{
     Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_game_openings, load_openings,
     load_openings_as, opening_order, opening_order_from,
 };
-pub use output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
-pub use records::{
+pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, UciPlan};
+pub use report::lines::{cutechess_report, fastchess_report, match_report};
+pub use report::summary::{summary_rows, summary_text, write_summary};
+pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
+pub use rundir::output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
+pub use rundir::records::{
     GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
 };
-pub use report::{cutechess_report, fastchess_report, match_report};
-pub use runfile::{Fingerprint, RunFile, RunFileError};
+pub use rundir::runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
     GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
     SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
 };
-pub use summary::{summary_rows, summary_text, write_summary};
 pub use tally::{MatchTally, PairingTally, score_of};
 pub use timecontrol::{Clock, TimeControl};

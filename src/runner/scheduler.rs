@@ -16,7 +16,7 @@
 use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
-use super::output::ResultSink;
+use super::rundir::output::ResultSink;
 use super::tally::MatchTally;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
@@ -50,12 +50,13 @@ pub const ABANDON_AFTER: Duration = Duration::from_secs(2);
 pub const MAX_CONCURRENCY: usize = 1024;
 
 /// How many game pairs a match plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum MatchLength {
     /// This many games in all, rounded up to whole pairs.
-    Games(u64),
+    Games(#[serde(with = "super::plan::wide")] u64),
     /// This many pairs per pairing.
-    Rounds(u64),
+    Rounds(#[serde(with = "super::plan::wide")] u64),
     /// Every opening once per pairing, at most [`MAX_GAMES`] games.
     EachOpening,
     /// Until the SPRT decides, at most [`MAX_GAMES`] games (the openings are cycled).
@@ -102,7 +103,8 @@ pub fn gauntlet(engines: usize) -> Vec<(usize, usize)> {
 }
 
 /// How the entrants of a match are paired.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Tournament {
     /// Every engine plays every other ([`round_robin`]).
     #[default]

@@ -10,13 +10,17 @@ use std::fmt;
 use thiserror::Error;
 
 /// A time control: `moves` moves (or the whole game) in `base_ms` milliseconds, plus `inc_ms` per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TimeControl {
     /// Moves per period (`40` in `40/60+0.6`); `None` for the whole game (sudden death, with increment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<u32>,
     /// Time per period, in milliseconds.
+    #[serde(with = "super::plan::wide")]
     pub base_ms: u64,
     /// Increment per move, in milliseconds (added after the move).
+    #[serde(with = "super::plan::wide")]
     pub inc_ms: u64,
 }
 

@@ -209,13 +209,13 @@ fn read_epd_openings(text: &str, file: &str) -> Result<Vec<Opening<Game>>, Openi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
     use crate::game::Game as GameTrait;
+    use crate::player::{BuiltinPlayer, MoveLimit};
     use crate::runner::game::{EndReason, GameSettings, play_game};
     use crate::runner::openings::random_openings;
-    use crate::runner::output::pgn_text;
-    use crate::player::{BuiltinPlayer, MoveLimit};
+    use crate::runner::rundir::output::pgn_text;
     use crate::runner::scheduler::GamePair;
-    use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
     use crate::{chess, xiangqi};
 
     fn player(name: &str) -> BuiltinPlayer<XiangqiEngine> {

@@ -1,19 +1,22 @@
 //! Reading a run folder's games back: `games.csv` rows and `games.pgn` games, for `arbiter match --resume` and
 //! `arbiter merge`.
 //!
-//! `games.csv` is the commit record: [`super::ResultSink`] writes and flushes a game's PGN before its CSV row,
+//! `games.csv` is the commit record: [`ResultSink`](crate::runner::ResultSink) writes and flushes a game's PGN before its CSV row,
 //! so every row has its PGN game. A process killed mid-write (SIGKILL, power loss) can leave a partial last CSV
 //! line, and a PGN game (whole or partial) whose row was never written. [`read_run`] keeps the complete CSV
 //! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
 
-use super::game::EndReason;
-use super::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
-use super::scheduler::{MatchSpec, MatchState};
 use crate::chess::game::GameResult;
 use crate::game::Game as MatchGame;
 use crate::notation::quote::shown;
+use crate::runner::game::EndReason;
+use crate::runner::rundir::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
+use crate::runner::scheduler::{MatchSpec, MatchState};
+use crate::runner::tally::score_of;
+use crate::stats::{GameScore, Pentanomial, RatedGame, Wdl};
+use std::collections::HashMap;
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// Why a run folder's games cannot be read back. Every variant names the file; row errors name the line.
@@ -75,6 +78,22 @@ pub enum RecordError {
         /// What is wrong (a reader's error names its own line).
         reason: String,
     },
+    /// A `games.csv` read for ratings whose header or contents cannot be read (no line to name).
+    #[error("{path}: {reason}")]
+    File {
+        /// The path.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A run of more or fewer than two engines where two are needed (`arbiter sprt --results`).
+    #[error("{csv}: {} engines ({}); arbiter sprt reports on two engines (use `arbiter elo` for more)", .engines.len(), .engines.join(", "))]
+    NotTwoEngines {
+        /// The `games.csv` path.
+        csv: String,
+        /// The engines found, in order of first appearance.
+        engines: Vec<String>,
+    },
     /// A repaired file cannot be written.
     #[error(transparent)]
     Write(#[from] OutputError),
@@ -126,7 +145,7 @@ pub enum Repair {
     Rewrite,
 }
 
-/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`super::output::pgn_text`]
+/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`crate::runner::rundir::output::pgn_text`]
 /// writes it.
 pub fn round_tag(number: u64) -> String {
     format!("{}.{}", number / 2 + 1, number % 2 + 1)
@@ -221,7 +240,7 @@ struct PgnChunk<'a> {
     line: usize,
 }
 
-/// Splits PGN text written by [`super::output::pgn_text`] into games: each starts at a line beginning with
+/// Splits PGN text written by [`crate::runner::rundir::output::pgn_text`] into games: each starts at a line beginning with
 /// `[Event `. Text before the first game (none in a file arbiter wrote) is returned as its own chunk.
 fn split_pgn(text: &str) -> Vec<PgnChunk<'_>> {
     // (byte offset, 1-based line) of each game's start.
@@ -465,7 +484,7 @@ pub fn salvage_run<G: MatchGame>(
 
     // The copies first: what is dropped is never lost.
     if !dropped_csv.is_empty() || !dropped_pgn.is_empty() {
-        let stamp = super::output::timestamp(now);
+        let stamp = crate::runner::rundir::output::timestamp(now);
         for n in 1u32.. {
             let suffix = if n == 1 { stamp.clone() } else { format!("{stamp}-{n}") };
             let csv_copy = dir.join(format!("games.csv.dropped-{suffix}"));
@@ -630,12 +649,191 @@ pub fn replay<G: MatchGame>(
     Ok((state, done))
 }
 
+/// The counts of a two-engine run, from the first engine's view (the engine with White in the first game of
+/// the first pair): what `arbiter sprt --results` reports on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunCounts {
+    /// The first engine.
+    pub first: String,
+    /// The second engine.
+    pub second: String,
+    /// Single games, from the first engine's view.
+    pub wdl: Wdl,
+    /// Complete game pairs, from the first engine's view.
+    pub penta: Pentanomial,
+}
+
+/// Reads the games of the run folder `dir` ([`read_run`], read only) and counts them for its two engines.
+///
+/// # Errors
+/// Those of [`read_run`], and [`RecordError::NotTwoEngines`] for a run of more or fewer than two engines.
+pub fn counts_of_run(dir: &Path) -> Result<RunCounts, RecordError> {
+    let records = read_run(dir, Repair::ReadOnly)?;
+    let mut names: Vec<&str> = Vec::new();
+    for row in &records.rows {
+        for name in [row.white.as_str(), row.black.as_str()] {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    if names.len() != 2 {
+        return Err(RecordError::NotTwoEngines {
+            csv: dir.join("games.csv").display().to_string(),
+            engines: names.iter().map(|n| n.to_string()).collect(),
+        });
+    }
+    let first = records.rows.iter().min_by_key(|r| r.game).map(|r| r.white.clone()).expect("two names, so rows");
+    let second = names.iter().find(|&&n| n != first).expect("two names").to_string();
+    let mut wdl = Wdl::default();
+    let mut by_pair: BTreeMap<u64, Vec<(u64, GameScore)>> = BTreeMap::new();
+    for row in &records.rows {
+        let color = if row.white == first { crate::chess::Color::White } else { crate::chess::Color::Black };
+        let score = score_of(row.result, color);
+        match score {
+            GameScore::Win => wdl.wins += 1,
+            GameScore::Draw => wdl.draws += 1,
+            GameScore::Loss => wdl.losses += 1,
+        }
+        by_pair.entry(row.pair).or_default().push((row.game, score));
+    }
+    let mut penta = Pentanomial::default();
+    for games in by_pair.values_mut().filter(|g| g.len() == 2) {
+        games.sort_by_key(|g| g.0);
+        penta.add_pair(games[0].1, games[1].1);
+    }
+    Ok(RunCounts { first, second, wdl, penta })
+}
+
+// The games of `games.csv` files for a rating list (`arbiter elo`): the lenient reading of the records, which
+// needs only the columns `pair`, `white`, `black` and `result` and no `games.pgn`.
+
+/// The games of the input files, with the players' names.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GameSet {
+    /// Player names by index, in order of first appearance.
+    pub names: Vec<String>,
+    /// Every game; `pair` numbers the (file, pair) combinations from 0 in order of first appearance.
+    pub games: Vec<RatedGame>,
+    /// The files read.
+    pub files: Vec<PathBuf>,
+}
+
+/// The columns of `games.csv` the rating needs.
+const NEEDED_COLUMNS: [&str; 4] = ["pair", "white", "black", "result"];
+
+/// The `games.csv` a command-line path stands for: the path itself, or `games.csv` inside a folder.
+fn games_file(path: &Path) -> PathBuf {
+    if path.is_dir() { path.join("games.csv") } else { path.to_path_buf() }
+}
+
+/// Parses a `games.csv` result: `1-0`, `0-1` or `1/2-1/2`, from White's view.
+fn parse_result(text: &str) -> Option<GameScore> {
+    match text {
+        "1-0" => Some(GameScore::Win),
+        "0-1" => Some(GameScore::Loss),
+        "1/2-1/2" => Some(GameScore::Draw),
+        _ => None,
+    }
+}
+
+/// Reads the games of every file (a folder stands for its `games.csv`); players are matched by name across
+/// files and game pairs kept apart by file.
+///
+/// # Errors
+/// [`RecordError::Read`] for a file that cannot be read, [`RecordError::File`] for one that or lacks a needed column (`pair`, `white`,
+/// `black`, `result`), and naming `file:line` for a row with the wrong number of fields, a `pair` that is not
+/// a non-negative integer, an empty name, a player against itself, or a result other than `1-0`, `0-1`,
+/// `1/2-1/2`.
+pub fn read_rated_games(paths: &[PathBuf]) -> Result<GameSet, RecordError> {
+    let mut reader = GameReader::default();
+    for path in paths {
+        let file = games_file(path);
+        let opened = std::fs::File::open(&file)
+            .map_err(|reason| RecordError::Read { path: file.display().to_string(), reason })?;
+        reader.read(opened, &file.display().to_string())?;
+        reader.set.files.push(file);
+    }
+    Ok(reader.set)
+}
+
+/// Reads `games.csv` text into a [`GameSet`], file after file, keeping players by name and game pairs by file.
+#[derive(Debug, Default)]
+struct GameReader {
+    /// The games read so far (`files` is filled by the caller).
+    set: GameSet,
+    /// Player index by name.
+    players: HashMap<String, usize>,
+    /// Pair id by (file number, pair in the file).
+    pairs: HashMap<(usize, u64), u64>,
+    /// Files read so far.
+    read: usize,
+}
+
+impl GameReader {
+    /// Reads the games of one `games.csv` text; `shown` names it in errors.
+    fn read(&mut self, input: impl std::io::Read, shown: &str) -> Result<(), RecordError> {
+        let file = |reason: String| RecordError::File { path: shown.to_string(), reason };
+        let bad =
+            |line: u64, reason: String| RecordError::BadRow { path: shown.to_string(), line: line as usize, reason };
+        let file_index = self.read;
+        self.read += 1;
+        let mut reader = csv::Reader::from_reader(input);
+        let header = reader.headers().map_err(|e| file(format!("cannot read the header: {e}")))?.clone();
+        let mut columns = [0; 4];
+        for (column, name) in columns.iter_mut().zip(NEEDED_COLUMNS) {
+            *column = header.iter().position(|h| h == name).ok_or_else(|| {
+                file(format!("no {name:?} column in the header (expected the games.csv of arbiter match)"))
+            })?;
+        }
+        for record in reader.records() {
+            let record = record.map_err(|e| match e.kind() {
+                csv::ErrorKind::UnequalLengths { pos: Some(pos), expected_len, len } => {
+                    bad(pos.line(), format!("{len} fields, expected {expected_len}"))
+                }
+                _ => match e.position() {
+                    Some(pos) => bad(pos.line(), e.to_string()),
+                    None => file(e.to_string()),
+                },
+            })?;
+            let line = record.position().map_or(0, |p| p.line());
+            let field = |k: usize| record.get(columns[k]).unwrap_or("");
+            let pair: u64 = field(0)
+                .parse()
+                .map_err(|_| bad(line, format!("pair {:?} is not a non-negative integer", field(0))))?;
+            let (white, black) = (field(1), field(2));
+            if white.is_empty() || black.is_empty() {
+                return Err(bad(line, "an empty player name".to_string()));
+            }
+            if white == black {
+                return Err(bad(line, format!("{white:?} plays itself")));
+            }
+            let result = parse_result(field(3))
+                .ok_or_else(|| bad(line, format!("result {:?}: expected 1-0, 0-1 or 1/2-1/2", field(3))))?;
+            let (white, black) = (self.player(white), self.player(black));
+            let next = self.pairs.len() as u64;
+            let pair = *self.pairs.entry((file_index, pair)).or_insert(next);
+            self.set.games.push(RatedGame { white, black, result, pair });
+        }
+        Ok(())
+    }
+
+    /// The index of the player `name`, added when new.
+    fn player(&mut self, name: &str) -> usize {
+        let names = &mut self.set.names;
+        *self.players.entry(name.to_string()).or_insert_with(|| {
+            names.push(name.to_string());
+            names.len() - 1
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::player::EngineSpec;
-    use crate::runner::output::pgn_text;
+    use crate::runner::rundir::output::pgn_text;
     use crate::runner::{GamePair, GameRecord, GameSettings, MatchLength, Opening, OpeningOrder, Shard};
     use std::time::UNIX_EPOCH;
 
@@ -894,5 +1092,27 @@ mod tests {
         let err = replay(&swapped, &records.rows, "games.csv").unwrap_err().to_string();
         assert!(err.starts_with("games.csv:2: game 1: the schedule plays opening 0 with nomob (White)"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn games_are_read_across_files_by_name() {
+        let header = "pair,game,opening,white,black,result,termination,plies,start_fen\n";
+        let mut reader = GameReader::default();
+        let first = format!("{header}0,0,0,a,b,1-0,checkmate,9,x\n0,1,0,b,a,1/2-1/2,max moves,9,x\n");
+        reader.read(first.as_bytes(), "one.csv").unwrap();
+        reader.read(format!("{header}0,0,0,c,a,0-1,checkmate,9,x\n").as_bytes(), "two.csv").unwrap();
+        assert_eq!(reader.set.names, ["a", "b", "c"]);
+        let games: Vec<(usize, usize, GameScore, u64)> =
+            reader.set.games.iter().map(|g| (g.white, g.black, g.result, g.pair)).collect();
+        assert_eq!(games, [(0, 1, GameScore::Win, 0), (1, 0, GameScore::Draw, 0), (2, 0, GameScore::Loss, 1)]);
+        let error = reader.read(format!("{header}0,0,0,a,b,1-0,x,9,x\n1,2,0,a,b,2-0,x,9,x\n").as_bytes(), "bad.csv");
+        assert_eq!(error.unwrap_err().to_string(), "bad.csv:3: result \"2-0\": expected 1-0, 0-1 or 1/2-1/2");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_games_csv_text_panics(text in "(pair,white,black,result\n)?[-a-c0-9,/.\"\n]{0,80}") {
+            let _ = GameReader::default().read(text.as_bytes(), "fuzz.csv");
+        }
     }
 }

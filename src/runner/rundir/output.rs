@@ -7,9 +7,9 @@
 //! folder itself may be a link (a results folder on another disk is a common setup); only the files inside are
 //! checked. See `docs/run-folders.md`.
 
-use super::game::GameRecord;
-use super::scheduler::GamePair;
 use crate::game::Game as MatchGame;
+use crate::runner::game::GameRecord;
+use crate::runner::scheduler::GamePair;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -26,7 +26,7 @@ pub const CSV_HEADER: [&str; 9] =
 pub const RUN_FILES: [&str; 5] = ["games.csv", "games.pgn", "summary.txt", "summary.csv", "summary.json"];
 
 /// The run file of a run folder: the match's arguments and schedule fingerprint, written before the first game
-/// (see [`super::runfile`]).
+/// (see [`crate::runner::rundir::runfile`]).
 pub const RUN_TOML: &str = "run.toml";
 
 /// The lock file of a run folder: `arbiter match` holds an exclusive lock on it from before `run.toml` is
@@ -48,8 +48,8 @@ pub const WRITTEN_FILES: [&str; 9] = [
     RUN_TOML,
     LOCK_FILE,
     LOG_FILE,
-    super::charts::LLR_CHART,
-    super::charts::ELO_CHART,
+    crate::runner::report::charts::LLR_CHART,
+    crate::runner::report::charts::ELO_CHART,
 ];
 
 /// A result file or folder that cannot be created or written.
@@ -103,6 +103,19 @@ pub enum OutputError {
 }
 
 impl OutputError {
+    /// Whether the error is the user's input rather than a failure of the system: an earlier run's file, a file
+    /// or link in the way, or a folder the system refuses to create for its name or permissions are input (the
+    /// command line exits 2); a disk that fails, is full or read-only, and any other I/O error, are not.
+    pub fn is_input(&self) -> bool {
+        match self {
+            OutputError::Exists { .. } | OutputError::NotAFolder { .. } | OutputError::Symlink { .. } => true,
+            OutputError::CreateFolder { reason, .. } => {
+                !matches!(reason.raw_os_error(), Some(libc::EIO | libc::ENOSPC | libc::EROFS | libc::EDQUOT))
+            }
+            OutputError::Io { .. } | OutputError::Csv { .. } => false,
+        }
+    }
+
     /// Whether the error is [`OutputError::Exists`].
     pub fn is_exists(&self) -> bool {
         matches!(self, OutputError::Exists { .. })
@@ -348,7 +361,7 @@ impl ResultSink {
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
-    /// PGN `Event` tag. The files must end with whole records (see [`super::records::read_run`]).
+    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::records::read_run`]).
     ///
     /// # Errors
     /// [`OutputError::Symlink`] when either is a symbolic link, [`OutputError::Io`] when either file is missing
@@ -412,8 +425,8 @@ impl ResultSink {
 /// The `Result` tag and the movetext's result are both `record.result`, which [`play_game`] sets from the
 /// [`EndReason`] in `Termination`: they always agree.
 ///
-/// [`play_game`]: super::game::play_game
-/// [`EndReason`]: super::game::EndReason
+/// [`play_game`]: crate::runner::game::play_game
+/// [`EndReason`]: crate::runner::game::EndReason
 pub fn pgn_text<G: MatchGame>(
     event: &str,
     pair: &GamePair,

@@ -7,13 +7,13 @@
 //! ```
 //!
 //! [`write_run_charts`] does it all for a run folder. The rows are read by the reader that resume, merge and
-//! `arbiter sprt --results` use ([`super::records::parse_csv`]: the exact header, every field checked, a
+//! `arbiter sprt --results` use ([`crate::runner::rundir::records::parse_csv`]: the exact header, every field checked, a
 //! partial last line left out). The history is a pure function of the rows, so it is the same at the end of a
 //! match and when the charts are drawn later from the folder.
 
-use super::records::{GameRow, RecordError, parse_csv};
-use super::tally::score_of;
 use crate::chess::Color;
+use crate::runner::rundir::records::{GameRow, RecordError, parse_csv};
+use crate::runner::tally::score_of;
 use crate::stats::{MIN_PAIRS, Pentanomial, SprtSpec, elo_estimate};
 use crate::svg_chart::{Band, Line, LineChart};
 use plotters::prelude::{BLUE, GREEN, RED, SeriesLabelPosition};
@@ -205,12 +205,13 @@ pub fn write_charts(
     if let Some(spec) = sprt {
         let path = dir.join(LLR_CHART);
         let svg = llr_svg(title, &points, spec).map_err(|reason| draw_error(&path, reason))?;
-        super::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
+        crate::runner::rundir::output::replace_file(&path, svg.as_bytes())
+            .map_err(|e| draw_error(&path, e.to_string()))?;
         written.push(path);
     }
     let path = dir.join(ELO_CHART);
     let svg = elo_svg(title, &points).map_err(|reason| draw_error(&path, reason))?;
-    super::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
+    crate::runner::rundir::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
     written.push(path);
     Ok(written)
 }
@@ -331,7 +332,7 @@ pub fn write_run_charts(run_dir: &Path, first: &str, sprt: Option<&SprtSpec>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::output::CSV_HEADER;
+    use crate::runner::rundir::output::CSV_HEADER;
     use crate::stats::EloModel;
 
     const FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

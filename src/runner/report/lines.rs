@@ -42,9 +42,9 @@
 //! `- (reason)` (too few games for an estimate, a ratio of zero to zero), and an infinite one as
 //! `+inf (reason)` ([`Figure`]); scrapers that expect a number there see the reason instead.
 
-use super::scheduler::{MatchSpec, MatchState};
-use super::tally::PairingTally;
 use crate::game::Game as MatchGame;
+use crate::runner::scheduler::{MatchSpec, MatchState};
+use crate::runner::tally::PairingTally;
 use crate::stats::{Figure, SprtDecision, SprtSpec, Wdl, elo_estimate, los};
 use std::fmt::Write as _;
 
@@ -250,7 +250,7 @@ fn book_name(source: &str) -> &str {
 ///
 /// # Examples
 /// ```
-/// use arbiter::runner::report::general;
+/// use arbiter::runner::report::lines::general;
 /// assert_eq!(general(2.944_438_979, 3), "2.94");
 /// assert_eq!(general(-2.944_438_979, 3), "-2.94");
 /// assert_eq!(general(0.0, 3), "0");

@@ -1,14 +1,14 @@
 //! The end-of-match report: `summary.txt` (the text also printed to stdout), `summary.csv` (one row per
 //! pairing) and `summary.json` (the same figures at full precision, see docs/statistics.md).
 
-use super::game::EndReason;
-use super::openings::Variant;
-use super::output::{OutputError, create_new_file};
-use super::report::match_report;
-use super::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
-use super::tally::PairingTally;
 use crate::game::Game as MatchGame;
 use crate::player::EngineKind;
+use crate::runner::game::EndReason;
+use crate::runner::openings::Variant;
+use crate::runner::report::lines::match_report;
+use crate::runner::rundir::output::{OutputError, create_new_file};
+use crate::runner::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};
+use crate::runner::tally::PairingTally;
 use crate::stats::{Figure, SprtDecision, figures_json};
 use std::fmt::Write as _;
 use std::io::Write as _;

@@ -1,34 +1,41 @@
 //! `run.toml`: what a run folder needs to be resumed or merged. `arbiter match` writes it before the first game:
-//! the command-line arguments of the match (as given, so that flags added later are kept without code here),
-//! the working directory they were given in, and a fingerprint of the schedule, so that a resume or a merge
-//! refuses a run whose engines, openings or settings have changed since.
+//! the typed match plan ([`MatchPlan`], paths absolute), the arbiter version that wrote it, and the schedule
+//! fingerprint, so that a resume or a merge refuses a run whose engines, openings or settings have changed
+//! since. The format is documented in `results/README.md`.
 //!
 //! ```toml
 //! # Written by `arbiter match` before the first game; read by `arbiter match --resume` and `arbiter merge`.
-//! version = 1
-//! arbiter = "0.1.0"
-//! cwd = "/home/me/arbiter"
-//! args = ["--engine", "name=seed", "--engine", "name=nomob", "--games", "16", "--out", "results/run"]
+//! version = 2
+//! arbiter = "0.2.0"
 //! fingerprint = "5d1c0e3a9b7f2468"
 //!
 //! [parts]
 //! engines = "..."
 //! "engine seed" = "..."
+//!
+//! [plan]
+//! format = 1
+//! game = "chess"
+//! ...
 //! ```
+//!
+//! A `run.toml` of version 1 (arbiter 0.1, which recorded the command line) is refused with
+//! [`RunFileError::Old`].
 
-use super::output::{OutputError, replace_file};
-use super::scheduler::MatchSpec;
 use crate::game::Game as MatchGame;
 use crate::notation::quote::shown as quote_shown;
-use crate::player::EngineKind;
+use crate::player::{EngineKind, EngineSpec};
+use crate::runner::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
+use crate::runner::rundir::output::{OutputError, replace_file};
+use crate::runner::scheduler::{MatchLength, MatchSpec, Tournament};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use thiserror::Error;
 
 /// The format version of `run.toml` that this build writes and reads.
-pub const RUN_FILE_VERSION: u32 = 1;
+pub const RUN_FILE_VERSION: u32 = 2;
 
 /// 64-bit FNV-1a offset basis (Fowler, Noll, Vo; <http://www.isthe.com/chongo/tech/comp/fnv/>).
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -41,7 +48,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 ///
 /// # Examples
 /// ```
-/// use arbiter::runner::runfile::fnv1a;
+/// use arbiter::runner::rundir::runfile::fnv1a;
 /// // Reference values of the FNV test suite.
 /// assert_eq!(fnv1a(b""), 0xcbf29ce484222325);
 /// assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
@@ -50,20 +57,66 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(FNV_PRIME))
 }
 
-/// The text of an engine that the fingerprint hashes: everything that decides how it plays. One arm per
-/// [`EngineKind`]: a new kind adds one line here (its config's text, or its `Debug` form).
-pub fn engine_text(kind: &EngineKind) -> String {
-    match kind {
-        EngineKind::Builtin(config) => config.to_toml(),
-        EngineKind::XiangqiBuiltin(config) => format!("{config:?}"),
-        EngineKind::Uci(engine) => format!("{engine:?}"),
-    }
+/// What the fingerprint hashes of one engine: its move limits and, for an external engine, how it is run
+/// (the plan's encoding), and for a built-in engine its configuration as loaded (the TOML of its config).
+#[derive(Serialize)]
+struct EngineKey {
+    limit: LimitPlan,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uci: Option<UciPlan>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    config: Option<String>,
+}
+
+/// What the fingerprint hashes of the schedule: the plan's fields that decide which pairs are played with
+/// which opening, and the shard count (not the shard index).
+#[derive(Serialize)]
+struct ScheduleKey {
+    game: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'static str>,
+    order: &'static str,
+    #[serde(with = "crate::runner::plan::wide")]
+    seed: u64,
+    start: usize,
+    length: MatchLength,
+    tournament: Tournament,
+    swap: bool,
+    shards: u32,
+}
+
+/// The text of an engine that the fingerprint hashes: the canonical JSON ([`canonical_json`]) of its move
+/// limits and of what it runs: the UCI engine's command, arguments, folder, options and timeouts, or the
+/// built-in engine's configuration as loaded (so that a config file edited since is seen).
+pub fn engine_text(engine: &EngineSpec) -> String {
+    let (uci, config) = match &engine.kind {
+        EngineKind::Builtin(config) => (None, Some(config.to_toml())),
+        EngineKind::XiangqiBuiltin(config) => (None, Some(format!("{config:?}"))),
+        EngineKind::Uci(uci) => (
+            Some(UciPlan {
+                cmd: uci.cmd.clone(),
+                args: uci.args.clone(),
+                dir: uci.dir.clone(),
+                options: uci.options.clone(),
+                restart: uci.restart,
+                handshake_timeout_ms: uci.handshake_timeout_ms,
+                ping_timeout_ms: uci.ping_timeout_ms,
+                stall_timeout_ms: uci.stall_timeout_ms,
+            }),
+            None,
+        ),
+    };
+    canonical_json(&EngineKey { limit: LimitPlan::of(&engine.limit), uci, config })
 }
 
 /// The schedule fingerprint of a match: one FNV-1a hash per part (each engine, the openings, the schedule,
 /// the game settings, the SPRT) and a total over the parts. Two runs with the same total play the same games
-/// (at node or depth limits); the concurrency, the output folder, the run name and the shard index are not
-/// part of it, the shard count is.
+/// (at node or depth limits); the concurrency, the output folder, the run name, the engines' display sources
+/// and the shard index are not part of it, the shard count is.
+///
+/// Each part but the openings is the canonical JSON ([`canonical_json`]) of a section of the plan, so that a
+/// field added to the plan later, skipped when `None` or default, leaves the fingerprint of older runs as it
+/// was. The encoding is documented in `results/README.md`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fingerprint {
     /// `(part name, hash)` in a fixed order: `engines`, `engine NAME` per engine, `openings`, `schedule`,
@@ -72,18 +125,15 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
-    /// The fingerprint of `spec`. The openings are hashed as played (start FEN and book moves of each, in file
-    /// order), so a PGN book cut at another `--plies` is another schedule while a comment edited in the file is
-    /// not. The game settings and the SPRT are hashed in their `Debug` form, so fields added to them later are
-    /// covered without a change here.
+    /// The fingerprint of `spec`, the match of a plan as loaded ([`MatchPlan::spec`]). The openings are hashed
+    /// as played (start FEN and book moves of each, in file order, one line each), so a PGN book cut at another
+    /// `--plies` is another schedule while a comment edited in the file is not.
     pub fn of<G: MatchGame>(spec: &MatchSpec<G>) -> Fingerprint {
         let mut parts: Vec<(String, String)> = Vec::new();
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
-        parts.push(("engines".into(), names.join("\n")));
+        parts.push(("engines".into(), canonical_json(&names)));
         for engine in &spec.engines {
-            // An engine plays by its kind and its move limits.
-            let text = format!("{}\nlimit {:?}", engine_text(&engine.kind), engine.limit);
-            parts.push((format!("engine {}", engine.name), text));
+            parts.push((format!("engine {}", engine.name), engine_text(engine)));
         }
         let mut openings = String::new();
         for opening in &spec.openings {
@@ -96,18 +146,20 @@ impl Fingerprint {
             let _ = writeln!(openings, "{} moves {}", G::position_fen(&opening.start), moves.join(" "));
         }
         parts.push(("openings".into(), openings));
-        let shards = spec.shard.map_or(1, |s| s.count());
-        let mut schedule = format!(
-            "order={:?} seed={} start={} length={:?} tournament={:?} swap={} variant={:?} shards={shards}",
-            spec.order, spec.seed, spec.start, spec.length, spec.tournament, spec.swap, spec.variant
-        );
-        // Chess runs keep the fingerprint they had before other games were added.
-        if G::NAME != "chess" {
-            schedule.push_str(&format!(" game={}", G::NAME));
-        }
-        parts.push(("schedule".into(), schedule));
-        parts.push(("games".into(), format!("{:?}", spec.settings)));
-        parts.push(("sprt".into(), format!("{:?}", spec.sprt)));
+        let schedule = ScheduleKey {
+            game: G::NAME,
+            variant: spec.variant.is_chess960().then(|| spec.variant.name()),
+            order: spec.order.name(),
+            seed: spec.seed,
+            start: spec.start,
+            length: spec.length,
+            tournament: spec.tournament,
+            swap: spec.swap,
+            shards: spec.shard.map_or(1, |s| s.count()),
+        };
+        parts.push(("schedule".into(), canonical_json(&schedule)));
+        parts.push(("games".into(), canonical_json(&spec.settings.adjudication)));
+        parts.push(("sprt".into(), canonical_json(&spec.sprt.as_ref().map(SprtPlan::of))));
         Fingerprint { parts: parts.into_iter().map(|(name, text)| (name, fnv1a(text.as_bytes()))).collect() }
     }
 
@@ -136,6 +188,21 @@ impl Fingerprint {
     }
 }
 
+/// A fingerprint part's name in words, for the refusal of a resume or a merge.
+pub fn part_text(part: &str) -> String {
+    match part {
+        "engines" => "the engines' names or order".to_string(),
+        "openings" => "the openings".to_string(),
+        "schedule" => "the schedule (order, seed, length or shard count)".to_string(),
+        "games" => "the game settings (limits, adjudication)".to_string(),
+        "sprt" => "the SPRT".to_string(),
+        other => match other.strip_prefix("engine ") {
+            Some(name) => format!("the engine {name}"),
+            None => other.to_string(),
+        },
+    }
+}
+
 /// A hash as 16 lower-case hex digits, as `run.toml` writes it.
 pub fn hex(hash: u64) -> String {
     format!("{hash:016x}")
@@ -160,13 +227,24 @@ pub enum RunFileError {
         /// What is wrong.
         reason: String,
     },
-    /// An argument or the working directory is not UTF-8 text, which `run.toml` cannot hold.
-    #[error("{what} is not UTF-8 text ({text}); run.toml records the match's arguments as text")]
-    NotText {
-        /// `an argument` or `the working directory`.
-        what: &'static str,
-        /// The lossy text.
-        text: String,
+    /// The file was written by arbiter 0.1 (format version 1, which recorded the command line, not the plan).
+    #[error(
+        "{path}: written by arbiter {arbiter} (run.toml version 1, which holds the command line); this arbiter {} reads version {RUN_FILE_VERSION} (the match plan): finish the run with arbiter {arbiter}, or start it again with this one",
+        env!("CARGO_PKG_VERSION")
+    )]
+    Old {
+        /// The path.
+        path: String,
+        /// The arbiter version that wrote it.
+        arbiter: String,
+    },
+    /// The plan cannot be written as TOML.
+    #[error("{path}: cannot encode the match plan: {reason}")]
+    Encode {
+        /// The path.
+        path: String,
+        /// What the encoder said.
+        reason: String,
     },
     /// The file cannot be written.
     #[error(transparent)]
@@ -174,105 +252,89 @@ pub enum RunFileError {
 }
 
 /// The contents of a run folder's `run.toml`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunFile {
     /// The format version, [`RUN_FILE_VERSION`].
     pub version: u32,
     /// The arbiter version that wrote it.
     pub arbiter: String,
-    /// The working directory the arguments were given in: relative paths among them are relative to it.
-    pub cwd: PathBuf,
-    /// The arguments of `arbiter match`, as given (everything after `match`).
-    pub args: Vec<String>,
     /// The schedule fingerprint ([`Fingerprint::total`]) in hex.
     pub fingerprint: String,
     /// The fingerprint's parts (name -> hash in hex), to say what changed when the fingerprint differs.
     pub parts: BTreeMap<String, String>,
+    /// The match.
+    pub plan: MatchPlan,
 }
 
 impl RunFile {
-    /// The run file of a match given `args` in `cwd`, with `fingerprint`.
-    pub fn new(args: Vec<String>, cwd: PathBuf, fingerprint: &Fingerprint) -> RunFile {
+    /// The run file of the match `plan`, with `fingerprint`.
+    pub fn new(plan: MatchPlan, fingerprint: &Fingerprint) -> RunFile {
         RunFile {
             version: RUN_FILE_VERSION,
             arbiter: env!("CARGO_PKG_VERSION").to_string(),
-            cwd,
-            args,
             fingerprint: hex(fingerprint.total()),
             parts: fingerprint.parts.iter().map(|(name, hash)| (name.clone(), hex(*hash))).collect(),
+            plan,
         }
     }
 
     /// The file as TOML text, with a comment line saying what it is.
-    pub fn to_toml(&self) -> String {
-        let body = toml::to_string(self).expect("a run file is plain strings and tables");
-        format!(
+    ///
+    /// # Errors
+    /// The encoder's message when a value cannot be written in TOML.
+    pub fn to_toml(&self) -> Result<String, String> {
+        let body = toml::to_string(self).map_err(|e| e.to_string())?;
+        Ok(format!(
             "# Written by `arbiter match` before the first game; read by `arbiter match --resume` and `arbiter merge`.\n\
              {body}"
-        )
+        ))
     }
 
     /// Writes the file to `path` atomically ([`replace_file`]).
     ///
     /// # Errors
-    /// [`RunFileError::NotText`] when the working directory is not UTF-8, [`RunFileError::Write`] when the file
-    /// cannot be written.
+    /// [`RunFileError::Encode`] when the plan cannot be written as TOML (a path that is not UTF-8),
+    /// [`RunFileError::Write`] when the file cannot be written.
     pub fn write(&self, path: &Path) -> Result<(), RunFileError> {
-        if self.cwd.to_str().is_none() {
-            return Err(RunFileError::NotText {
-                what: "the working directory",
-                text: self.cwd.to_string_lossy().into_owned(),
-            });
-        }
-        Ok(replace_file(path, self.to_toml().as_bytes())?)
+        let text =
+            self.to_toml().map_err(|reason| RunFileError::Encode { path: path.display().to_string(), reason })?;
+        Ok(replace_file(path, text.as_bytes())?)
     }
 
     /// Reads the run file at `path`.
     ///
     /// # Errors
-    /// [`RunFileError::Read`] when it cannot be read, [`RunFileError::Format`] when it is not TOML of this
-    /// format (a missing or unknown key, another version).
+    /// [`RunFileError::Read`] when it cannot be read, [`RunFileError::Old`] for a file of arbiter 0.1,
+    /// [`RunFileError::Format`] when it is not TOML of this format (a missing or unknown key, another version).
     pub fn read(path: &Path) -> Result<RunFile, RunFileError> {
         let shown = path.display().to_string();
         let text =
             std::fs::read_to_string(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
         let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
-        let file: RunFile = toml::from_str(&text).map_err(|e| {
+        let syntax = |e: toml::de::Error| {
             // The line the parser stopped at, quoted as other damaged files are (escaped, cut short).
             let at = e.span().map_or(0, |span| span.start.min(text.len()));
             let line = text[..text.floor_char_boundary(at)].matches('\n').count() + 1;
             let shown = text.split('\n').nth(line - 1).map_or_else(String::new, |l| format!(" ({})", quote_shown(l)));
             format(format!("line {line}{shown}: {}", e.message()))
-        })?;
-        if file.version != RUN_FILE_VERSION {
-            return Err(format(format!(
-                "version {} (this arbiter reads version {RUN_FILE_VERSION}; use the arbiter that wrote it, {})",
-                file.version, file.arbiter
-            )));
+        };
+        // The version first, so that another version is named as such rather than as a missing key.
+        let table: toml::Table = toml::from_str(&text).map_err(syntax)?;
+        let arbiter = table.get("arbiter").and_then(toml::Value::as_str).unwrap_or("unknown").to_string();
+        match table.get("version").and_then(toml::Value::as_integer) {
+            Some(1) => return Err(RunFileError::Old { path: shown, arbiter }),
+            Some(v) if v == i64::from(RUN_FILE_VERSION) => {}
+            Some(v) => {
+                return Err(format(format!(
+                    "version {v} (this arbiter reads version {RUN_FILE_VERSION}; use the arbiter that wrote it, \
+                     {arbiter})"
+                )));
+            }
+            None => return Err(format("missing key `version`".to_string())),
         }
-        Ok(file)
+        toml::from_str(&text).map_err(syntax)
     }
-}
-
-/// The arguments after the `match` subcommand in `argv` (the process's arguments, program name first), as
-/// text: what [`RunFile::args`] records.
-///
-/// # Errors
-/// [`RunFileError::NotText`] for an argument that is not UTF-8.
-pub fn args_after(
-    argv: impl IntoIterator<Item = std::ffi::OsString>,
-    subcommand: &str,
-) -> Result<Vec<String>, RunFileError> {
-    argv.into_iter()
-        .skip(1)
-        .skip_while(|arg| arg != subcommand)
-        .skip(1)
-        .map(|arg| {
-            arg.into_string()
-                .map_err(|arg| RunFileError::NotText { what: "an argument", text: arg.to_string_lossy().into_owned() })
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -281,6 +343,7 @@ mod tests {
     use crate::engine::chess::EngineConfig;
     use crate::player::EngineSpec;
     use crate::runner::{GameSettings, MatchLength, Opening, OpeningOrder, Shard};
+    use std::path::PathBuf;
 
     fn spec() -> MatchSpec {
         let settings = GameSettings::default();
@@ -424,7 +487,7 @@ mod tests {
                 "openings",
             ),
         ];
-        let recorded = RunFile::new(Vec::new(), PathBuf::from("/"), &base).parts;
+        let recorded = RunFile::new(crate::runner::plan::tests::plan(), &base).parts;
         assert!(base.changed_parts(&recorded).is_empty());
         for (changed, part) in changes {
             let fingerprint = Fingerprint::of(&changed);
@@ -440,31 +503,102 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("arbiter-runfile-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.toml");
-        let args = vec!["--engine".to_string(), "name=seed".into(), "--name".into(), "say \"hi\" \\ there".into()];
-        let file = RunFile::new(args, PathBuf::from("/some where"), &Fingerprint::of(&spec()));
+        let mut plan = crate::runner::plan::tests::plan();
+        plan.output.name = Some("say \"hi\" \\ there".into());
+        plan.openings.file = PathBuf::from("/some where/book.epd");
+        let file = RunFile::new(plan, &Fingerprint::of(&spec()));
         file.write(&path).unwrap();
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only run.toml: no temporary file is left");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.starts_with("# Written by `arbiter match` before the first game"), "{text}");
         assert!(text.contains(&format!("fingerprint = \"{}\"", hex(Fingerprint::of(&spec()).total()))), "{text}");
+        assert!(text.contains("version = 2\n") && text.contains("[plan]"), "{text}");
         assert_eq!(RunFile::read(&path).unwrap(), file);
 
-        std::fs::write(&path, text.replace("version = 1", "version = 9")).unwrap();
+        std::fs::write(&path, text.replace("version = 2", "version = 9")).unwrap();
         let err = RunFile::read(&path).unwrap_err().to_string();
         assert!(err.contains("run.toml: not a run file arbiter can read: version 9"), "{err}");
-        std::fs::write(&path, text.replace("args = ", "argz = ")).unwrap();
+        std::fs::write(&path, text.replace("fingerprint = ", "fingerprintz = ")).unwrap();
         let err = RunFile::read(&path).unwrap_err().to_string();
         assert!(err.contains("not a run file arbiter can read"), "{err}");
         let err = RunFile::read(&dir.join("missing.toml")).unwrap_err().to_string();
         assert!(err.contains("missing.toml: cannot read"), "{err}");
+
+        // A run folder of arbiter 0.1: refused, naming the version that wrote it and what to do.
+        let old = "version = 1\narbiter = \"0.1.0\"\ncwd = \"/home/me\"\nargs = [\"--games\", \"4\"]\n\
+                   fingerprint = \"5d1c0e3a9b7f2468\"\n\n[parts]\nengines = \"0000000000000001\"\n";
+        std::fs::write(&path, old).unwrap();
+        let err = RunFile::read(&path).unwrap_err();
+        assert!(matches!(&err, RunFileError::Old { arbiter, .. } if arbiter == "0.1.0"), "{err}");
+        let err = err.to_string();
+        assert!(err.contains("run.toml: written by arbiter 0.1.0 (run.toml version 1"), "{err}");
+        assert!(err.contains("finish the run with arbiter 0.1.0, or start it again"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The schedule part of version 1 of the plan's encoding, and the same with an optional field added the
+    /// way a later version adds one (`#[serde(default, skip_serializing_if = ...)]`).
+    #[derive(Serialize, Deserialize)]
+    struct ScheduleV1 {
+        game: String,
+        seed: u64,
+        length: MatchLength,
+        swap: bool,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct ScheduleV2 {
+        game: String,
+        seed: u64,
+        length: MatchLength,
+        swap: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pairing_seed: Option<u64>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        reverse: bool,
+    }
+
     #[test]
-    fn the_arguments_after_the_subcommand() {
-        let argv = ["arbiter", "match", "--games", "4", "--name", "match"].map(std::ffi::OsString::from);
-        assert_eq!(args_after(argv, "match").unwrap(), ["--games", "4", "--name", "match"]);
-        let argv = ["/usr/bin/arbiter", "match"].map(std::ffi::OsString::from);
-        assert!(args_after(argv, "match").unwrap().is_empty());
+    fn an_optional_field_added_to_the_plan_keeps_old_fingerprints() {
+        // A part serialized by the old shape, read back by the new one (as a resume of an old run does), and
+        // serialized again: the same canonical text, so the same hash.
+        let old = ScheduleV1 { game: "chess".into(), seed: 7, length: MatchLength::Games(24), swap: true };
+        let text = toml::to_string(&old).unwrap();
+        let new: ScheduleV2 = toml::from_str(&text).unwrap();
+        assert_eq!((new.pairing_seed, new.reverse), (None, false));
+        assert_eq!(canonical_json(&new), canonical_json(&old));
+        assert_eq!(fnv1a(canonical_json(&new).as_bytes()), fnv1a(canonical_json(&old).as_bytes()));
+        assert_eq!(canonical_json(&old), r#"{"game":"chess","length":{"games":24},"seed":7,"swap":true}"#);
+        // Using the field is another schedule.
+        let used = ScheduleV2 { pairing_seed: Some(3), ..new };
+        assert_ne!(canonical_json(&used), canonical_json(&old));
+
+        // The same holds for the whole plan: a run.toml written without the optional fields the plan has (the
+        // SPRT, the shard, adjudication) reads back to the same fingerprint of its match.
+        let plan = crate::runner::plan::tests::plan();
+        let text = toml::to_string(&plan).unwrap();
+        assert!(!text.contains("sprt") && !text.contains("shard") && !text.contains("adjudication"), "{text}");
+        let back: crate::runner::MatchPlan = toml::from_str(&text).unwrap();
+        assert_eq!(back, plan);
+
+        // The encoding of the schedule part is pinned: a change here breaks the resume of every older run.
+        let spec = spec();
+        let schedule = ScheduleKey {
+            game: "chess",
+            variant: None,
+            order: spec.order.name(),
+            seed: spec.seed,
+            start: spec.start,
+            length: spec.length,
+            tournament: spec.tournament,
+            swap: spec.swap,
+            shards: 1,
+        };
+        assert_eq!(
+            canonical_json(&schedule),
+            r#"{"game":"chess","length":{"games":16},"order":"random","seed":1,"shards":1,"start":1,"swap":true,"tournament":"round-robin"}"#
+        );
+        let part = Fingerprint::of(&spec).parts.into_iter().find(|(n, _)| n == "schedule").unwrap().1;
+        assert_eq!(part, fnv1a(canonical_json(&schedule).as_bytes()));
     }
 }

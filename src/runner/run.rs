@@ -1,0 +1,356 @@
+//! Running a planned match in its run folder: [`run`] starts the match of a [`MatchPlan`],
+//! [`resume`](crate::runner::rundir::resume::resume) goes on with the run of a folder's `run.toml`. Both lock the folder, play through the scheduler with a
+//! [`RunObserver`] told of each game (the caller shows progress), append every event to `match.log`, and write
+//! the summary and the charts at the end; neither reads the command line nor changes the working directory.
+//!
+//! Before the first game the run folder gets `run.toml` ([`RunFile`]): the plan and the schedule fingerprint.
+//! [`resume`](crate::runner::rundir::resume::resume) reads it back, rebuilds the match from the plan, refuses a changed schedule, checks every recorded
+//! game as merge does and drops the damaged ones, keeping a copy ([`salvage_run`](crate::runner::rundir::records::salvage_run)), and plays the games of the
+//! schedule not yet recorded.
+
+use super::game::GameRecord;
+use super::plan::{MatchPlan, PlanError, check_hash_memory, physical_memory_mib};
+use super::report::charts::{ChartError, write_run_charts};
+use super::report::lines::match_report;
+use super::report::summary::{summary_text, write_summary};
+use super::rundir::lock::{LockError, lock_run};
+use super::rundir::output::{
+    OutputError, RUN_TOML, ResultSink, append_file, create_out_dir, create_run_dir, timestamp,
+};
+use super::rundir::records::RecordError;
+use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
+use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
+use crate::game::{Game as MatchGame, GameKind};
+use crate::player::PlayerError;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::SystemTime;
+use thiserror::Error;
+
+/// The file of a run folder that lists the process groups of the engines playing it, while the run plays
+/// (see [`crate::uci::group::record_groups_in`]); a resume after a `kill -9` ends the groups it lists.
+pub const ENGINE_GROUPS_FILE: &str = "engines.pgid";
+
+/// What the caller of [`run`] or [`resume`](crate::runner::rundir::resume::resume) is told while the match plays.
+pub trait RunObserver {
+    /// A line for the user (the match's setup, a repair, a warning), not logged.
+    fn note(&mut self, text: &str);
+    /// Called once before the first game of this session.
+    fn started(&mut self, start: &RunStart);
+    /// Called after each game is written and counted; `report` holds the reports (cutechess-cli and
+    /// fastchess lines, [`match_report`]) every `rating_interval` games of the plan.
+    fn game_finished(&mut self, state: &MatchState, report: Option<&str>);
+    /// An event of the match (a player failure, an SPRT decision), already appended to `match.log`.
+    fn message(&mut self, text: &str);
+    /// Called once after the last game, before the summary is written.
+    fn finished(&mut self);
+}
+
+/// What a session of a match plays, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunStart {
+    /// The games the match plays at most (this shard's part).
+    pub games_total: u64,
+    /// The games already recorded (by an earlier session).
+    pub games_done: u64,
+    /// Whether the match plays until its SPRT decides.
+    pub until_decided: bool,
+    /// Whether the match has two engines (one pairing).
+    pub two_engines: bool,
+}
+
+/// How a resume may differ from the recorded plan: what does not change the schedule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ResumeOverrides {
+    /// Games played at once, when given.
+    pub concurrency: Option<u32>,
+    /// Restart failed players and go on.
+    pub recover: bool,
+}
+
+/// The end of a session of a match.
+#[derive(Debug)]
+pub enum RunEnd {
+    /// Interrupted before the match started: nothing was written.
+    NotStarted,
+    /// The match played (to its end, its SPRT's decision, an interrupt or a failure: see the state).
+    Played(Box<MatchRun>),
+}
+
+/// A match session that played: its folder, its final state and summary.
+#[derive(Debug)]
+pub struct MatchRun {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The state at the end (`failure`, `halted` and `interrupted` say why it stopped early).
+    pub state: MatchState,
+    /// The summary text, as written to `summary.txt`.
+    pub summary: String,
+    /// The charts written (a failure to draw them loses nothing).
+    pub charts: Result<Vec<PathBuf>, ChartError>,
+}
+
+/// Why a match cannot be run or resumed.
+#[derive(Debug, Error)]
+pub enum RunError {
+    /// The plan is not playable.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// An engine cannot be started.
+    #[error("--engine: {0}")]
+    Engine(PlayerError),
+    /// A result file or the run folder cannot be created or written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// `run.toml` cannot be written.
+    #[error(transparent)]
+    RunFile(#[from] RunFileError),
+    /// The run folder cannot be locked: another arbiter process plays it, or its lock file cannot be opened.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// The folder given to resume does not exist.
+    #[error("--resume {shown}: {reason} (expected the folder of an earlier run, holding run.toml)")]
+    NotARun {
+        /// The folder as given.
+        shown: String,
+        /// The operating-system error.
+        reason: std::io::Error,
+    },
+    /// The folder's `run.toml` cannot be read.
+    #[error("--resume {shown}: {source}{}", resume_hint(.source))]
+    Resume {
+        /// The folder as given.
+        shown: String,
+        /// Why.
+        source: RunFileError,
+    },
+    /// The schedule changed since the run started.
+    #[error(
+        "--resume {shown}: {changed} changed since the run started (fingerprint {recorded} in run.toml, {now} now); refusing to resume a different schedule: restore them, or start a new run"
+    )]
+    Changed {
+        /// The folder as given.
+        shown: String,
+        /// What changed, in words.
+        changed: String,
+        /// The recorded fingerprint.
+        recorded: String,
+        /// The fingerprint now.
+        now: String,
+    },
+    /// The recorded games cannot be read or repaired.
+    #[error(transparent)]
+    Records(#[from] RecordError),
+    /// A summary of an earlier session cannot be removed.
+    #[error("{path}: cannot remove: {reason}")]
+    Remove {
+        /// The file.
+        path: String,
+        /// The operating-system error.
+        reason: std::io::Error,
+    },
+    /// The summary cannot be written.
+    #[error(transparent)]
+    Summary(OutputError),
+}
+
+/// The hint after an unreadable `run.toml` of a resume: none for one of an older arbiter (its message says what
+/// to do).
+pub(crate) fn resume_hint(error: &RunFileError) -> &'static str {
+    match error {
+        RunFileError::Old { .. } => "",
+        _ => " (a run folder holds run.toml from its first moment; is this one?)",
+    }
+}
+
+impl RunError {
+    /// Whether the error is the user's input (a plan, a folder or files to fix) rather than a failure of the
+    /// system (a disk error): the command line exits 2 for the first.
+    pub fn is_input(&self) -> bool {
+        match self {
+            RunError::Output(error)
+            | RunError::RunFile(RunFileError::Write(error))
+            | RunError::Lock(LockError::Open(error)) => error.is_input(),
+            RunError::Records(error) => !matches!(error, RecordError::Write(_)),
+            RunError::Remove { .. } | RunError::Summary(_) => false,
+            _ => true,
+        }
+    }
+}
+
+/// Plays the match of `plan` into a new run folder (its `out`, or a new `results/NAME-N`), telling `observer`
+/// as it goes; `interrupt` (set by Ctrl-C) stops it: no new pair starts, the games in play are written, and
+/// the summary is written from the games recorded.
+///
+/// # Errors
+/// A [`RunError`] before the first game (a plan that is not playable, an engine that does not start, a
+/// folder that holds results or cannot be created); after it, a summary that cannot be written.
+pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicBool) -> Result<RunEnd, RunError> {
+    plan.validate()?;
+    match plan.game {
+        GameKind::Xiangqi => start::<crate::xiangqi::Game>(plan, observer, interrupt),
+        _ => start::<crate::chess::Game>(plan, observer, interrupt),
+    }
+}
+
+/// Builds the match of `plan` in the game `G`: the spec, the hash budget, and every engine started once
+/// (before any file is written, so that a failing one leaves nothing behind).
+pub(crate) fn prepare<G: MatchGame>(
+    plan: &MatchPlan,
+    observer: &mut dyn RunObserver,
+) -> Result<MatchSpec<G>, RunError> {
+    let spec = plan.spec::<G>()?;
+    check_hash_memory(&spec, physical_memory_mib())?;
+    for engine in &spec.engines {
+        let player = engine.create::<G>().map_err(RunError::Engine)?;
+        for warning in player.warnings() {
+            observer.note(&format!("warning: {warning}"));
+        }
+    }
+    Ok(spec)
+}
+
+/// Starts the new match of `plan` in the game `G`.
+fn start<G: MatchGame>(
+    plan: &MatchPlan,
+    observer: &mut dyn RunObserver,
+    interrupt: &AtomicBool,
+) -> Result<RunEnd, RunError> {
+    let spec = prepare::<G>(plan, observer)?;
+    if interrupt.load(Ordering::SeqCst) {
+        return Ok(RunEnd::NotStarted);
+    }
+    let dir = match &plan.output.out {
+        Some(dir) => {
+            create_out_dir(dir)?;
+            dir.clone()
+        }
+        None => {
+            let stem = plan.output.name.clone().unwrap_or_else(|| timestamp(SystemTime::now()));
+            create_run_dir(&plan.output.results, &stem)?
+        }
+    };
+    // The lock first, then the folder checked again under it: of two matches started on one folder at once,
+    // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
+    let lock = lock_run(&dir, &mut |warning| observer.note(warning))?;
+    create_out_dir(&dir)?;
+    // run.toml next: a run killed at any moment after this can be resumed.
+    let mut recorded = plan.clone();
+    recorded.output.out = Some(dir.clone());
+    RunFile::new(recorded, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
+    let mut sink = ResultSink::create(&dir, &plan.output.event())?;
+    sink.set_pgn_comments(plan.output.pgn_comments);
+    let state = MatchState::new(spec.schedule());
+    play(&spec, plan, &dir, sink, state, &HashSet::new(), observer, interrupt, lock)
+}
+
+/// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]), then writes the summary and
+/// the charts. `_lock` is held until the match ends.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play<G: MatchGame>(
+    spec: &MatchSpec<G>,
+    plan: &MatchPlan,
+    dir: &Path,
+    mut sink: ResultSink,
+    state: MatchState,
+    done: &HashSet<u64>,
+    observer: &mut dyn RunObserver,
+    interrupt: &AtomicBool,
+    _lock: Option<File>,
+) -> Result<RunEnd, RunError> {
+    observer.note(&format!(
+        "arbiter match: {} on {} openings from {}, concurrency {}, results in {}",
+        spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>().join(" vs "),
+        spec.openings.len(),
+        spec.openings_source,
+        spec.concurrency,
+        dir.display()
+    ));
+    if let Some(shard) = spec.shard {
+        let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
+        observer.note(&format!(
+            "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
+            state.schedule.planned_pairs(),
+            state.schedule.total_pairs
+        ));
+    }
+    // Engines an earlier session of this run left running (it was killed with -9) are ended; this session's
+    // are listed for the next one.
+    let group_file = dir.join(ENGINE_GROUPS_FILE);
+    let ended = crate::uci::group::end_recorded_groups(&group_file);
+    if !ended.is_empty() {
+        observer.note(&format!(
+            "arbiter match: ended {} engine process group(s) an earlier session of this run left running: {ended:?}",
+            ended.len()
+        ));
+    }
+    if let Err(error) = crate::uci::group::record_groups_in(Some(&group_file)) {
+        observer.note(&format!("warning: {}: cannot write: {error}", group_file.display()));
+    }
+    let mut logged = Logged::new(observer, spec, &state, plan.output.rating_interval, dir);
+    let state = run_match_from(spec, state, done, &mut sink, &mut logged, interrupt);
+    logged.observer.finished();
+    let _ = crate::uci::group::record_groups_in(None);
+
+    write_summary(dir, spec, &state).map_err(RunError::Summary)?;
+    let summary = summary_text(spec, &state);
+    let charts = write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref());
+    Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, charts })))
+}
+
+/// The scheduler's observer of a run: appends every message to `match.log` and hands the games and messages
+/// on to the caller's [`RunObserver`], with the reports every `interval` games (0: never).
+struct Logged<'a, 'o, G: MatchGame> {
+    observer: &'o mut dyn RunObserver,
+    spec: &'a MatchSpec<G>,
+    interval: u64,
+    /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
+    /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to the observer).
+    log: Option<File>,
+}
+
+impl<'a, 'o, G: MatchGame> Logged<'a, 'o, G> {
+    /// Opens `dir/match.log` and tells `observer` what this session plays.
+    fn new(
+        observer: &'o mut dyn RunObserver,
+        spec: &'a MatchSpec<G>,
+        state: &MatchState,
+        interval: u64,
+        dir: &Path,
+    ) -> Logged<'a, 'o, G> {
+        let path = dir.join(super::rundir::output::LOG_FILE);
+        let log = match append_file(&path, true) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                observer.note(&format!("warning: {}: cannot open the log: {error}", path.display()));
+                None
+            }
+        };
+        observer.started(&RunStart {
+            games_total: state.games_total(),
+            games_done: state.tally.games,
+            until_decided: spec.length == MatchLength::UntilDecided,
+            two_engines: spec.engines.len() == 2,
+        });
+        Logged { observer, spec, interval, log }
+    }
+}
+
+impl<G: MatchGame> MatchObserver<G> for Logged<'_, '_, G> {
+    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, state: &MatchState) {
+        let report = (self.interval > 0 && state.tally.games.is_multiple_of(self.interval))
+            .then(|| match_report(self.spec, state));
+        self.observer.game_finished(state, report.as_deref());
+    }
+
+    fn message(&mut self, text: &str) {
+        self.observer.message(text);
+        if let Some(log) = &mut self.log {
+            let stamp = timestamp(SystemTime::now());
+            let _ = writeln!(log, "{stamp} {text}").and_then(|()| log.flush());
+        }
+    }
+}
