@@ -584,14 +584,14 @@ mod tests {
     use super::*;
     use crate::cli::error_text;
     use crate::engine::chess::EngineConfig;
-    use crate::game::Game as MatchGame;
+    use crate::game::Game;
     use crate::runner::plan::{PlanError, parse_mem_total};
     use crate::runner::{KeyValueError, MatchSpec, load_openings};
     use crate::stats::EloModel;
     use std::path::Path;
 
     /// The flags' match as `arbiter match` builds it: the plan, then its spec.
-    fn build_spec<G: MatchGame>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
+    fn build_spec<G: Game>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
         plan_of(args)?.spec::<G>().map_err(input)
     }
 
@@ -603,7 +603,7 @@ mod tests {
         crate::runner::plan::check_run_name(name).map_err(input)
     }
 
-    fn check_hash_memory<G: MatchGame>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
+    fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
         crate::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
     }
 

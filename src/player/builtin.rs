@@ -6,7 +6,7 @@ use super::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
 use crate::engine::chess::Engine;
 use crate::engine::xiangqi::XiangqiEngine;
 use crate::engine::{Build, BuiltinEngine, EngineGame};
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use std::any::{Any, TypeId};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -44,7 +44,7 @@ impl<E: BuiltinEngine> BuiltinPlayer<E> {
 impl<E> Player<E::Game> for BuiltinPlayer<E>
 where
     E: BuiltinEngine + Send,
-    E::Game: MatchGame<Move = E::Move>,
+    E::Game: Game<Move = E::Move>,
 {
     fn name(&self) -> &str {
         E::config_name(&self.config)
@@ -103,7 +103,7 @@ where
 /// # Errors
 /// [`PlayerError::Start`] when `build` is an engine of another game than `G` (a Xiangqi build in a chess
 /// match, or the reverse).
-pub fn builtin_player<G: MatchGame>(name: &str, build: Build) -> Result<Box<dyn Player<G>>, PlayerError> {
+pub fn builtin_player<G: Game>(name: &str, build: Build) -> Result<Box<dyn Player<G>>, PlayerError> {
     let start_error = |reason: String| PlayerError::Start { player: name.to_string(), reason };
     let plays = |game: TypeId| TypeId::of::<G>() == game;
     let player: Box<dyn Any> = match build {
@@ -133,15 +133,15 @@ pub fn builtin_player<G: MatchGame>(name: &str, build: Build) -> Result<Box<dyn 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Game;
+    use crate::chess;
     use crate::player::{EngineSpec, GoLimits};
 
     #[test]
     fn the_builtin_engine_plays_a_legal_move() {
         let spec = EngineSpec::builtin("seed").unwrap();
-        let mut player = spec.create::<Game>().unwrap();
+        let mut player = spec.create::<chess::Game>().unwrap();
         player.new_game().unwrap();
-        let game = Game::new(crate::chess::Position::startpos());
+        let game = chess::Game::new(crate::chess::Position::startpos());
         let request = GoRequest { limits: GoLimits { nodes: Some(300), ..GoLimits::default() }, allowed_ms: None };
         let answer = player.go(&game, &request).unwrap();
         assert!(game.position().legal_moves().contains(answer.mv));

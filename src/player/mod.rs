@@ -1,5 +1,5 @@
 //! Players: what the runner asks for a move. A [`Player`] of a game `G` (chess by default, or Xiangqi: see
-//! [`MatchGame`]) gets the game so far and a [`GoRequest`] and returns a [`PlayerMove`] or a [`PlayerError`]:
+//! [`Game`]) gets the game so far and a [`GoRequest`] and returns a [`PlayerMove`] or a [`PlayerError`]:
 //!
 //! - [`builtin`]: a built-in engine ([`crate::engine`]) searching in the worker's thread ([`BuiltinPlayer`]);
 //! - [`uci`]: an external UCI engine process ([`UciPlayer`]);
@@ -17,9 +17,9 @@ pub use error::PlayerError;
 pub use spec::{EachArgs, EngineArgError, EngineKind, EngineSpec, MoveLimit, bad_engine_name};
 pub use uci::{UciEngine, UciPlayer};
 
-use crate::chess::{Color, Game, Move};
+use crate::chess::{self, Color, Move};
 use crate::engine::{MoverClock, SearchLimits};
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -194,7 +194,7 @@ impl<M> PlayerMove<M> {
 ///
 /// A player is used by one worker thread at a time (hence `Send`), for many games in turn: the runner calls
 /// [`Player::new_game`] before each game and then [`Player::go`] for every move of its side.
-pub trait Player<G: MatchGame = Game>: Send {
+pub trait Player<G: Game = chess::Game>: Send {
     /// The player's name, as in PGN tags and the CSV.
     fn name(&self) -> &str;
 

@@ -23,7 +23,7 @@ use crate::engine::chess::EngineConfig;
 use crate::engine::chess::tt::TranspositionTable;
 use crate::engine::xiangqi::XiangqiConfig;
 use crate::engine::{Build, BuildError, EngineGame};
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::game::GameKind;
 use crate::runner::timecontrol::TimeControl;
 use crate::runner::{KeyValueError, KeyValues};
@@ -183,7 +183,7 @@ impl EngineSpec {
     /// (checked before the engine is built, so that the failure is an error and never an abort), the
     /// built-in engine panics while it is built, or an external engine cannot be started or does not answer
     /// `uciok`/`readyok` in time.
-    pub fn create<G: MatchGame>(&self) -> Result<Box<dyn Player<G>>, PlayerError> {
+    pub fn create<G: Game>(&self) -> Result<Box<dyn Player<G>>, PlayerError> {
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         if let EngineKind::Uci(engine) = &self.kind {
             let player = UciPlayer::<G>::start(&self.name, engine.clone())?;
@@ -587,7 +587,7 @@ fn uci_engine(cmd: &str, kv: &KeyValues, each: &EachArgs) -> Result<UciEngine, K
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Game;
+    use crate::chess;
 
     #[test]
     fn external_engines() {
@@ -665,7 +665,7 @@ mod tests {
         assert_eq!(spec.hash_mb(), 16);
         let EngineKind::Builtin(config) = &mut spec.kind else { panic!("seed is built in") };
         config.hash_mb = usize::MAX >> 20;
-        let err = spec.create::<Game>().err().unwrap();
+        let err = spec.create::<chess::Game>().err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
         assert!(err.to_string().contains("cannot allocate"), "{err}");
     }

@@ -9,8 +9,8 @@
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::{EngineScore, GoLimits, GoRequest, Player, PlayerError, PlayerMove};
-use crate::chess::{Game, Position};
-use crate::game::Game as MatchGame;
+use crate::chess::{self, Position};
+use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -106,7 +106,7 @@ pub fn go_command(limits: &GoLimits) -> String {
 
 /// The `position` command for `game`: `position startpos` when it began from the standard start position,
 /// else `position fen FEN`, then `moves` and every move in UCI text (king-takes-rook castling in Chess960).
-pub fn position_command(game: &Game) -> String {
+pub fn position_command(game: &chess::Game) -> String {
     let start = game.start();
     let chess960 = start.is_chess960();
     let mut text = if !chess960 && *start == Position::startpos() {
@@ -207,10 +207,10 @@ fn describe(error: &UciError, process: &EngineProcess) -> String {
 }
 
 /// An external UCI engine process playing the game `G` (chess by default) for one worker. For a game with a
-/// [`MatchGame::UCI_VARIANT`] (Xiangqi), `setoption name UCI_Variant value ...` is sent after the handshake,
+/// [`Game::UCI_VARIANT`] (Xiangqi), `setoption name UCI_Variant value ...` is sent after the handshake,
 /// before the user's options, and moves go both ways in the engine's notation
-/// ([`MatchGame::engine_move_text`]).
-pub struct UciPlayer<G: MatchGame = Game> {
+/// ([`Game::engine_move_text`]).
+pub struct UciPlayer<G: Game = chess::Game> {
     name: String,
     engine: UciEngine,
     process: Option<EngineProcess>,
@@ -222,7 +222,7 @@ pub struct UciPlayer<G: MatchGame = Game> {
     game: PhantomData<fn(&G)>,
 }
 
-impl<G: MatchGame> UciPlayer<G> {
+impl<G: Game> UciPlayer<G> {
     /// Starts the engine: process, `uci`/`uciok`, `UCI_Variant` for games other than chess, the options,
     /// `isready`/`readyok`.
     ///
@@ -315,7 +315,7 @@ impl<G: MatchGame> UciPlayer<G> {
     }
 }
 
-impl<G: MatchGame> Player<G> for UciPlayer<G> {
+impl<G: Game> Player<G> for UciPlayer<G> {
     fn name(&self) -> &str {
         &self.name
     }
@@ -441,7 +441,7 @@ mod tests {
 
     #[test]
     fn position_commands() {
-        let mut game = Game::new(Position::startpos());
+        let mut game = chess::Game::new(Position::startpos());
         assert_eq!(position_command(&game), "position startpos");
         for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"] {
             let m = parse_uci(game.position(), text).unwrap();
@@ -452,7 +452,7 @@ mod tests {
         assert_eq!(position_command(&game), "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
 
         let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        let mut game = Game::new(Position::from_fen_variant(fen, true).unwrap());
+        let mut game = chess::Game::new(Position::from_fen_variant(fen, true).unwrap());
         let castle = parse_uci(game.position(), "e1h1").unwrap();
         assert!(game.play(castle));
         let text = position_command(&game);
@@ -498,7 +498,7 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_a_start_error() {
-        let err = UciPlayer::<Game>::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
+        let err = UciPlayer::<chess::Game>::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "ghost"), "{err}");
         assert!(err.to_string().contains("/no/such/engine"), "{err}");
     }

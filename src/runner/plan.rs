@@ -22,7 +22,7 @@ use super::timecontrol::TimeControl;
 use crate::engine::chess::EngineConfig;
 use crate::engine::chess::config::ConfigError;
 use crate::engine::xiangqi::{XiangqiConfig, XiangqiConfigError};
-use crate::game::{Game as MatchGame, GameKind};
+use crate::game::{Game, GameKind};
 use crate::player::UciEngine;
 use crate::player::{EngineKind, EngineSpec, MoveLimit};
 use crate::stats::{EloModel, SprtSpec};
@@ -592,7 +592,7 @@ impl MatchPlan {
     ///
     /// # Errors
     /// The first [`PlanError`] found.
-    pub fn spec<G: MatchGame>(&self) -> Result<MatchSpec<G>, PlanError> {
+    pub fn spec<G: Game>(&self) -> Result<MatchSpec<G>, PlanError> {
         self.validate()?;
         if self.game.name() != G::NAME {
             return Err(PlanError::Invalid(format!("--game {} built as {}", self.game.name(), G::NAME)));
@@ -656,7 +656,7 @@ pub fn parse_mem_total(meminfo: &str) -> Option<u64> {
 ///
 /// # Errors
 /// [`PlanError::Invalid`] naming the tables and what to lower.
-pub fn check_hash_memory<G: MatchGame>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), PlanError> {
+pub fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), PlanError> {
     let Some(memory) = memory_mib else {
         return Ok(());
     };

@@ -20,7 +20,7 @@ use super::rundir::output::{
 use super::rundir::records::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
-use crate::game::{Game as MatchGame, GameKind};
+use crate::game::{Game, GameKind};
 use crate::player::PlayerError;
 use std::collections::HashSet;
 use std::fs::File;
@@ -198,10 +198,7 @@ pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicB
 
 /// Builds the match of `plan` in the game `G`: the spec, the hash budget, and every engine started once
 /// (before any file is written, so that a failing one leaves nothing behind).
-pub(crate) fn prepare<G: MatchGame>(
-    plan: &MatchPlan,
-    observer: &mut dyn RunObserver,
-) -> Result<MatchSpec<G>, RunError> {
+pub(crate) fn prepare<G: Game>(plan: &MatchPlan, observer: &mut dyn RunObserver) -> Result<MatchSpec<G>, RunError> {
     let spec = plan.spec::<G>()?;
     check_hash_memory(&spec, physical_memory_mib())?;
     for engine in &spec.engines {
@@ -214,7 +211,7 @@ pub(crate) fn prepare<G: MatchGame>(
 }
 
 /// Starts the new match of `plan` in the game `G`.
-fn start<G: MatchGame>(
+fn start<G: Game>(
     plan: &MatchPlan,
     observer: &mut dyn RunObserver,
     interrupt: &AtomicBool,
@@ -250,7 +247,7 @@ fn start<G: MatchGame>(
 /// Plays what is left of the match of `spec` into `dir` (see [`run_match_from`]), then writes the summary and
 /// the charts. `_lock` is held until the match ends.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn play<G: MatchGame>(
+pub(crate) fn play<G: Game>(
     spec: &MatchSpec<G>,
     plan: &MatchPlan,
     dir: &Path,
@@ -303,7 +300,7 @@ pub(crate) fn play<G: MatchGame>(
 
 /// The scheduler's observer of a run: appends every message to `match.log` and hands the games and messages
 /// on to the caller's [`RunObserver`], with the reports every `interval` games (0: never).
-struct Logged<'a, 'o, G: MatchGame> {
+struct Logged<'a, 'o, G: Game> {
     observer: &'o mut dyn RunObserver,
     spec: &'a MatchSpec<G>,
     interval: u64,
@@ -312,7 +309,7 @@ struct Logged<'a, 'o, G: MatchGame> {
     log: Option<File>,
 }
 
-impl<'a, 'o, G: MatchGame> Logged<'a, 'o, G> {
+impl<'a, 'o, G: Game> Logged<'a, 'o, G> {
     /// Opens `dir/match.log` and tells `observer` what this session plays.
     fn new(
         observer: &'o mut dyn RunObserver,
@@ -339,7 +336,7 @@ impl<'a, 'o, G: MatchGame> Logged<'a, 'o, G> {
     }
 }
 
-impl<G: MatchGame> MatchObserver<G> for Logged<'_, '_, G> {
+impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
     fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, state: &MatchState) {
         let report = (self.interval > 0 && state.tally.games.is_multiple_of(self.interval))
             .then(|| match_report(self.spec, state));

@@ -20,7 +20,7 @@ use super::rundir::output::ResultSink;
 use super::tally::MatchTally;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::player::{EngineSpec, Player};
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::collections::HashSet;
@@ -295,7 +295,7 @@ impl Schedule {
 
 /// Everything a match of the game `G` (chess by default) needs.
 #[derive(Clone, Debug)]
-pub struct MatchSpec<G: MatchGame = crate::chess::Game> {
+pub struct MatchSpec<G: Game = crate::chess::Game> {
     /// The entrants (two or more, unique names).
     pub engines: Vec<EngineSpec>,
     /// The openings, in file order.
@@ -336,7 +336,7 @@ pub struct MatchSpec<G: MatchGame = crate::chess::Game> {
     pub shard: Option<Shard>,
 }
 
-impl<G: MatchGame> MatchSpec<G> {
+impl<G: Game> MatchSpec<G> {
     /// The schedule of this spec: the tournament's pairings, the opening order from `start`, the number of
     /// pairs and the shard.
     pub fn schedule(&self) -> Schedule {
@@ -434,7 +434,7 @@ impl MatchState {
     ///
     /// # Panics
     /// If the pair's pairing is out of range or `game` is not 0 or 1 (internal invariants).
-    pub fn count<G: MatchGame>(
+    pub fn count<G: Game>(
         &mut self,
         spec: &MatchSpec<G>,
         pair: &GamePair,
@@ -456,7 +456,7 @@ impl MatchState {
 }
 
 /// Receives a match's progress (of the game `G`, chess by default): a progress bar, a log.
-pub trait MatchObserver<G: MatchGame = crate::chess::Game> {
+pub trait MatchObserver<G: Game = crate::chess::Game> {
     /// Called after each game is written and counted.
     fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, state: &MatchState);
 
@@ -467,13 +467,13 @@ pub trait MatchObserver<G: MatchGame = crate::chess::Game> {
 /// An observer that ignores everything.
 pub struct Silent;
 
-impl<G: MatchGame> MatchObserver<G> for Silent {
+impl<G: Game> MatchObserver<G> for Silent {
     fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, _state: &MatchState) {}
     fn message(&mut self, _text: &str) {}
 }
 
 /// What a worker tells the recording thread.
-enum Event<G: MatchGame> {
+enum Event<G: Game> {
     /// A game ended. The recording thread answers on `recorded` once it is written and counted.
     Game { pair: GamePair, game: u8, record: Box<GameRecord<G>>, recorded: mpsc::Sender<()> },
     /// A game was abandoned after an interrupt.
@@ -495,7 +495,7 @@ enum Event<G: MatchGame> {
 /// finish and are recorded, and games still in play [`ABANDON_AFTER`] later are abandoned unrecorded (an
 /// external engine's move in progress is cut short with `stop`, as is a built-in chess engine's search);
 /// [`MatchState::interrupted`] is then set.
-pub fn run_match<G: MatchGame>(
+pub fn run_match<G: Game>(
     spec: &MatchSpec<G>,
     sink: &mut ResultSink,
     observer: &mut dyn MatchObserver<G>,
@@ -508,7 +508,7 @@ pub fn run_match<G: MatchGame>(
 /// (see [`MatchState::count`]) and `done` their match-wide game numbers ([`GamePair::game_number`]). Pairs
 /// whose two games are done are skipped, a pair with one done game plays only the other, and a match whose
 /// SPRT had already decided starts nothing. [`MatchState::resumed`] is set to the games counted in `state`.
-pub fn run_match_from<G: MatchGame>(
+pub fn run_match_from<G: Game>(
     spec: &MatchSpec<G>,
     mut state: MatchState,
     done: &HashSet<u64>,
@@ -592,7 +592,7 @@ struct Flags<'a> {
 
 /// Writes and counts one game, updates the SPRT and tells the observer.
 #[allow(clippy::too_many_arguments)]
-fn record_game<G: MatchGame>(
+fn record_game<G: Game>(
     spec: &MatchSpec<G>,
     state: &mut MatchState,
     sink: &mut ResultSink,
@@ -650,7 +650,7 @@ fn record_game<G: MatchGame>(
 
 /// Counts the games in a row each engine of `pair`'s game `game` failed to start, and stops the match (even
 /// with `--recover`) once one of them reaches [`MAX_FAILED_STARTS`].
-fn count_failed_starts<G: MatchGame>(
+fn count_failed_starts<G: Game>(
     spec: &MatchSpec<G>,
     state: &mut MatchState,
     observer: &mut dyn MatchObserver<G>,
@@ -694,7 +694,7 @@ pub fn decision_text(decision: SprtDecision) -> &'static str {
 
 /// One worker: takes pairs until the schedule (or the shard's part of it) ends or the match stops, playing the
 /// games of each that are not `done` with its own players (created once per engine, on first use).
-fn worker<G: MatchGame>(
+fn worker<G: Game>(
     spec: &MatchSpec<G>,
     schedule: &Schedule,
     done: &HashSet<u64>,
@@ -747,7 +747,7 @@ fn worker<G: MatchGame>(
 }
 
 /// Mutable references to two distinct created players.
-fn two_mut<G: MatchGame>(
+fn two_mut<G: Game>(
     players: &mut [Option<Box<dyn Player<G>>>],
     a: usize,
     b: usize,

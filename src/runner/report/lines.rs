@@ -42,7 +42,7 @@
 //! `- (reason)` (too few games for an estimate, a ratio of zero to zero), and an infinite one as
 //! `+inf (reason)` ([`Figure`]); scrapers that expect a number there see the reason instead.
 
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::runner::scheduler::{MatchSpec, MatchState};
 use crate::runner::tally::PairingTally;
 use crate::stats::{Figure, SprtDecision, SprtSpec, Wdl, elo_estimate, los};
@@ -53,7 +53,7 @@ pub const FASTCHESS_RULE: &str = "----------------------------------------------
 
 /// Both reports of every pairing of the match: for each pairing, the cutechess-cli block
 /// ([`cutechess_report`]) then the fastchess block ([`fastchess_report`]).
-pub fn match_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> String {
+pub fn match_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> String {
     let mut out = String::new();
     for index in 0..state.tally.pairings.len() {
         out.push_str(&cutechess_report(spec, state, index));
@@ -68,7 +68,7 @@ pub fn match_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> St
 ///
 /// # Panics
 /// If `index` is not a pairing of `state`.
-pub fn cutechess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
+pub fn cutechess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
     let tally = &state.tally.pairings[index];
     let (first, second) = names(spec, tally);
     let mut out = String::new();
@@ -124,7 +124,7 @@ pub fn cutechess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, i
 ///
 /// # Panics
 /// If `index` is not a pairing of `state`.
-pub fn fastchess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
+pub fn fastchess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
     let tally = &state.tally.pairings[index];
     let (first, second) = names(spec, tally);
     let (a, b) = (&spec.engines[tally.first], &spec.engines[tally.second]);
@@ -201,12 +201,12 @@ pub fn fastchess_report<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState, i
 }
 
 /// The names of a pairing's engines, first engine first.
-fn names<'a, G: MatchGame>(spec: &'a MatchSpec<G>, tally: &PairingTally) -> (&'a str, &'a str) {
+fn names<'a, G: Game>(spec: &'a MatchSpec<G>, tally: &PairingTally) -> (&'a str, &'a str) {
     (spec.engines[tally.first].name.as_str(), spec.engines[tally.second].name.as_str())
 }
 
 /// The SPRT that pairing `index` reports: the match's, on its first pairing.
-fn sprt_of<G: MatchGame>(spec: &MatchSpec<G>, index: usize) -> Option<SprtSpec> {
+fn sprt_of<G: Game>(spec: &MatchSpec<G>, index: usize) -> Option<SprtSpec> {
     spec.sprt.filter(|_| index == 0)
 }
 
@@ -331,7 +331,7 @@ mod tests {
 
     /// A state whose first pairing holds `tally` (the counts are set directly, as the scheduler would have
     /// counted them).
-    fn state<G: MatchGame>(spec: &MatchSpec<G>, tally: PairingTally) -> MatchState {
+    fn state<G: Game>(spec: &MatchSpec<G>, tally: PairingTally) -> MatchState {
         let mut state = MatchState::new(spec.schedule());
         state.tally.games = tally.wdl.games();
         state.tally.pairings[0] = tally;

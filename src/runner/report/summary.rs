@@ -1,7 +1,7 @@
 //! The end-of-match report: `summary.txt` (the text also printed to stdout), `summary.csv` (one row per
 //! pairing) and `summary.json` (the same figures at full precision, see docs/statistics.md).
 
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::player::EngineKind;
 use crate::runner::game::EndReason;
 use crate::runner::openings::Variant;
@@ -47,7 +47,7 @@ pub const SUMMARY_CSV_HEADER: [&str; 25] = [
 /// and pentanomial counts (from the first engine's view), the Elo with its 95% interval, the LOS and, under
 /// an SPRT, the LLR with its bounds and the decision; then the same counts in the cutechess-cli and fastchess
 /// line formats ([`match_report`]).
-pub fn summary_text<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> String {
+pub fn summary_text<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> String {
     let mut out = String::new();
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
     let _ = writeln!(out, "Arbiter match");
@@ -200,7 +200,7 @@ fn pairing_text(out: &mut String, tally: &PairingTally) {
 }
 
 /// The SPRT lines of the first pairing.
-fn sprt_text<G: MatchGame>(out: &mut String, spec: &MatchSpec<G>, state: &MatchState) {
+fn sprt_text<G: Game>(out: &mut String, spec: &MatchSpec<G>, state: &MatchState) {
     let Some(sprt) = spec.sprt else {
         return;
     };
@@ -247,7 +247,7 @@ fn llr_figure(state: &MatchState) -> Figure {
 }
 
 /// One `summary.csv` row per pairing (SPRT columns on the first pairing only, when there is an SPRT).
-pub fn summary_rows<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> Vec<Vec<String>> {
+pub fn summary_rows<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> Vec<Vec<String>> {
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
     let float = |v: f64| format!("{v:.4}");
     state
@@ -302,7 +302,7 @@ pub fn summary_rows<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> Ve
 /// The summary as one JSON object (docs/statistics.md): the games, the terminations, per pairing its counts and
 /// Elo figures, and the SPRT with its LLR, every figure at full precision ([`Figure::to_json`]: a number,
 /// `"inf"`/`"-inf"` or `null`, with the reason under `"reasons"`).
-pub fn summary_json<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> serde_json::Value {
+pub fn summary_json<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> serde_json::Value {
     use serde_json::json;
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
     let terminations: serde_json::Map<String, serde_json::Value> = EndReason::ALL
@@ -377,7 +377,7 @@ pub fn summary_json<G: MatchGame>(spec: &MatchSpec<G>, state: &MatchState) -> se
 ///
 /// # Errors
 /// [`OutputError`] naming the file; [`OutputError::Exists`] if either exists already.
-pub fn write_summary<G: MatchGame>(dir: &Path, spec: &MatchSpec<G>, state: &MatchState) -> Result<(), OutputError> {
+pub fn write_summary<G: Game>(dir: &Path, spec: &MatchSpec<G>, state: &MatchState) -> Result<(), OutputError> {
     let path = dir.join("summary.txt");
     let io = |path: &Path, reason| OutputError::Io { path: path.display().to_string(), reason };
     let mut file = create_new_file(&path)?;

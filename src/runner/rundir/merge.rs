@@ -11,7 +11,7 @@
 //! merge with the file, the line and what is wrong. The match is rebuilt from the first shard's plan; no
 //! working directory is needed (the plan's paths are absolute).
 
-use crate::game::{Game as MatchGame, GameKind};
+use crate::game::{Game, GameKind};
 use crate::runner::plan::{MatchPlan, PlanError};
 use crate::runner::report::summary::{summary_text, write_summary};
 use crate::runner::rundir::lock::{LockError, lock_shared};
@@ -242,7 +242,7 @@ fn default_out(dirs: &[PathBuf]) -> Result<PathBuf, MergeError> {
 
 /// The rest of [`merge`] in the shards' game `G`: the match rebuilt from the first shard's plan, each shard
 /// checked complete, the games merged and summarized into `out`.
-fn merge_as<G: MatchGame>(
+fn merge_as<G: Game>(
     plan: &MatchPlan,
     shards: &[ShardRun],
     out: &Path,

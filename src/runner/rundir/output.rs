@@ -7,7 +7,7 @@
 //! folder itself may be a link (a results folder on another disk is a common setup); only the files inside are
 //! checked. See `docs/run-folders.md`.
 
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::runner::game::GameRecord;
 use crate::runner::scheduler::GamePair;
 use std::fs::{File, OpenOptions};
@@ -390,7 +390,7 @@ impl ResultSink {
     ///
     /// # Errors
     /// [`OutputError`] naming the file that cannot be written.
-    pub fn write_game<G: MatchGame>(
+    pub fn write_game<G: Game>(
         &mut self,
         pair: &GamePair,
         game: u8,
@@ -427,18 +427,12 @@ impl ResultSink {
 ///
 /// [`play_game`]: crate::runner::game::play_game
 /// [`EndReason`]: crate::runner::game::EndReason
-pub fn pgn_text<G: MatchGame>(
-    event: &str,
-    pair: &GamePair,
-    game: u8,
-    record: &GameRecord<G>,
-    date: SystemTime,
-) -> String {
+pub fn pgn_text<G: Game>(event: &str, pair: &GamePair, game: u8, record: &GameRecord<G>, date: SystemTime) -> String {
     pgn_game_text(event, pair, game, record, date, true)
 }
 
 /// [`pgn_text`] with the move comments written only when `comments` is true.
-pub fn pgn_game_text<G: MatchGame>(
+pub fn pgn_game_text<G: Game>(
     event: &str,
     pair: &GamePair,
     game: u8,

@@ -7,7 +7,7 @@
 //! rows and exactly the PGN games they list, and with [`Repair::Rewrite`] rewrites the files so (atomically).
 
 use crate::chess::game::GameResult;
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::notation::quote::shown;
 use crate::runner::game::EndReason;
 use crate::runner::rundir::output::{CSV_HEADER, OutputError, create_new_file, replace_file};
@@ -374,7 +374,7 @@ pub struct Salvage {
 /// [`RecordError::Read`] for a file that cannot be read, [`RecordError::BadRow`] for a header other than
 /// [`CSV_HEADER`] (not a file of a match: nothing is dropped), [`RecordError::Write`] when a copy or a
 /// rewritten file cannot be written.
-pub fn salvage_run<G: MatchGame>(
+pub fn salvage_run<G: Game>(
     dir: &Path,
     spec: &MatchSpec<G>,
     now: std::time::SystemTime,
@@ -519,7 +519,7 @@ fn write_copy(path: &Path, text: &str) -> Result<(), OutputError> {
     file.sync_all().map_err(io)
 }
 
-/// Replays every game of `records` by the rules of `G` ([`MatchGame::replay_pgn`]) and checks it against its
+/// Replays every game of `records` by the rules of `G` ([`Game::replay_pgn`]) and checks it against its
 /// `games.csv` row: one game, every move legal from its `FEN` tag, the result token, the `Result` tag and the
 /// row's result the same, and the plies replayed equal to `PlyCount` and to the row's `plies`. `pgn_path` names
 /// `games.pgn` in errors. `arbiter merge` runs it on every shard, so that a merged `games.pgn` holds only games
@@ -528,7 +528,7 @@ fn write_copy(path: &Path, text: &str) -> Result<(), OutputError> {
 /// # Errors
 /// [`RecordError::BadGame`] for the first game that fails, naming the file, the line where the game begins and
 /// what is wrong.
-pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result<(), RecordError> {
+pub fn check_games<G: Game>(records: &RunRecords, pgn_path: &str) -> Result<(), RecordError> {
     for row in &records.rows {
         let line = records.pgn_lines.get(&row.game).copied().unwrap_or(1);
         let text = records.pgn.get(&row.game).map(String::as_str);
@@ -544,12 +544,7 @@ pub fn check_games<G: MatchGame>(records: &RunRecords, pgn_path: &str) -> Result
 ///
 /// # Errors
 /// [`RecordError::BadGame`] naming the file, the line where the game begins and what is wrong.
-pub fn check_game<G: MatchGame>(
-    row: &GameRow,
-    text: Option<&str>,
-    pgn_path: &str,
-    line: usize,
-) -> Result<(), RecordError> {
+pub fn check_game<G: Game>(row: &GameRow, text: Option<&str>, pgn_path: &str, line: usize) -> Result<(), RecordError> {
     let field = |name: &str| {
         let k = CSV_HEADER.iter().position(|h| *h == name).expect("games.csv has the column");
         row.fields.get(k).map(String::as_str)
@@ -603,7 +598,7 @@ pub fn check_game<G: MatchGame>(
 /// [`RecordError::NotInSchedule`] for a row whose game is not in the schedule (beyond its end, or in another
 /// shard) or does not match it (another opening or other players than the schedule gives that game), and
 /// [`RecordError::BadRow`] for a game counted twice.
-pub fn replay<G: MatchGame>(
+pub fn replay<G: Game>(
     spec: &MatchSpec<G>,
     rows: &[GameRow],
     path: &str,

@@ -7,7 +7,7 @@ use super::lock::lock_run;
 use super::output::{RUN_FILES, RUN_TOML, ResultSink, WRITTEN_FILES, refuse_links};
 use super::records::{replay, salvage_run};
 use super::runfile::{Fingerprint, RunFile, hex, part_text};
-use crate::game::{Game as MatchGame, GameKind};
+use crate::game::{Game, GameKind};
 use crate::runner::plan::MatchPlan;
 use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, play, prepare};
 use std::fs::File;
@@ -47,7 +47,7 @@ pub fn resume(
 
 /// The rest of [`resume`] once `run.toml` is read, in its game `G`: the match rebuilt and checked against the
 /// fingerprint, the result files repaired and replayed, the games left played.
-fn resume_as<G: MatchGame>(
+fn resume_as<G: Game>(
     dir: &Path,
     shown: &str,
     plan: &MatchPlan,

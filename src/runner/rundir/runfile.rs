@@ -22,7 +22,7 @@
 //! A `run.toml` of version 1 (arbiter 0.1, which recorded the command line) is refused with
 //! [`RunFileError::Old`].
 
-use crate::game::Game as MatchGame;
+use crate::game::Game;
 use crate::notation::quote::shown as quote_shown;
 use crate::player::{EngineKind, EngineSpec};
 use crate::runner::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
@@ -128,7 +128,7 @@ impl Fingerprint {
     /// The fingerprint of `spec`, the match of a plan as loaded ([`MatchPlan::spec`]). The openings are hashed
     /// as played (start FEN and book moves of each, in file order, one line each), so a PGN book cut at another
     /// `--plies` is another schedule while a comment edited in the file is not.
-    pub fn of<G: MatchGame>(spec: &MatchSpec<G>) -> Fingerprint {
+    pub fn of<G: Game>(spec: &MatchSpec<G>) -> Fingerprint {
         let mut parts: Vec<(String, String)> = Vec::new();
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
         parts.push(("engines".into(), canonical_json(&names)));
