@@ -11,7 +11,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
 CODE = re.compile(r"`([^`\n]+)`")
-SRC_PATH = re.compile(r"(?<![\w/.-])(src/[\w/.-]*\w)")
+SRC_PATH = re.compile(r"(?<![\w/.-])(src/\w[\w/.-]*\w)")
 MODULE_PATH = re.compile(r"(?<![\w:/.])((?:[a-z_][a-z0-9_]*::)+[A-Za-z_][A-Za-z0-9_]*)")
 
 
