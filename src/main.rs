@@ -45,6 +45,8 @@ enum Command {
     Checkers(cli::checkers_cmd::CheckersArgs),
 }
 
+use std::io::Write as _;
+
 fn main() {
     // Die quietly on a closed stdout (`arbiter perft ... | head`), as Unix filters do, instead of printing a
     // panic from println!. SIGPIPE itself stays ignored (Rust's default), so a crashed engine's closed pipe
@@ -54,8 +56,13 @@ fn main() {
         let payload = info.payload();
         let text =
             payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
-        if text.is_some_and(|t| t.starts_with("failed printing to stdout") && t.contains("Broken pipe")) {
-            std::process::exit(141);
+        if let Some(text) = text.filter(|t| t.starts_with("failed printing to stdout")) {
+            if text.contains("Broken pipe") {
+                std::process::exit(cli::EXIT_CLOSED_STDOUT);
+            }
+            // A full disk or a failing device under stdout is a failure of the system, not a bug (no backtrace).
+            let _ = writeln!(std::io::stderr(), "error: {text}");
+            std::process::exit(cli::EXIT_SYSTEM);
         }
         default_hook(info);
     }));
@@ -88,10 +95,21 @@ fn main() {
     };
     let code = match result {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            2
-        }
+        Err(e) => match cli::io_exit_code(&e) {
+            Some(cli::EXIT_CLOSED_STDOUT) => cli::EXIT_CLOSED_STDOUT,
+            Some(code) => {
+                let _ = writeln!(std::io::stderr(), "error: {e:#}");
+                code
+            }
+            None => {
+                let _ = writeln!(std::io::stderr(), "error: {e:#}");
+                2
+            }
+        },
     };
+    if code == 0 && cli::stdout_failed() {
+        let _ = writeln!(std::io::stderr(), "error: writing to stdout failed; the printed report is incomplete");
+        std::process::exit(cli::EXIT_SYSTEM);
+    }
     std::process::exit(code);
 }

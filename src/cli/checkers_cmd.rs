@@ -215,9 +215,9 @@ fn build(args: &BuildArgs) -> Result<i32, Failure> {
         })
     });
     bar.finish_and_clear();
-    built.map_err(|e| (1, e.to_string()))?;
+    built.map_err(|e| (super::EXIT_SYSTEM, e.to_string()))?;
     let seconds = started.elapsed().as_secs_f64();
-    base::write_build_csv(&dir, &lines).map_err(|e| (1, e.to_string()))?;
+    base::write_build_csv(&dir, &lines).map_err(|e| (super::EXIT_SYSTEM, e.to_string()))?;
     println!(
         "total: {} signatures, {} positions in {:.1} s, {:.0} positions/s; per-signature figures in {}",
         lines.len(),

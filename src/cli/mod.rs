@@ -36,9 +36,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Writes `text` to stdout and flushes it, ignoring a failure: a closed stdout (`arbiter match ... | head -1`,
 /// which gives EPIPE because SIGPIPE is ignored) must not stop a command before its result files are written,
 /// as `print!` would by panicking.
+/// A failure other than a closed pipe (a full disk) is remembered in [`stdout_failed`], so that the command,
+/// once its files are written, still ends with [`EXIT_SYSTEM`] instead of claiming success.
 pub(crate) fn stdout_text(text: std::fmt::Arguments<'_>) {
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_fmt(text).and_then(|()| stdout.flush());
+    if let Err(error) = stdout.write_fmt(text).and_then(|()| stdout.flush())
+        && error.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        STDOUT_FAILED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Set when [`stdout_text`] failed to write for a reason other than a closed pipe.
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Whether a write to stdout failed for a reason other than a closed pipe (a full disk): the command's output is
+/// incomplete, which `main` reports with [`EXIT_SYSTEM`].
+pub fn stdout_failed() -> bool {
+    STDOUT_FAILED.load(Ordering::SeqCst)
 }
 
 /// Writes `text` and a newline to stderr, ignoring a failure (a closed stderr), unlike `eprintln!`, which panics.
@@ -88,23 +103,43 @@ pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static At
 }
 
 /// The exit code of a command's outcome, printing its error to stderr: 2 for bad input, 1 for a failed check
-/// or a reported failure, [`EXIT_SYSTEM`] for a failure of the system.
+/// or a reported failure, [`EXIT_SYSTEM`] for a failure of the system. Whatever the failure was filed as, an
+/// error caused by a failing disk or a closed stdout keeps its own code ([`io_exit_code`]): a full disk is never
+/// reported as bad input.
 pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
-    match outcome {
-        Ok(code) => code,
-        Err(Failure::Input(error)) => {
-            stderr_line(format_args!("error: {}", error_text(&error)));
-            2
-        }
-        Err(Failure::Internal(error)) => {
-            stderr_line(format_args!("error: {}", error_text(&error)));
-            1
-        }
-        Err(Failure::System(error)) => {
-            stderr_line(format_args!("error: {}", error_text(&error)));
-            EXIT_SYSTEM
-        }
+    let (error, filed) = match outcome {
+        Ok(code) => return code,
+        Err(Failure::Input(error)) => (error, 2),
+        Err(Failure::Internal(error)) => (error, 1),
+        Err(Failure::System(error)) => (error, EXIT_SYSTEM),
+    };
+    let code = io_exit_code(&error).unwrap_or(filed);
+    if code != EXIT_CLOSED_STDOUT {
+        stderr_line(format_args!("error: {}", error_text(&error)));
     }
+    code
+}
+
+/// The exit code of a command whose stdout was closed by its reader (`arbiter perft ... | head -1`): 141, as
+/// shells report a process ended by SIGPIPE.
+pub const EXIT_CLOSED_STDOUT: i32 = 141;
+
+/// The exit code an I/O failure in `error`'s chain of causes decides, if any: [`EXIT_CLOSED_STDOUT`] for a
+/// broken pipe, [`EXIT_SYSTEM`] for a failure of the system (a full or read-only disk, a quota, a file too
+/// large, a short write, no memory). Other I/O errors (a missing input file, a permission) are left to the
+/// command's own filing.
+pub fn io_exit_code(error: &anyhow::Error) -> Option<i32> {
+    use std::io::ErrorKind;
+    error.chain().filter_map(|cause| cause.downcast_ref::<std::io::Error>()).find_map(|io| match io.kind() {
+        ErrorKind::BrokenPipe => Some(EXIT_CLOSED_STDOUT),
+        ErrorKind::StorageFull
+        | ErrorKind::ReadOnlyFilesystem
+        | ErrorKind::QuotaExceeded
+        | ErrorKind::FileTooLarge
+        | ErrorKind::WriteZero
+        | ErrorKind::OutOfMemory => Some(EXIT_SYSTEM),
+        _ => None,
+    })
 }
 
 /// An error and its causes on one line, each text once: a cause whose text the message already holds (a
