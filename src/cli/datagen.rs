@@ -149,10 +149,12 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
     let totals = match outcome {
         Ok(totals) => totals,
         Err(DatagenError::WriteEpd(e)) => {
-            return Err(Failure::Internal(anyhow::anyhow!("{}: cannot write: {e}", args.out.display())));
+            return Err(Failure::System(
+                anyhow::Error::new(e).context(format!("{}: cannot write", args.out.display())),
+            ));
         }
         Err(DatagenError::WriteMeta(e)) => {
-            return Err(Failure::Internal(anyhow::anyhow!("{}: cannot write: {e}", meta.display())));
+            return Err(Failure::System(anyhow::Error::new(e).context(format!("{}: cannot write", meta.display()))));
         }
         Err(e) => return Err(Failure::Input(e.into())),
     };

@@ -130,7 +130,14 @@ pub const EXIT_CLOSED_STDOUT: i32 = 141;
 /// command's own filing.
 pub fn io_exit_code(error: &anyhow::Error) -> Option<i32> {
     use std::io::ErrorKind;
-    error.chain().filter_map(|cause| cause.downcast_ref::<std::io::Error>()).find_map(|io| match io.kind() {
+    // The csv crate's error holds its I/O error without exposing it as a source.
+    fn io_of<'a>(cause: &'a (dyn std::error::Error + 'static)) -> Option<&'a std::io::Error> {
+        cause.downcast_ref::<std::io::Error>().or_else(|| match cause.downcast_ref::<csv::Error>()?.kind() {
+            csv::ErrorKind::Io(io) => Some(io),
+            _ => None,
+        })
+    }
+    error.chain().filter_map(io_of).find_map(|io| match io.kind() {
         ErrorKind::BrokenPipe => Some(EXIT_CLOSED_STDOUT),
         ErrorKind::StorageFull
         | ErrorKind::ReadOnlyFilesystem
