@@ -2,10 +2,12 @@
 //! [`can_mate`] (who may still win when a flag falls).
 
 use super::{Color, Game, Move, MoveList, PieceType, Position, Termination, Undo};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
+use crate::notation::epd::parse_epd_text;
 use crate::notation::fen::FenError;
+use crate::notation::pgn::read_games_variant;
 use crate::notation::san::MoveTextError;
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -130,7 +132,7 @@ impl crate::game::Game for Game {
         format: OpeningFormat,
         variant: Variant,
     ) -> Result<Vec<Opening>, OpeningError> {
-        crate::runner::openings::read_chess_openings(path, text, format, variant)
+        read_chess_openings(path, text, format, variant)
     }
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
         let games = crate::notation::pgn::read_games_at(text, file, first_line, false)?;
@@ -144,6 +146,28 @@ impl crate::game::Game for Game {
             })
             .collect())
     }
+}
+
+/// The chess reader of [`Game::read_openings`]: EPD through [`parse_epd_text`], PGN through
+/// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
+fn read_chess_openings(
+    path: &Path,
+    text: &str,
+    format: OpeningFormat,
+    variant: Variant,
+) -> Result<Vec<Opening>, OpeningError> {
+    let file = path.display().to_string();
+    let chess960 = variant.is_chess960();
+    Ok(match format {
+        OpeningFormat::Epd => parse_epd_text(text, &file, chess960)?
+            .into_iter()
+            .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
+            .collect(),
+        OpeningFormat::Pgn => read_games_variant(text, &file, chess960)?
+            .into_iter()
+            .map(|game| Opening { start: game.start, moves: game.moves, line: game.line })
+            .collect(),
+    })
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@
 pub mod keys;
 pub mod kind;
 pub mod movelist;
+pub mod opening;
 pub mod perft;
 pub mod result;
 pub mod side;
@@ -40,7 +41,7 @@ pub use result::{GameResult, RuleEnd, RulesOutcome};
 pub use side::Color;
 
 use crate::notation::pgn::PgnError;
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
+use opening::{Opening, OpeningError, OpeningFormat, Variant};
 use std::path::Path;
 
 /// Why the PGN text of a run's games does not replay ([`Game::replay_pgn`]).
@@ -297,14 +298,14 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// Replays the games of PGN text as [`Game::pgn_text`] writes them: each game's moves played legally from
     /// its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one game
     /// cut from a run's `games.pgn` is reported at its place in the file. The default reads record move text
-    /// with [`crate::runner::openings::read_rules_pgn_at`]; chess reads SAN (and Chess960 games by their
+    /// with [`opening::read_rules_pgn_at`]; chess reads SAN (and Chess960 games by their
     /// `Variant` tag).
     ///
     /// # Errors
     /// The PGN syntax, a `Variant` tag of another game, a bad `FEN` tag or a move that is not legal, naming
     /// `file` and the line.
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
-        Ok(crate::runner::openings::read_rules_pgn_at::<Self>(text, file, first_line)?
+        Ok(opening::read_rules_pgn_at::<Self>(text, file, first_line)?
             .into_iter()
             .map(|g| ReplayedGame { tags: g.tags, plies: g.game.plies(), result: g.result, line: g.line })
             .collect())

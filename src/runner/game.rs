@@ -2,9 +2,9 @@
 //! cap or a player failure ends it.
 
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
-use super::openings::Opening;
 use super::timecontrol::Clock;
 use crate::chess;
+use crate::game::opening::Opening;
 use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -16,12 +16,13 @@
 
 use super::adjudication::{AdjudicationRules, DrawAdjudication, ResignAdjudication};
 use super::kv::{KeyValueError, KeyValues};
-use super::openings::{OpeningError, OpeningFormat, OpeningOrder, Variant, load_game_openings};
+use super::openings::{OpeningOrder, load_game_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
 use super::timecontrol::TimeControl;
 use crate::engine::chess::EngineConfig;
 use crate::engine::chess::config::ConfigError;
 use crate::engine::xiangqi::{XiangqiConfig, XiangqiConfigError};
+use crate::game::opening::{OpeningError, OpeningFormat, Variant};
 use crate::game::{Game, GameKind};
 use crate::player::UciEngine;
 use crate::player::{EngineKind, EngineSpec, MoveLimit};
