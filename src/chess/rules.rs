@@ -111,8 +111,13 @@ impl crate::game::Game for Game {
     fn can_win(&self, color: Color) -> bool {
         can_mate(self.position(), color)
     }
-    fn uci_position(&self) -> String {
-        crate::player::uci::position_command(self)
+    fn starts_from_startpos(&self) -> bool {
+        let start = self.start();
+        !start.is_chess960() && *start == Position::startpos()
+    }
+    fn engine_moves(&self) -> Vec<String> {
+        let chess960 = self.start().is_chess960();
+        Game::moves(self).iter().map(|m| m.to_uci(chess960)).collect()
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()

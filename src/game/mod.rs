@@ -20,7 +20,7 @@
 //! | whose turn (clocks, players, results by colour) | [`Game::mover`] (the first mover, Red in Xiangqi, is [`Color::White`]) |
 //! | legal moves, the illegal-move check, the move cap | [`Game::legal_moves`], [`Game::play`], [`Game::plies`], [`Game::moves`] |
 //! | the end by the rules; a time forfeit against a side that cannot win | [`Game::outcome`], [`Game::can_win`] |
-//! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`Game::move_text`], [`Game::parse_move`], [`Game::engine_move_text`], [`Game::parse_engine_move`], [`Game::uci_position`] |
+//! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`Game::move_text`], [`Game::parse_move`], [`Game::engine_move_text`], [`Game::parse_engine_move`], [`Game::starts_from_startpos`], [`Game::engine_moves`] |
 //! | `games.pgn` | [`Game::pgn_text`], [`Game::replay_pgn`] |
 //!
 //! Colours stay [`Color`] and results [`GameResult`], so that the tallies, SPRT, Elo, CSV and summaries never
@@ -255,16 +255,22 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
         self.parse_move(text)
     }
 
-    /// The UCI `position` command for this game: `position fen START moves ...` in the engine's notation.
-    fn uci_position(&self) -> String {
+    /// Whether the game began from the standard start position that a UCI engine knows without its FEN
+    /// (`position startpos`); false unless the game says so (chess outside Chess960).
+    fn starts_from_startpos(&self) -> bool {
+        false
+    }
+
+    /// The moves played from the start position as a UCI engine for this game writes them
+    /// ([`Game::engine_move_text`] of each, in order).
+    fn engine_moves(&self) -> Vec<String> {
         let mut replay = Self::new_game(self.start_position().clone());
-        let mut line = format!("position fen {}", self.start_fen());
-        for (i, m) in self.moves().into_iter().enumerate() {
-            line.push_str(if i == 0 { " moves " } else { " " });
-            line.push_str(&replay.engine_move_text(m));
+        let mut texts = Vec::new();
+        for m in self.moves() {
+            texts.push(replay.engine_move_text(m));
             replay.play(m);
         }
-        line
+        texts
     }
 
     /// Whether the game is Chess960 (a UCI engine then gets `UCI_Chess960 true`).

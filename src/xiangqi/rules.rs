@@ -245,7 +245,7 @@ mod tests {
         assert!(game.parse_engine_move("h2e2x").is_err());
         assert!(GameTrait::play(&mut game, m));
         let expected = format!("position fen {} moves h3e3", xiangqi::START_FEN);
-        assert_eq!(game.uci_position(), expected);
+        assert_eq!(crate::player::uci::position_command(&game), expected);
     }
 
     #[test]
