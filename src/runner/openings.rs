@@ -3,10 +3,10 @@
 //! `file=PATH,format=epd,order=random,plies=N,start=N`). What an opening is, the file formats and the readers
 //! are the game's ([`crate::game::opening`]).
 
-use super::kv::{KeyValueError, KeyValues};
 use crate::chess;
 use crate::game::Game;
 use crate::game::opening::{Opening, OpeningError, OpeningFormat, UnknownWord, Variant};
+use crate::notation::kv::{KeyValueError, KeyValues};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
