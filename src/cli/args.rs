@@ -278,6 +278,23 @@ pub enum OutputFormat {
     Json,
 }
 
+/// `--select` of datagen: `quiet` or `qleaf` (the library's
+/// [`SelectMode`](crate::selfplay::datagen::SelectMode)).
+impl clap::ValueEnum for crate::selfplay::datagen::SelectMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::selfplay::datagen::SelectMode;
+        &[SelectMode::Quiet, SelectMode::QLeaf]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::selfplay::datagen::SelectMode;
+        match self {
+            SelectMode::Quiet => possible("quiet", "Skip it: only positions whose best move is quiet are written"),
+            SelectMode::QLeaf => possible("qleaf", "Write its quiescence leaf instead (see the module docs)"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
