@@ -5,10 +5,10 @@
 
 use arbiter::chess::game::GameResult;
 use arbiter::game::RuleEnd;
+use arbiter::game::opening::read_rules_pgn;
 use arbiter::player::{EngineSpec, MoveLimit, UciEngine};
 use arbiter::runner::Opening;
 use arbiter::runner::game::{EndReason, GameSettings, play_game};
-use arbiter::runner::openings::read_rules_pgn;
 use arbiter::xiangqi::{self, Game};
 use std::path::{Path, PathBuf};
 use std::process::Command;

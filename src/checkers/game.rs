@@ -5,8 +5,8 @@
 //! legal move loses.
 
 use super::{Color, FenError, Move, MoveError, Position, Rules};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
 use crate::game::{GameResult, RuleEnd, RulesOutcome};
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
 use std::path::Path;
 
 /// A checkers game: English checkers when `ENGLISH`, else Russian draughts, on the `SIZE` x `SIZE` board (4, 6

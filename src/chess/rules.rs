@@ -2,10 +2,12 @@
 //! [`can_mate`] (who may still win when a flag falls).
 
 use super::{Color, Game, Move, MoveList, PieceType, Position, Termination, Undo};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
+use crate::notation::epd::parse_epd_text;
 use crate::notation::fen::FenError;
+use crate::notation::pgn::read_games_variant;
 use crate::notation::san::MoveTextError;
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -109,8 +111,13 @@ impl crate::game::Game for Game {
     fn can_win(&self, color: Color) -> bool {
         can_mate(self.position(), color)
     }
-    fn uci_position(&self) -> String {
-        crate::player::uci::position_command(self)
+    fn starts_from_startpos(&self) -> bool {
+        let start = self.start();
+        !start.is_chess960() && *start == Position::startpos()
+    }
+    fn engine_moves(&self) -> Vec<String> {
+        let chess960 = self.start().is_chess960();
+        Game::moves(self).iter().map(|m| m.to_uci(chess960)).collect()
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
@@ -130,7 +137,7 @@ impl crate::game::Game for Game {
         format: OpeningFormat,
         variant: Variant,
     ) -> Result<Vec<Opening>, OpeningError> {
-        crate::runner::openings::read_chess_openings(path, text, format, variant)
+        read_chess_openings(path, text, format, variant)
     }
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
         let games = crate::notation::pgn::read_games_at(text, file, first_line, false)?;
@@ -144,6 +151,28 @@ impl crate::game::Game for Game {
             })
             .collect())
     }
+}
+
+/// The chess reader of [`Game::read_openings`]: EPD through [`parse_epd_text`], PGN through
+/// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
+fn read_chess_openings(
+    path: &Path,
+    text: &str,
+    format: OpeningFormat,
+    variant: Variant,
+) -> Result<Vec<Opening>, OpeningError> {
+    let file = path.display().to_string();
+    let chess960 = variant.is_chess960();
+    Ok(match format {
+        OpeningFormat::Epd => parse_epd_text(text, &file, chess960)?
+            .into_iter()
+            .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
+            .collect(),
+        OpeningFormat::Pgn => read_games_variant(text, &file, chess960)?
+            .into_iter()
+            .map(|game| Opening { start: game.start, moves: game.moves, line: game.line })
+            .collect(),
+    })
 }
 
 #[cfg(test)]

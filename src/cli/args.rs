@@ -201,15 +201,15 @@ fn possible(name: &'static str, help: &'static str) -> Option<clap::builder::Pos
     Some(clap::builder::PossibleValue::new(name).help(help))
 }
 
-/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::runner::openings::Variant)).
-impl clap::ValueEnum for crate::runner::openings::Variant {
+/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::game::opening::Variant)).
+impl clap::ValueEnum for crate::game::opening::Variant {
     fn value_variants<'a>() -> &'a [Self] {
-        use crate::runner::openings::Variant;
+        use crate::game::opening::Variant;
         &[Variant::Standard, Variant::Chess960]
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::runner::openings::Variant;
+        use crate::game::opening::Variant;
         match self {
             Variant::Standard => {
                 possible("standard", "Standard chess: castling fields `KQkq` name the outermost rooks")
@@ -225,14 +225,14 @@ impl clap::ValueEnum for crate::runner::openings::Variant {
 }
 
 /// An opening file's format: `epd` or `pgn`.
-impl clap::ValueEnum for crate::runner::openings::OpeningFormat {
+impl clap::ValueEnum for crate::game::opening::OpeningFormat {
     fn value_variants<'a>() -> &'a [Self] {
-        use crate::runner::openings::OpeningFormat;
+        use crate::game::opening::OpeningFormat;
         &[OpeningFormat::Epd, OpeningFormat::Pgn]
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::runner::openings::OpeningFormat;
+        use crate::game::opening::OpeningFormat;
         match self {
             OpeningFormat::Epd => possible("epd", "One position per line"),
             OpeningFormat::Pgn => possible("pgn", "Games; their first plies are the book"),
@@ -276,6 +276,23 @@ pub enum OutputFormat {
     Text,
     /// One JSON object, every figure at full precision (docs/statistics.md).
     Json,
+}
+
+/// `--select` of datagen: `quiet` or `qleaf` (the library's
+/// [`SelectMode`](crate::selfplay::datagen::SelectMode)).
+impl clap::ValueEnum for crate::selfplay::datagen::SelectMode {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::selfplay::datagen::SelectMode;
+        &[SelectMode::Quiet, SelectMode::QLeaf]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::selfplay::datagen::SelectMode;
+        match self {
+            SelectMode::Quiet => possible("quiet", "Skip it: only positions whose best move is quiet are written"),
+            SelectMode::QLeaf => possible("qleaf", "Write its quiescence leaf instead (see the module docs)"),
+        }
+    }
 }
 
 #[cfg(test)]

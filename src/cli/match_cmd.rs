@@ -20,6 +20,7 @@ use super::{Failure, exit_code, install_interrupt_handler};
 use crate::game::GameKind;
 use crate::player::EngineKind;
 pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
+use crate::player::timecontrol::TimeControl;
 pub use crate::runner::plan::{
     DEFAULT_BOOK, DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, DEFAULT_XIANGQI_BOOK,
     MAX_NAME_CHARS, parse_sprt,
@@ -30,7 +31,6 @@ use crate::runner::plan::{
 };
 pub use crate::runner::run::ENGINE_GROUPS_FILE;
 use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
-use crate::runner::timecontrol::TimeControl;
 use crate::runner::{MatchLength, MatchPlan, MatchState, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
 use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -585,8 +585,9 @@ mod tests {
     use crate::cli::error_text;
     use crate::engine::chess::EngineConfig;
     use crate::game::Game;
+    use crate::notation::kv::KeyValueError;
     use crate::runner::plan::{PlanError, parse_mem_total};
-    use crate::runner::{KeyValueError, MatchSpec, load_openings};
+    use crate::runner::{MatchSpec, load_openings};
     use crate::stats::EloModel;
     use std::path::Path;
 

@@ -4,7 +4,7 @@
 use super::Game;
 
 /// The game a command plays (`--game`): chess (with its variants, see
-/// [`Variant`](crate::runner::openings::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
+/// [`Variant`](crate::game::opening::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
 /// `arbiter perft` only, see [`GameKind::refuse_checkers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GameKind {

@@ -20,7 +20,7 @@
 //! | whose turn (clocks, players, results by colour) | [`Game::mover`] (the first mover, Red in Xiangqi, is [`Color::White`]) |
 //! | legal moves, the illegal-move check, the move cap | [`Game::legal_moves`], [`Game::play`], [`Game::plies`], [`Game::moves`] |
 //! | the end by the rules; a time forfeit against a side that cannot win | [`Game::outcome`], [`Game::can_win`] |
-//! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`Game::move_text`], [`Game::parse_move`], [`Game::engine_move_text`], [`Game::parse_engine_move`], [`Game::uci_position`] |
+//! | move text for the record and for a UCI engine (Fairy-Stockfish writes Xiangqi ranks 1..10) | [`Game::move_text`], [`Game::parse_move`], [`Game::engine_move_text`], [`Game::parse_engine_move`], [`Game::starts_from_startpos`], [`Game::engine_moves`] |
 //! | `games.pgn` | [`Game::pgn_text`], [`Game::replay_pgn`] |
 //!
 //! Colours stay [`Color`] and results [`GameResult`], so that the tallies, SPRT, Elo, CSV and summaries never
@@ -30,6 +30,7 @@
 pub mod keys;
 pub mod kind;
 pub mod movelist;
+pub mod opening;
 pub mod perft;
 pub mod result;
 pub mod side;
@@ -40,7 +41,7 @@ pub use result::{GameResult, RuleEnd, RulesOutcome};
 pub use side::Color;
 
 use crate::notation::pgn::PgnError;
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant};
+use opening::{Opening, OpeningError, OpeningFormat, Variant};
 use std::path::Path;
 
 /// Why the PGN text of a run's games does not replay ([`Game::replay_pgn`]).
@@ -254,16 +255,22 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
         self.parse_move(text)
     }
 
-    /// The UCI `position` command for this game: `position fen START moves ...` in the engine's notation.
-    fn uci_position(&self) -> String {
+    /// Whether the game began from the standard start position that a UCI engine knows without its FEN
+    /// (`position startpos`); false unless the game says so (chess outside Chess960).
+    fn starts_from_startpos(&self) -> bool {
+        false
+    }
+
+    /// The moves played from the start position as a UCI engine for this game writes them
+    /// ([`Game::engine_move_text`] of each, in order).
+    fn engine_moves(&self) -> Vec<String> {
         let mut replay = Self::new_game(self.start_position().clone());
-        let mut line = format!("position fen {}", self.start_fen());
-        for (i, m) in self.moves().into_iter().enumerate() {
-            line.push_str(if i == 0 { " moves " } else { " " });
-            line.push_str(&replay.engine_move_text(m));
+        let mut texts = Vec::new();
+        for m in self.moves() {
+            texts.push(replay.engine_move_text(m));
             replay.play(m);
         }
-        line
+        texts
     }
 
     /// Whether the game is Chess960 (a UCI engine then gets `UCI_Chess960 true`).
@@ -297,14 +304,14 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// Replays the games of PGN text as [`Game::pgn_text`] writes them: each game's moves played legally from
     /// its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one game
     /// cut from a run's `games.pgn` is reported at its place in the file. The default reads record move text
-    /// with [`crate::runner::openings::read_rules_pgn_at`]; chess reads SAN (and Chess960 games by their
+    /// with [`opening::read_rules_pgn_at`]; chess reads SAN (and Chess960 games by their
     /// `Variant` tag).
     ///
     /// # Errors
     /// The PGN syntax, a `Variant` tag of another game, a bad `FEN` tag or a move that is not legal, naming
     /// `file` and the line.
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
-        Ok(crate::runner::openings::read_rules_pgn_at::<Self>(text, file, first_line)?
+        Ok(opening::read_rules_pgn_at::<Self>(text, file, first_line)?
             .into_iter()
             .map(|g| ReplayedGame { tags: g.tags, plies: g.game.plies(), result: g.result, line: g.line })
             .collect())

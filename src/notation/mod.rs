@@ -2,10 +2,13 @@
 
 pub mod epd;
 pub mod fen;
+pub mod kv;
 pub mod pgn;
 pub mod quote;
 pub mod san;
+pub(crate) mod wide;
 
 pub use epd::{Epd, EpdError};
 pub use fen::FenError;
+pub use kv::{KeyValueError, KeyValues};
 pub use san::{MoveTextError, parse_san, parse_uci, to_san};

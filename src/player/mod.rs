@@ -10,11 +10,13 @@
 pub mod builtin;
 pub mod error;
 pub mod spec;
+pub mod timecontrol;
 pub mod uci;
 
 pub use builtin::BuiltinPlayer;
 pub use error::PlayerError;
 pub use spec::{EachArgs, EngineArgError, EngineKind, EngineSpec, MoveLimit, bad_engine_name};
+pub use timecontrol::{Clock, TimeControl};
 pub use uci::{UciEngine, UciPlayer};
 
 use crate::chess::{self, Color, Move};

@@ -17,6 +17,7 @@
 
 use super::builtin::builtin_player;
 use super::error::panic_text;
+use super::timecontrol::TimeControl;
 use super::uci::{UciEngine, UciPlayer};
 use super::{Player, PlayerError};
 use crate::engine::chess::EngineConfig;
@@ -25,8 +26,7 @@ use crate::engine::xiangqi::XiangqiConfig;
 use crate::engine::{Build, BuildError, EngineGame};
 use crate::game::Game;
 use crate::game::GameKind;
-use crate::runner::timecontrol::TimeControl;
-use crate::runner::{KeyValueError, KeyValues};
+use crate::notation::kv::{KeyValueError, KeyValues};
 use std::fmt;
 use std::panic::catch_unwind;
 use std::path::PathBuf;

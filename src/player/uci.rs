@@ -9,7 +9,7 @@
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::{EngineScore, GoLimits, GoRequest, Player, PlayerError, PlayerMove};
-use crate::chess::{self, Position};
+use crate::chess;
 use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
@@ -104,21 +104,22 @@ pub fn go_command(limits: &GoLimits) -> String {
     words.join(" ")
 }
 
-/// The `position` command for `game`: `position startpos` when it began from the standard start position,
-/// else `position fen FEN`, then `moves` and every move in UCI text (king-takes-rook castling in Chess960).
-pub fn position_command(game: &chess::Game) -> String {
-    let start = game.start();
-    let chess960 = start.is_chess960();
-    let mut text = if !chess960 && *start == Position::startpos() {
+/// The `position` command for `game`: `position startpos` when it began from the standard start position
+/// ([`Game::starts_from_startpos`]), else `position fen FEN`, then `moves` and every move in the engine's
+/// notation ([`Game::engine_moves`]: UCI text with king-takes-rook castling in Chess960, Fairy-Stockfish's
+/// Xiangqi ranks 1..10).
+pub fn position_command<G: Game>(game: &G) -> String {
+    let mut text = if game.starts_from_startpos() {
         "position startpos".to_string()
     } else {
-        format!("position fen {}", start.to_fen())
+        format!("position fen {}", game.start_fen())
     };
-    if !game.moves().is_empty() {
+    let moves = game.engine_moves();
+    if !moves.is_empty() {
         text.push_str(" moves");
-        for m in game.moves() {
+        for m in &moves {
             text.push(' ');
-            text.push_str(&m.to_uci(chess960));
+            text.push_str(m);
         }
     }
     text
@@ -343,7 +344,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
             }
             self.chess960 = chess960;
         }
-        let sent = process.send(&game.uci_position()).and_then(|()| process.send(&go_command(&request.limits)));
+        let sent = process.send(&position_command(game)).and_then(|()| process.send(&go_command(&request.limits)));
         if let Err(e) = sent {
             return Err(self.failed(e, "position/go"));
         }
@@ -404,6 +405,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Position;
     use crate::notation::parse_uci;
 
     #[test]

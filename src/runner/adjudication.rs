@@ -16,8 +16,8 @@
 //! fed here. Scores are the mover's own, in centipawns, with mates counted as very large
 //! ([`EngineScore::as_cp`]); a mate score is never drawish.
 
-use super::kv::{KeyValueError, KeyValues};
 use crate::chess::Color;
+use crate::notation::kv::{KeyValueError, KeyValues};
 use crate::player::EngineScore;
 
 /// Draw adjudication, cutechess-cli's `-draw movenumber=N movecount=M score=S`: the game is drawn after a move

@@ -2,10 +2,10 @@
 //! cap or a player failure ends it.
 
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
-use super::openings::Opening;
-use super::timecontrol::Clock;
 use crate::chess;
+use crate::game::opening::Opening;
 use crate::game::{Color, Game, GameResult, RuleEnd};
+use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -515,7 +515,7 @@ mod tests {
 
     #[test]
     fn overrunning_the_clock_loses_on_time() {
-        use crate::runner::timecontrol::TimeControl;
+        use crate::player::timecontrol::TimeControl;
         let limit = MoveLimit { tc: Some(TimeControl::parse("0.5").unwrap()), ..MoveLimit::default() };
         let settings = GameSettings::with_limit(limit);
         let mut white = Slow(Scripted::new("w", vec![Some(("e2e4", 0)), Some(("d2d4", 0))]), 300);

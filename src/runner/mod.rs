@@ -21,7 +21,6 @@
 
 pub mod adjudication;
 pub mod game;
-pub mod kv;
 pub mod openings;
 pub mod plan;
 pub mod report;
@@ -29,14 +28,14 @@ pub mod run;
 pub mod rundir;
 pub mod scheduler;
 pub mod tally;
-pub mod timecontrol;
 
+pub use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
+pub use crate::player::timecontrol::{Clock, TimeControl};
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
-pub use kv::{KeyValueError, KeyValues};
 pub use openings::{
-    Opening, OpeningError, OpeningFormat, OpeningOrder, OpeningsOption, Variant, load_game_openings, load_openings,
-    load_openings_as, opening_order, opening_order_from,
+    OpeningOrder, OpeningsOption, load_game_openings, load_openings, load_openings_as, opening_order,
+    opening_order_from,
 };
 pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, UciPlan};
 pub use report::lines::{cutechess_report, fastchess_report, match_report};
@@ -52,4 +51,3 @@ pub use scheduler::{
     SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
 };
 pub use tally::{MatchTally, PairingTally, score_of};
-pub use timecontrol::{Clock, TimeControl};

@@ -15,15 +15,16 @@
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::{AdjudicationRules, DrawAdjudication, ResignAdjudication};
-use super::kv::{KeyValueError, KeyValues};
-use super::openings::{OpeningError, OpeningFormat, OpeningOrder, Variant, load_game_openings};
+use super::openings::{OpeningOrder, load_game_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
-use super::timecontrol::TimeControl;
 use crate::engine::chess::EngineConfig;
 use crate::engine::chess::config::ConfigError;
 use crate::engine::xiangqi::{XiangqiConfig, XiangqiConfigError};
+use crate::game::opening::{OpeningError, OpeningFormat, Variant};
 use crate::game::{Game, GameKind};
+use crate::notation::kv::{KeyValueError, KeyValues};
 use crate::player::UciEngine;
+use crate::player::timecontrol::TimeControl;
 use crate::player::{EngineKind, EngineSpec, MoveLimit};
 use crate::stats::{EloModel, SprtSpec};
 use serde::{Deserialize, Serialize};
@@ -690,40 +691,8 @@ pub fn canonical_json<T: Serialize>(value: &T) -> String {
     value.to_string()
 }
 
-/// A `u64` written as a TOML integer when it fits one (TOML integers are 64-bit signed), else as its decimal
-/// text; read from either.
-pub(crate) mod wide {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    pub(crate) enum Wide {
-        Int(u64),
-        Text(String),
-    }
-
-    impl Wide {
-        pub(crate) fn value<E: serde::de::Error>(self) -> Result<u64, E> {
-            match self {
-                Wide::Int(n) => Ok(n),
-                Wide::Text(text) => {
-                    text.parse().map_err(|_| E::custom(format!("expected a whole number, got {text:?}")))
-                }
-            }
-        }
-    }
-
-    pub(crate) fn serialize<S: Serializer>(value: &u64, serializer: S) -> Result<S::Ok, S::Error> {
-        match i64::try_from(*value) {
-            Ok(n) => serializer.serialize_i64(n),
-            Err(_) => serializer.serialize_str(&value.to_string()),
-        }
-    }
-
-    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
-        Wide::deserialize(deserializer)?.value()
-    }
-}
+/// The `u64` TOML encoding, kept at its old path for the run file's fields.
+pub(crate) use crate::notation::wide;
 
 /// [`wide`] for an optional value.
 mod wide_option {

@@ -15,12 +15,13 @@
 
 use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
-use super::openings::{Opening, OpeningOrder, Variant, opening_order_from};
+use super::openings::{OpeningOrder, opening_order_from};
 use super::rundir::output::ResultSink;
 use super::tally::MatchTally;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
 use crate::game::Game;
+use crate::game::opening::{Opening, Variant};
 use crate::player::{EngineSpec, Player};
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::collections::HashSet;

@@ -15,7 +15,7 @@ use crate::engine::EngineGame;
 use crate::engine::chess::config::EngineConfig;
 use crate::engine::chess::search::{Engine, Limits};
 use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
-use crate::runner::openings::random_openings;
+use crate::game::opening::random_openings;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;

@@ -10,8 +10,8 @@
 //! judged: such a repetition is a draw.
 
 use super::{FenError, Game, Move, MoveError, MoveList, Outcome, Position, RepetitionVerdict, Undo};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant, read_rules_pgn};
 use crate::game::{Color, GameResult, RuleEnd, RulesOutcome};
-use crate::runner::openings::{Opening, OpeningError, OpeningFormat, Variant, read_rules_pgn};
 use std::path::Path;
 
 /// Plies without a capture after which a Xiangqi game is drawn (60 moves each; see the module docs).
@@ -211,9 +211,9 @@ mod tests {
     use super::*;
     use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
     use crate::game::Game as GameTrait;
+    use crate::game::opening::random_openings;
     use crate::player::{BuiltinPlayer, MoveLimit};
     use crate::runner::game::{EndReason, GameSettings, play_game};
-    use crate::runner::openings::random_openings;
     use crate::runner::rundir::output::pgn_text;
     use crate::runner::scheduler::GamePair;
     use crate::{chess, xiangqi};
@@ -245,7 +245,7 @@ mod tests {
         assert!(game.parse_engine_move("h2e2x").is_err());
         assert!(GameTrait::play(&mut game, m));
         let expected = format!("position fen {} moves h3e3", xiangqi::START_FEN);
-        assert_eq!(game.uci_position(), expected);
+        assert_eq!(crate::player::uci::position_command(&game), expected);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use crate::game::Game;
 use crate::player::EngineKind;
+use crate::runner::Variant;
 use crate::runner::game::EndReason;
-use crate::runner::openings::Variant;
 use crate::runner::report::lines::match_report;
 use crate::runner::rundir::output::{OutputError, create_new_file};
 use crate::runner::scheduler::{MatchLength, MatchSpec, MatchState, Tournament, decision_text};

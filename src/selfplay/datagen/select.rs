@@ -5,13 +5,11 @@ use crate::chess::{MoveKind, Position};
 use crate::engine::chess::search::{SearchResult, is_mate_score};
 
 /// What to do with a position whose searched best move is a capture or promotion.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SelectMode {
     /// Skip it: only positions whose best move is quiet are written.
-    #[value(name = "quiet")]
     Quiet,
     /// Write its quiescence leaf instead (see the module docs).
-    #[value(name = "qleaf")]
     QLeaf,
 }
 

@@ -17,10 +17,10 @@ pub struct TimeControl {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<u32>,
     /// Time per period, in milliseconds.
-    #[serde(with = "super::plan::wide")]
+    #[serde(with = "crate::notation::wide")]
     pub base_ms: u64,
     /// Increment per move, in milliseconds (added after the move).
-    #[serde(with = "super::plan::wide")]
+    #[serde(with = "crate::notation::wide")]
     pub inc_ms: u64,
 }
 
@@ -55,7 +55,7 @@ impl TimeControl {
     ///
     /// # Examples
     /// ```
-    /// use arbiter::runner::timecontrol::TimeControl;
+    /// use arbiter::player::timecontrol::TimeControl;
     /// let tc = TimeControl::parse("40/60+0.6").unwrap();
     /// assert_eq!((tc.moves, tc.base_ms, tc.inc_ms), (Some(40), 60_000, 600));
     /// assert_eq!(TimeControl::parse("10+0.1").unwrap().to_string(), "10+0.1");

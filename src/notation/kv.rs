@@ -1,4 +1,4 @@
-//! `key=value,key=value` option text, as in `--engine name=seed,config=configs/seed.toml` or
+//! `key=value,key=value` option text (cutechess-cli's flag syntax, game-independent), as in `--engine name=seed,config=configs/seed.toml` or
 //! `--draw movenumber=40,movecount=8,score=10`.
 //!
 //! Items are separated by `,` and split at their first `=`; keys are case-sensitive and may not repeat. A
@@ -96,7 +96,7 @@ impl KeyValues {
     ///
     /// # Examples
     /// ```
-    /// use arbiter::runner::KeyValues;
+    /// use arbiter::notation::kv::KeyValues;
     /// let mut kv = KeyValues::parse("--draw", "movenumber=40,score=10", &["movenumber", "movecount", "score"])
     ///     .unwrap();
     /// assert_eq!(kv.take::<u32>("movenumber", "a whole number").unwrap(), Some(40));
