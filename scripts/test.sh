@@ -49,6 +49,7 @@ if command -v rustup >/dev/null 2>&1; then
 fi
 echo "== links in README.md and docs/"
 python3 scripts/check_doc_links.py
+python3 scripts/check_doc_paths.py
 echo "== cargo fmt --check"
 cargo fmt --check
 echo "== cargo clippy --all-targets -- -D warnings"
