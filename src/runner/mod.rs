@@ -42,10 +42,10 @@ pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, Outp
 pub use report::lines::{cutechess_report, fastchess_report, match_report};
 pub use report::summary::{summary_rows, summary_text, write_summary};
 pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
+pub use rundir::csv::GameRow;
 pub use rundir::output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
-pub use rundir::records::{
-    GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
-};
+pub use rundir::read::{GameCheck, RecordError, RunRecords, Strictness, read_run};
+pub use rundir::replay::{check_game, check_games, replay};
 pub use rundir::runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
     GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,

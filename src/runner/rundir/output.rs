@@ -361,7 +361,7 @@ impl ResultSink {
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
-    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::records::read_run`]).
+    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::read::read_run`]).
     ///
     /// # Errors
     /// [`OutputError::Symlink`] when either is a symbolic link, [`OutputError::Io`] when either file is missing
