@@ -44,12 +44,13 @@ pub use report::summary::{summary_rows, summary_text, write_summary};
 pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
 pub use rundir::csv::GameRow;
 pub use rundir::output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
-pub use rundir::read::{GameCheck, RecordError, RunRecords, Strictness, read_run};
+pub use rundir::read::{GameCheck, RunRecords, Strictness, read_run};
+pub use rundir::record_error::RecordError;
 pub use rundir::replay::{check_game, check_games, replay};
 pub use rundir::runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
-    SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
+    GamePair, GameSink, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError,
+    Silent, SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
 };
 pub use tally::{MatchTally, PairingTally, score_of};
 pub use timecontrol::{Clock, TimeControl};

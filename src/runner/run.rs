@@ -17,7 +17,7 @@ use super::rundir::lock::{LockError, lock_run};
 use super::rundir::output::{
     OutputError, RUN_TOML, ResultSink, append_file, create_out_dir, create_run_dir, timestamp,
 };
-use super::rundir::read::RecordError;
+use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
 use crate::game::{Game, GameKind};

@@ -13,7 +13,8 @@
 
 use crate::chess::Color;
 use crate::runner::rundir::csv::{GameRow, parse_csv};
-use crate::runner::rundir::read::RecordError;
+use crate::runner::rundir::output::{ELO_CHART, LLR_CHART};
+use crate::runner::rundir::record_error::RecordError;
 use crate::runner::tally::score_of;
 use crate::stats::{MIN_PAIRS, Pentanomial, SprtSpec, elo_estimate};
 use crate::svg_chart::{Band, Line, LineChart};
@@ -21,12 +22,6 @@ use plotters::prelude::{BLUE, GREEN, RED, SeriesLabelPosition};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
-
-/// The file name of the LLR chart in a run folder.
-pub const LLR_CHART: &str = "llr.svg";
-
-/// The file name of the Elo chart in a run folder.
-pub const ELO_CHART: &str = "elo.svg";
 
 /// Chart size in pixels (width, height).
 const CHART_SIZE: (u32, u32) = (800, 450);

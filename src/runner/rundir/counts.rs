@@ -1,6 +1,7 @@
 //! The counts of a two-engine run read back, for `arbiter sprt --results`.
 
-use crate::runner::rundir::read::{RecordError, Strictness, read_run};
+use crate::runner::rundir::read::{Strictness, read_run};
+use crate::runner::rundir::record_error::RecordError;
 use crate::runner::tally::score_of;
 use crate::stats::{GameScore, Pentanomial, Wdl};
 use std::collections::BTreeMap;

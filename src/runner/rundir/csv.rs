@@ -5,7 +5,7 @@ use crate::chess::game::GameResult;
 use crate::notation::quote::shown;
 use crate::runner::game::EndReason;
 use crate::runner::rundir::output::CSV_HEADER;
-use crate::runner::rundir::read::RecordError;
+use crate::runner::rundir::record_error::RecordError;
 use std::collections::HashSet;
 
 /// One `games.csv` row as read back.

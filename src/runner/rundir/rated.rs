@@ -2,7 +2,7 @@
 //! `white`, `black` and `result`, found by name in the header, and no `games.pgn`, so that the files of several
 //! runs, or of another tool with those columns, can be rated together.
 
-use crate::runner::rundir::read::RecordError;
+use crate::runner::rundir::record_error::RecordError;
 use crate::stats::{GameScore, RatedGame};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

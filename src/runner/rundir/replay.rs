@@ -6,7 +6,8 @@ use crate::game::Game;
 use crate::notation::quote::shown;
 use crate::runner::rundir::csv::{GameRow, round_tag};
 use crate::runner::rundir::output::CSV_HEADER;
-use crate::runner::rundir::read::{GameCheck, RecordError, RunRecords};
+use crate::runner::rundir::read::{GameCheck, RunRecords};
+use crate::runner::rundir::record_error::RecordError;
 use crate::runner::scheduler::{MatchSpec, MatchState};
 use std::collections::HashSet;
 
