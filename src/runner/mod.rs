@@ -13,8 +13,8 @@
 //!
 //! A match is described by a [`MatchPlan`] ([`plan`]: typed, serializable, validated) and played by
 //! [`run::run`]. A run folder also holds `run.toml` ([`rundir::runfile`]): the plan and the schedule fingerprint, so
-//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::records`]
-//! reads a run's games back and repairs the tail a killed process leaves.
+//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::read`]
+//! reads a run's games back (strictly, rewriting the tail a killed process leaves, or salvaging for a resume).
 //!
 //! The runner talks to players only through the [`crate::player::Player`] trait; the built-in engines are one
 //! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
