@@ -1,7 +1,7 @@
 //! `arbiter elo`: the rating list of every player in one or more `games.csv` files of `arbiter match`, rated
 //! together by maximum likelihood ([`crate::stats::rating_list`]), as a table on stdout and optionally as CSV.
 
-use crate::runner::rundir::records::{GameSet, read_rated_games};
+use crate::runner::rundir::rated::{GameSet, read_rated_games};
 use crate::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, PRIOR_DRAWS, RatingList, RatingOptions};
 use crate::stats::{StatsError, rating_list};
 use anyhow::{Context, anyhow, bail};

@@ -7,7 +7,7 @@
 //! every game, with the SPRT taken over the pairs in schedule order (a verdict says after how many pairs it
 //! would have stopped the match).
 //!
-//! Every game of every shard's `games.pgn` is replayed by the game's rules ([`check_games`](crate::runner::rundir::records::check_games)) before anything
+//! Every game of every shard's `games.pgn` is replayed by the game's rules ([`check_games`](crate::runner::rundir::replay::check_games)) before anything
 //! is written: a move that is not legal, or a result or ply count other than its `games.csv` row, stops the
 //! merge with the file, the line and what is wrong.
 //!

@@ -16,7 +16,7 @@
 
 use super::{Failure, exit_code};
 use crate::runner::RUN_TOML;
-use crate::runner::rundir::records::{RunCounts, counts_of_run};
+use crate::runner::rundir::counts::{RunCounts, counts_of_run};
 use crate::runner::rundir::runfile::RunFile;
 use crate::stats::{
     EloModel, Figure, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo, elo_estimate,

@@ -13,8 +13,8 @@
 //!
 //! A match is described by a [`MatchPlan`] ([`plan`]: typed, serializable, validated) and played by
 //! [`run::run`]. A run folder also holds `run.toml` ([`rundir::runfile`]): the plan and the schedule fingerprint, so
-//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::records`]
-//! reads a run's games back and repairs the tail a killed process leaves.
+//! that an interrupted run can be resumed ([`rundir::resume`]) and shards of one schedule merged; [`rundir::read`]
+//! reads a run's games back (strictly, rewriting the tail a killed process leaves, or salvaging for a resume).
 //!
 //! The runner talks to players only through the [`crate::player::Player`] trait; the built-in engines are one
 //! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
@@ -41,13 +41,14 @@ pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, Outp
 pub use report::lines::{cutechess_report, fastchess_report, match_report};
 pub use report::summary::{summary_rows, summary_text, write_summary};
 pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
+pub use rundir::csv::GameRow;
 pub use rundir::output::{OutputError, RUN_TOML, ResultSink, create_out_dir, create_run_dir, replace_file};
-pub use rundir::records::{
-    GameRow, RecordError, Repair, RunRecords, Salvage, check_game, check_games, read_run, replay, salvage_run,
-};
+pub use rundir::read::{GameCheck, RunRecords, Strictness, read_run};
+pub use rundir::record_error::RecordError;
+pub use rundir::replay::{check_game, check_games, replay};
 pub use rundir::runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
-    GamePair, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError, Silent,
-    SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
+    GamePair, GameSink, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError,
+    Silent, SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
 };
 pub use tally::{MatchTally, PairingTally, score_of};

@@ -5,7 +5,7 @@
 //!
 //! Before the first game the run folder gets `run.toml` ([`RunFile`]): the plan and the schedule fingerprint.
 //! [`resume`](crate::runner::rundir::resume::resume) reads it back, rebuilds the match from the plan, refuses a changed schedule, checks every recorded
-//! game as merge does and drops the damaged ones, keeping a copy ([`salvage_run`](crate::runner::rundir::records::salvage_run)), and plays the games of the
+//! game as merge does and drops the damaged ones, keeping a copy ([`read_run`](crate::runner::rundir::read::read_run) with [`Strictness::Salvage`](crate::runner::rundir::read::Strictness::Salvage)), and plays the games of the
 //! schedule not yet recorded.
 
 use super::game::GameRecord;
@@ -17,7 +17,7 @@ use super::rundir::lock::{LockError, lock_run};
 use super::rundir::output::{
     OutputError, RUN_TOML, ResultSink, append_file, create_out_dir, create_run_dir, timestamp,
 };
-use super::rundir::records::RecordError;
+use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
 use crate::game::{Game, GameKind};

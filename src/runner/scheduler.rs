@@ -16,7 +16,6 @@
 use super::game::EndReason;
 use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{OpeningOrder, opening_order_from};
-use super::rundir::output::ResultSink;
 use super::tally::MatchTally;
 use crate::chess::Color;
 use crate::chess::game::GameResult;
@@ -483,6 +482,19 @@ enum Event<G: Game> {
     Fatal(String),
 }
 
+/// Where the scheduler records each game as it ends, before counting it: the run folder's result files
+/// ([`ResultSink`](crate::runner::ResultSink)) in `arbiter match`.
+pub trait GameSink<G: Game> {
+    /// Why a game cannot be recorded (shown to the user; the match stops).
+    type Error: fmt::Display;
+
+    /// Records game `game` (0 or 1) of `pair`, played as `record`.
+    ///
+    /// # Errors
+    /// [`GameSink::Error`] when the game cannot be recorded: the match stops and the error is its failure.
+    fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord<G>) -> Result<(), Self::Error>;
+}
+
 /// Plays the match of `spec` with [`MatchSpec::workers`] worker threads, writing every game to `sink` as it
 /// ends and reporting to `observer`; returns the final state.
 ///
@@ -498,7 +510,7 @@ enum Event<G: Game> {
 /// [`MatchState::interrupted`] is then set.
 pub fn run_match<G: Game>(
     spec: &MatchSpec<G>,
-    sink: &mut ResultSink,
+    sink: &mut impl GameSink<G>,
     observer: &mut dyn MatchObserver<G>,
     interrupt: &AtomicBool,
 ) -> MatchState {
@@ -513,7 +525,7 @@ pub fn run_match_from<G: Game>(
     spec: &MatchSpec<G>,
     mut state: MatchState,
     done: &HashSet<u64>,
-    sink: &mut ResultSink,
+    sink: &mut impl GameSink<G>,
     observer: &mut dyn MatchObserver<G>,
     interrupt: &AtomicBool,
 ) -> MatchState {
@@ -596,7 +608,7 @@ struct Flags<'a> {
 fn record_game<G: Game>(
     spec: &MatchSpec<G>,
     state: &mut MatchState,
-    sink: &mut ResultSink,
+    sink: &mut impl GameSink<G>,
     observer: &mut dyn MatchObserver<G>,
     stop: &AtomicBool,
     pair: &GamePair,
@@ -765,6 +777,7 @@ fn two_mut<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runner::rundir::output::ResultSink;
 
     #[test]
     fn round_robin_pairings() {

@@ -2,17 +2,19 @@
 //! `games.csv`) and its SVG pictures `llr.svg` and `elo.svg`.
 //!
 //! ```text
-//! games.csv -> records::parse_csv -> [GameRow] -> history(first engine, SPRT) -> [HistoryPoint]
+//! games.csv -> rundir::csv::parse_csv -> [GameRow] -> history(first engine, SPRT) -> [HistoryPoint]
 //!           -> write_charts(folder) -> llr.svg (LLR against games, both bounds), elo.svg (Elo, 95% band)
 //! ```
 //!
 //! [`write_run_charts`] does it all for a run folder. The rows are read by the reader that resume, merge and
-//! `arbiter sprt --results` use ([`crate::runner::rundir::records::parse_csv`]: the exact header, every field checked, a
+//! `arbiter sprt --results` use ([`crate::runner::rundir::csv::parse_csv`]: the exact header, every field checked, a
 //! partial last line left out). The history is a pure function of the rows, so it is the same at the end of a
 //! match and when the charts are drawn later from the folder.
 
 use crate::chess::Color;
-use crate::runner::rundir::records::{GameRow, RecordError, parse_csv};
+use crate::runner::rundir::csv::{GameRow, parse_csv};
+use crate::runner::rundir::output::{ELO_CHART, LLR_CHART};
+use crate::runner::rundir::record_error::RecordError;
 use crate::runner::tally::score_of;
 use crate::stats::{MIN_PAIRS, Pentanomial, SprtSpec, elo_estimate};
 use crate::svg_chart::{Band, Line, LineChart};
@@ -20,12 +22,6 @@ use plotters::prelude::{BLUE, GREEN, RED, SeriesLabelPosition};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
-
-/// The file name of the LLR chart in a run folder.
-pub const LLR_CHART: &str = "llr.svg";
-
-/// The file name of the Elo chart in a run folder.
-pub const ELO_CHART: &str = "elo.svg";
 
 /// Chart size in pixels (width, height).
 const CHART_SIZE: (u32, u32) = (800, 450);

@@ -14,9 +14,12 @@
 use crate::game::{Game, GameKind};
 use crate::runner::plan::{MatchPlan, PlanError};
 use crate::runner::report::summary::{summary_text, write_summary};
+use crate::runner::rundir::csv::GameRow;
 use crate::runner::rundir::lock::{LockError, lock_shared};
 use crate::runner::rundir::output::{CSV_HEADER, OutputError, RUN_TOML, create_new_file, create_out_dir};
-use crate::runner::rundir::records::{GameRow, RecordError, Repair, check_games, read_run, replay};
+use crate::runner::rundir::read::{Strictness, read_run};
+use crate::runner::rundir::record_error::RecordError;
+use crate::runner::rundir::replay::{check_games, replay};
 use crate::runner::rundir::runfile::{Fingerprint, RunFile, RunFileError, hex, part_text};
 use crate::runner::scheduler::Shard;
 use std::collections::BTreeMap;
@@ -265,7 +268,7 @@ fn merge_as<G: Game>(
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
     for shard in shards {
         let dir = &std::path::absolute(&shard.dir).unwrap_or_else(|_| shard.dir.clone());
-        let records = read_run(dir, Repair::ReadOnly)?;
+        let records = read_run(dir, Strictness::Strict)?;
         spec.shard = Some(shard.shard);
         let csv_path = dir.join("games.csv").display().to_string();
         let (state, _) = replay(&spec, &records.rows, &csv_path)?;

@@ -9,7 +9,7 @@
 
 use crate::game::Game;
 use crate::runner::game::GameRecord;
-use crate::runner::scheduler::GamePair;
+use crate::runner::scheduler::{GamePair, GameSink};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::os::unix::fs::OpenOptionsExt as _;
@@ -40,17 +40,15 @@ pub const LOG_FILE: &str = "match.log";
 
 /// Every file name `arbiter match` writes in a run folder (the copies of dropped records aside, which get
 /// fresh names): none of them may be a symbolic link ([`refuse_links`]).
-pub const WRITTEN_FILES: [&str; 9] = [
-    "games.csv",
-    "games.pgn",
-    "summary.txt",
-    "summary.csv",
-    RUN_TOML,
-    LOCK_FILE,
-    LOG_FILE,
-    crate::runner::report::charts::LLR_CHART,
-    crate::runner::report::charts::ELO_CHART,
-];
+pub const WRITTEN_FILES: [&str; 9] =
+    ["games.csv", "games.pgn", "summary.txt", "summary.csv", RUN_TOML, LOCK_FILE, LOG_FILE, LLR_CHART, ELO_CHART];
+
+/// The chart of the SPRT's log-likelihood ratio by games played (drawn by [`crate::runner::report::charts`]).
+pub const LLR_CHART: &str = "llr.svg";
+
+/// The chart of the Elo estimate and its error band by games played (drawn by
+/// [`crate::runner::report::charts`]).
+pub const ELO_CHART: &str = "elo.svg";
 
 /// A result file or folder that cannot be created or written.
 #[derive(Debug, Error)]
@@ -361,7 +359,7 @@ impl ResultSink {
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
-    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::records::read_run`]).
+    /// PGN `Event` tag. The files must end with whole records (see [`crate::runner::rundir::read::read_run`]).
     ///
     /// # Errors
     /// [`OutputError::Symlink`] when either is a symbolic link, [`OutputError::Io`] when either file is missing
@@ -457,6 +455,14 @@ pub fn pgn_game_text<G: Game>(
     .collect();
     let comments = comments.then_some(record.comments.as_slice());
     G::pgn_text(&tags, &record.start, &record.moves, comments, record.result.pgn())
+}
+
+impl<G: Game> GameSink<G> for ResultSink {
+    type Error = OutputError;
+
+    fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord<G>) -> Result<(), OutputError> {
+        ResultSink::write_game(self, pair, game, record)
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! Resuming a run folder: the plan of its `run.toml` rebuilt (with only what does not change the schedule
 //! overridden), a changed schedule refused, the games recorded checked as merge does (damaged ones dropped,
-//! with a copy: [`salvage_run`]) and the games of the schedule not yet recorded played
+//! with a copy: [`read_run`] with [`Strictness::Salvage`]) and the games of the schedule not yet recorded played
 //! ([`crate::runner::run`]'s loop). Neither the command line nor a working directory is read.
 
 use super::lock::lock_run;
 use super::output::{RUN_FILES, RUN_TOML, ResultSink, WRITTEN_FILES, refuse_links};
-use super::records::{replay, salvage_run};
+use super::read::{Strictness, read_run};
+use super::replay::replay;
 use super::runfile::{Fingerprint, RunFile, hex, part_text};
 use crate::game::{Game, GameKind};
 use crate::runner::plan::MatchPlan;
@@ -68,14 +69,13 @@ fn resume_as<G: Game>(
         });
     }
 
-    let salvage = salvage_run(dir, &spec, SystemTime::now())?;
-    for dropped in &salvage.records.dropped {
+    let records = read_run(dir, Strictness::Salvage { check: &spec, now: SystemTime::now() })?;
+    for dropped in &records.dropped {
         observer.note(&format!("arbiter match: repaired {shown}: dropped {dropped}"));
     }
-    for copy in &salvage.copies {
+    for copy in &records.copies {
         observer.note(&format!("arbiter match: a copy of what was dropped is kept in {}", copy.display()));
     }
-    let records = salvage.records;
     let csv_path = dir.join("games.csv").display().to_string();
     let (state, done) = replay(&spec, &records.rows, &csv_path)?;
     // The summary of an earlier session is rewritten from all the games at the end.

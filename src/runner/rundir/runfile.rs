@@ -23,6 +23,7 @@
 //! [`RunFileError::Old`].
 
 use crate::game::Game;
+use crate::game::keys::fnv1a;
 use crate::notation::quote::shown as quote_shown;
 use crate::player::{EngineKind, EngineSpec};
 use crate::runner::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
@@ -36,26 +37,6 @@ use thiserror::Error;
 
 /// The format version of `run.toml` that this build writes and reads.
 pub const RUN_FILE_VERSION: u32 = 2;
-
-/// 64-bit FNV-1a offset basis (Fowler, Noll, Vo; <http://www.isthe.com/chongo/tech/comp/fnv/>).
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// 64-bit FNV-1a prime (same source).
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// The 64-bit FNV-1a hash of `bytes`: stable across builds, platforms and Rust versions (unlike
-/// `std::hash::DefaultHasher`).
-///
-/// # Examples
-/// ```
-/// use arbiter::runner::rundir::runfile::fnv1a;
-/// // Reference values of the FNV test suite.
-/// assert_eq!(fnv1a(b""), 0xcbf29ce484222325);
-/// assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
-/// ```
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(FNV_OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(FNV_PRIME))
-}
 
 /// What the fingerprint hashes of one engine: its move limits and, for an external engine, how it is run
 /// (the plan's encoding), and for a built-in engine its configuration as loaded (the TOML of its config).

@@ -1,0 +1,174 @@
+//! The rows of a run's `games.csv`: the header, one [`GameRow`] per line, and the `Round` tags that pair a row
+//! with its game in `games.pgn`. The reader of a whole run folder is [`crate::runner::rundir::read`].
+
+use crate::chess::game::GameResult;
+use crate::notation::quote::shown;
+use crate::runner::game::EndReason;
+use crate::runner::rundir::output::CSV_HEADER;
+use crate::runner::rundir::record_error::RecordError;
+use std::collections::HashSet;
+
+/// One `games.csv` row as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// 1-based line in `games.csv`.
+    pub line: usize,
+    /// 0-based pair number.
+    pub pair: u64,
+    /// 0-based match-wide game number: `2 * pair` or `2 * pair + 1`.
+    pub game: u64,
+    /// 0-based opening index.
+    pub opening: usize,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub end: EndReason,
+    /// The row's fields as written ([`CSV_HEADER`] order), to write it again unchanged.
+    pub fields: Vec<String>,
+}
+
+/// The header line of `games.csv`, newline included.
+pub fn header_line() -> String {
+    format!("{}\n", CSV_HEADER.join(","))
+}
+
+/// The `Round` tag of game `number` (0-based): `pair.game`, both 1-based, as [`crate::runner::rundir::output::pgn_text`]
+/// writes it.
+pub fn round_tag(number: u64) -> String {
+    format!("{}.{}", number / 2 + 1, number % 2 + 1)
+}
+
+/// The 0-based game number of a `Round` tag `P.G` (`P` from 1, `G` 1 or 2); `None` for anything else.
+pub fn round_number(round: &str) -> Option<u64> {
+    let (pair, game) = round.split_once('.')?;
+    let pair: u64 = pair.parse().ok().filter(|&p| p >= 1)?;
+    let game: u64 = game.parse().ok().filter(|g| (1..=2).contains(g))?;
+    Some(2 * (pair - 1) + game - 1)
+}
+
+/// The [`EndReason`] whose [`EndReason::text`] is `text`.
+fn parse_end(text: &str) -> Option<EndReason> {
+    EndReason::ALL.into_iter().find(|r| r.text() == text)
+}
+
+/// How `games.csv` text splits: where its rows begin and where its complete part (every line that ends with a
+/// newline) ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CsvLayout {
+    /// Byte offset of the first row: after the header, or the text's length when the header is cut short.
+    pub body_start: usize,
+    /// Length in bytes of the complete part: 0 for an empty text or a header cut short.
+    pub complete: usize,
+}
+
+/// Splits `games.csv` text at its header and its last newline. `path` names the file in errors.
+///
+/// # Errors
+/// [`RecordError::BadRow`] at line 1 for a text that neither starts with the header nor is a cut-short header.
+pub(crate) fn layout(text: &str, path: &str) -> Result<CsvLayout, RecordError> {
+    let header = header_line();
+    if text.starts_with(&header) {
+        let complete = text.rfind('\n').map_or(0, |i| i + 1);
+        return Ok(CsvLayout { body_start: header.len(), complete });
+    }
+    if header.starts_with(text) {
+        // Empty, or a header cut short: no game yet.
+        return Ok(CsvLayout { body_start: text.len(), complete: 0 });
+    }
+    let first = text.split_inclusive('\n').next().unwrap_or("");
+    let first = first.strip_suffix('\n').unwrap_or(first);
+    let reason = format!("expected the header {:?}, got {}", header.trim_end(), shown(first));
+    Err(RecordError::BadRow { path: path.to_string(), line: 1, reason })
+}
+
+/// The complete lines of the rows of `text` split by `layout`: (1-based line, the line's text with its
+/// newline).
+pub(crate) fn body_lines(text: &str, layout: CsvLayout) -> impl Iterator<Item = (usize, &str)> {
+    let body = text.get(layout.body_start..layout.complete).unwrap_or("");
+    let first_line = text[..layout.body_start].matches('\n').count() + 1;
+    body.split_inclusive('\n').enumerate().map(move |(i, line)| (first_line + i, line))
+}
+
+/// One complete line of `games.csv` (at 1-based `line`) as a row; `None` for an empty line, otherwise the
+/// row or what is wrong with it (see [`parse_csv`]).
+pub(crate) fn parse_line(text: &str, line: usize) -> Option<Result<GameRow, String>> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    match reader.records().next()? {
+        Ok(record) => Some(parse_row(&record, line)),
+        Err(e) => Some(Err(e.to_string())),
+    }
+}
+
+/// Reads the complete rows of `games.csv` text: the header line, then every line that ends with a newline. A
+/// last line without its newline is a partial write and is left out. Returns the rows and the length in bytes
+/// of the complete part.
+///
+/// # Errors
+/// [`RecordError::BadRow`] for a header other than [`CSV_HEADER`] or a complete line that is not a row of it
+/// (wrong field count, a number that does not parse, an unknown result or termination, a game number that
+/// does not belong to its pair, a game listed twice).
+pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), RecordError> {
+    let layout = layout(text, path)?;
+    let bad = |line: usize, reason: String| RecordError::BadRow { path: path.to_string(), line, reason };
+    let mut rows = Vec::new();
+    let mut seen = HashSet::new();
+    for (line, text) in body_lines(text, layout) {
+        let Some(row) = parse_line(text, line) else { continue };
+        let row = row.map_err(|reason| bad(line, reason))?;
+        if !seen.insert(row.game) {
+            return Err(bad(line, format!("game {} is listed twice", row.game)));
+        }
+        rows.push(row);
+    }
+    Ok((rows, layout.complete))
+}
+
+/// One `games.csv` record at `line` as a row, or what is wrong with it (wrong field count, a number that does
+/// not parse, an unknown result or termination, a game number that does not belong to its pair).
+fn parse_row(record: &csv::StringRecord, line: usize) -> Result<GameRow, String> {
+    if record.len() != CSV_HEADER.len() {
+        return Err(format!("{} fields, expected {}", record.len(), CSV_HEADER.len()));
+    }
+    let number = |k: usize| -> Result<u64, String> {
+        record[k].parse().map_err(|_| format!("{}: expected a number, got {}", CSV_HEADER[k], shown(&record[k])))
+    };
+    let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
+    if game / 2 != pair {
+        return Err(format!("game {game} is not a game of pair {pair}"));
+    }
+    let result = GameResult::from_pgn(&record[5])
+        .ok_or_else(|| format!("result: expected 1-0, 0-1 or 1/2-1/2, got {}", shown(&record[5])))?;
+    let end = parse_end(&record[6]).ok_or_else(|| format!("unknown termination {}", shown(&record[6])))?;
+    Ok(GameRow {
+        line,
+        pair,
+        game,
+        opening: usize::try_from(opening).map_err(|_| "opening: too large".to_string())?,
+        white: record[3].to_string(),
+        black: record[4].to_string(),
+        result,
+        end,
+        fields: record.iter().map(str::to_string).collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_and_game_numbers() {
+        assert_eq!(round_tag(0), "1.1");
+        assert_eq!(round_tag(7), "4.2");
+        for n in 0..20 {
+            assert_eq!(round_number(&round_tag(n)), Some(n));
+        }
+        for bad in ["", "1", "0.1", "1.0", "1.3", "a.1", "1.1.1"] {
+            assert_eq!(round_number(bad), None, "{bad}");
+        }
+    }
+}
