@@ -8,7 +8,9 @@
 //! [`Strictness`].
 
 use crate::chess::game::GameResult;
-use crate::runner::rundir::csv::{GameRow, body_lines, header_line, layout, parse_line, round_number, round_tag};
+use crate::runner::rundir::csv::{
+    CsvLayout, GameRow, body_lines, header_line, layout, parse_line, round_number, round_tag,
+};
 use crate::runner::rundir::output::{OutputError, create_new_file, replace_file, timestamp};
 use crate::runner::rundir::record_error::RecordError;
 use std::collections::{BTreeMap, HashSet};
@@ -171,30 +173,7 @@ pub fn read_run(dir: &Path, strictness: Strictness<'_>) -> Result<RunRecords, Re
     }
 
     // The rows: strict reading refuses the first bad one before looking at any game.
-    let mut parsed = Vec::new();
-    let mut seen = HashSet::new();
-    for (line, text) in body_lines(csv_text, layout) {
-        let row = match parse_line(text, line) {
-            Some(row) => row,
-            None if salvage.is_none() => {
-                parsed.push((text, None));
-                continue;
-            }
-            None => Err("an empty line".to_string()),
-        };
-        let row = row.and_then(|row| match seen.insert(row.game) {
-            true => Ok(row),
-            // Strict reading names the 0-based game, as `parse_csv` does.
-            false if salvage.is_none() => Err(format!("game {} is listed twice", row.game)),
-            false => Err(format!("game {} is listed twice", row.game + 1)),
-        });
-        match row {
-            Err(reason) if salvage.is_none() => {
-                return Err(RecordError::BadRow { path: csv_shown, line, reason });
-            }
-            row => parsed.push((text, Some((line, row)))),
-        }
-    }
+    let parsed = parse_rows(csv_text, layout, salvage.is_some(), &csv_shown)?;
 
     // Each row with its game.
     let chunks = split_pgn(pgn_text);
@@ -288,6 +267,46 @@ pub fn read_run(dir: &Path, strictness: Strictness<'_>) -> Result<RunRecords, Re
         }
     }
     Ok(records)
+}
+
+/// A complete line of `games.csv` as [`read_run`] parses it: its text and, unless it is an empty line a strict
+/// reading skips, its 1-based line and its row or why it is dropped.
+type ParsedLine<'t> = (&'t str, Option<(usize, Result<GameRow, String>)>);
+
+/// Parses the complete lines of `csv_text` (split by `layout`; `csv_shown` names it). Salvaging, a line that is
+/// not a row, an empty line and a repeated game are kept as reasons to drop them; otherwise the first is an
+/// error.
+fn parse_rows<'t>(
+    csv_text: &'t str,
+    layout: CsvLayout,
+    salvaging: bool,
+    csv_shown: &str,
+) -> Result<Vec<ParsedLine<'t>>, RecordError> {
+    let mut parsed = Vec::new();
+    let mut seen = HashSet::new();
+    for (line, text) in body_lines(csv_text, layout) {
+        let row = match parse_line(text, line) {
+            Some(row) => row,
+            None if !salvaging => {
+                parsed.push((text, None));
+                continue;
+            }
+            None => Err("an empty line".to_string()),
+        };
+        let row = row.and_then(|row| match seen.insert(row.game) {
+            true => Ok(row),
+            // Strict reading names the 0-based game, as `parse_csv` does.
+            false if !salvaging => Err(format!("game {} is listed twice", row.game)),
+            false => Err(format!("game {} is listed twice", row.game + 1)),
+        });
+        match row {
+            Err(reason) if !salvaging => {
+                return Err(RecordError::BadRow { path: csv_shown.to_string(), line, reason });
+            }
+            row => parsed.push((text, Some((line, row)))),
+        }
+    }
+    Ok(parsed)
 }
 
 /// Writes the copies `games.csv.dropped-<time>` and `games.pgn.dropped-<time>` of `dropped` (each text after
