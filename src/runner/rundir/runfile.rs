@@ -290,9 +290,20 @@ impl RunFile {
     /// [`RunFileError::Format`] when it is not TOML of this format (a missing or unknown key, another version).
     pub fn read(path: &Path) -> Result<RunFile, RunFileError> {
         let shown = path.display().to_string();
+        let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
+        // Only a regular file of a plausible size: a FIFO would block the read, a huge file fill the memory.
+        let meta = std::fs::metadata(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
+        if !meta.is_file() {
+            return Err(format("not a regular file".to_string()));
+        }
+        if meta.len() > MAX_RUN_FILE_BYTES {
+            return Err(format(format!(
+                "{} bytes; a run file holds at most {MAX_RUN_FILE_BYTES} (a plan, not data)",
+                meta.len()
+            )));
+        }
         let text =
             std::fs::read_to_string(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
-        let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
         let syntax = |e: toml::de::Error| {
             // The line the parser stopped at, quoted as other damaged files are (escaped, cut short).
             let at = e.span().map_or(0, |span| span.start.min(text.len()));
@@ -302,21 +313,31 @@ impl RunFile {
         };
         // The version first, so that another version is named as such rather than as a missing key.
         let table: toml::Table = toml::from_str(&text).map_err(syntax)?;
-        let arbiter = table.get("arbiter").and_then(toml::Value::as_str).unwrap_or("unknown").to_string();
-        match table.get("version").and_then(toml::Value::as_integer) {
-            Some(1) => return Err(RunFileError::Old { path: shown, arbiter }),
-            Some(v) if v == i64::from(RUN_FILE_VERSION) => {}
-            Some(v) => {
-                return Err(format(format!(
-                    "version {v} (this arbiter reads version {RUN_FILE_VERSION}; use the arbiter that wrote it, \
-                     {arbiter})"
-                )));
-            }
+        let arbiter = table.get("arbiter").and_then(toml::Value::as_str).unwrap_or("0.1").to_string();
+        let version = match table.get("version") {
             None => return Err(format("missing key `version`".to_string())),
+            Some(value) => value.as_integer().ok_or_else(|| {
+                format(format!("`version = {value}`: expected an integer (this arbiter writes {RUN_FILE_VERSION})"))
+            })?,
+        };
+        if version == 1 {
+            return Err(RunFileError::Old { path: shown, arbiter });
         }
-        toml::from_str(&text).map_err(syntax)
+        if version != i64::from(RUN_FILE_VERSION) {
+            return Err(format(format!(
+                "version {version} (this arbiter reads version {RUN_FILE_VERSION}; use the arbiter that wrote it, \
+                 {arbiter})"
+            )));
+        }
+        let run: RunFile = toml::from_str(&text).map_err(syntax)?;
+        // The plan's own checks, so that a hand-edited value is named here, in its file, not as a flag.
+        run.plan.validate().map_err(|e| format(format!("[plan]: {e}")))?;
+        Ok(run)
     }
 }
+
+/// The largest `run.toml` read, in bytes: a plan with many engines and options is a few kilobytes.
+pub const MAX_RUN_FILE_BYTES: u64 = 1 << 20;
 
 #[cfg(test)]
 mod tests {
@@ -485,8 +506,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.toml");
         let mut plan = crate::runner::plan::tests::plan();
-        plan.output.name = Some("say \"hi\" \\ there".into());
-        plan.openings.file = PathBuf::from("/some where/book.epd");
+        plan.output.name = Some("say \"hi\" there".into()); // a quote to escape (a run name cannot hold a backslash)
+        plan.openings.file = PathBuf::from("/some where/back\\slash/book.epd"); // a space and a backslash to escape
         let file = RunFile::new(plan, &Fingerprint::of(&spec()));
         file.write(&path).unwrap();
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only run.toml: no temporary file is left");
@@ -514,6 +535,38 @@ mod tests {
         let err = err.to_string();
         assert!(err.contains("run.toml: written by arbiter 0.1.0 (run.toml version 1"), "{err}");
         assert!(err.contains("finish the run with arbiter 0.1.0, or start it again"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn hand_edited_and_hostile_run_files_are_refused_in_their_file() {
+        let dir = std::env::temp_dir().join(format!("arbiter-runfile-hostile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.toml");
+        let file = RunFile::new(crate::runner::plan::tests::plan(), &Fingerprint::of(&spec()));
+        file.write(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let refused = |body: &str| {
+            std::fs::write(&path, body).unwrap();
+            RunFile::read(&path).unwrap_err().to_string()
+        };
+        // A plan value the plan's own checks refuse is named in run.toml's [plan], not as a flag given.
+        let plan_format = text.lines().find(|l| l.starts_with("format = ")).expect("the plan has a format");
+        let err = refused(&text.replace(plan_format, "format = 7"));
+        assert!(err.contains("run.toml: not a run file arbiter can read: [plan]: plan format 7"), "{err}");
+        let err = refused(&text.replace("version = 2", "version = \"2\""));
+        assert!(err.contains("`version = \"2\"`: expected an integer"), "{err}");
+        // A 0.1 file without its `arbiter` key still says what wrote it.
+        let err = refused("version = 1\nargs = []\n");
+        assert!(err.contains("written by arbiter 0.1 "), "{err}");
+        // Too large to be a plan: refused before it is read.
+        let err = refused(&"#".repeat(MAX_RUN_FILE_BYTES as usize + 1));
+        assert!(err.contains("a run file holds at most"), "{err}");
+        // Not a regular file (a FIFO would block the read forever).
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let err = RunFile::read(&path).unwrap_err().to_string();
+        assert!(err.contains("run.toml: not a run file arbiter can read: not a regular file"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
