@@ -127,6 +127,21 @@ struct RawPsqt {
 }
 
 impl XiangqiConfig {
+    /// The build as stable text: JSON with its name, hash size and every weight, in a fixed key order. A run's
+    /// schedule fingerprint hashes it (never `Debug` output, which may change with the code).
+    pub fn canonical_text(&self) -> String {
+        let w = &self.weights;
+        let psqt: Vec<Vec<i32>> = w.psqt.iter().map(|table| table.to_vec()).collect();
+        serde_json::json!({
+            "name": self.name,
+            "hash_mb": self.hash_mb,
+            "material": w.material.to_vec(),
+            "soldier_crossed": w.soldier_crossed,
+            "psqt": psqt,
+        })
+        .to_string()
+    }
+
     /// Reads a config file.
     ///
     /// # Errors

@@ -72,7 +72,7 @@ struct ScheduleKey {
 pub fn engine_text(engine: &EngineSpec) -> String {
     let (uci, config) = match &engine.kind {
         EngineKind::Builtin(config) => (None, Some(config.to_toml())),
-        EngineKind::XiangqiBuiltin(config) => (None, Some(format!("{config:?}"))),
+        EngineKind::XiangqiBuiltin(config) => (None, Some(config.canonical_text())),
         EngineKind::Uci(uci) => (
             Some(UciPlan {
                 cmd: uci.cmd.clone(),
