@@ -11,8 +11,8 @@
 //!
 //! A failure prints the suite line, the FEN, the moves played from the start position and what differs.
 
+use arbiter::chess::san::{parse_san, parse_uci, to_san};
 use arbiter::chess::{Move, MoveKind, PieceType, Position};
-use arbiter::notation::san::{parse_san, parse_uci, to_san};
 use rayon::prelude::*;
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;

@@ -142,7 +142,7 @@ proptest! {
 #[test]
 fn chess960_castling_edge_cases() {
     use arbiter::chess::perft::perft;
-    use arbiter::notation::san::parse_uci;
+    use arbiter::chess::san::parse_uci;
     // King on g1 and rook on h1: castling h-side moves only the rook (king already on g1): f1 must be free.
     let pos = Position::from_fen_variant("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true).unwrap();
     let m = parse_uci(&pos, "g1h1").unwrap();
@@ -263,7 +263,7 @@ fn impossible_checks_by_hand() {
     }
     for (before, uci, checkers) in reached {
         let mut pos = Position::from_fen(before).unwrap_or_else(|e| panic!("{before}: {e}"));
-        let m = arbiter::notation::san::parse_uci(&pos, uci).unwrap_or_else(|e| panic!("{before} {uci}: {e}"));
+        let m = arbiter::chess::san::parse_uci(&pos, uci).unwrap_or_else(|e| panic!("{before} {uci}: {e}"));
         pos.make_move(m);
         let after = Position::from_fen(&pos.to_fen()).unwrap_or_else(|e| panic!("{before} {uci}: {e}"));
         assert_eq!(after.checkers().count(), checkers, "{before} {uci}");

@@ -191,7 +191,7 @@ fn multipv_reports_distinct_legal_lines_best_first() {
         assert_eq!(firsts[0], best, "{fen}");
         assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{fen}: {firsts:?}");
         for m in &firsts {
-            assert!(arbiter::notation::parse_uci(&pos, m).is_ok(), "{fen}: {m} is not legal");
+            assert!(arbiter::chess::parse_uci(&pos, m).is_ok(), "{fen}: {m} is not legal");
         }
         // Under node limits the invariant holds for line 1 as well.
         for nodes in [5, 60, 700] {

@@ -2,12 +2,12 @@
 //! [`can_mate`] (who may still win when a flag falls).
 
 use super::{Color, Game, Move, MoveList, PieceType, Position, Termination, Undo};
+use crate::chess::fen::FenError;
+use crate::chess::san::MoveTextError;
 use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
 use crate::notation::epd::parse_epd_text;
-use crate::notation::fen::FenError;
 use crate::notation::pgn::read_games_variant;
-use crate::notation::san::MoveTextError;
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -78,7 +78,7 @@ impl crate::game::Game for Game {
         m.to_uci(position.is_chess960())
     }
     fn parse_move_at(position: &Position, text: &str) -> Result<Move, MoveTextError> {
-        crate::notation::san::parse_uci(position, text)
+        crate::chess::san::parse_uci(position, text)
     }
 
     fn new_game(start: Position) -> Self {

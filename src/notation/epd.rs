@@ -1,7 +1,7 @@
 //! EPD (Extended Position Description, PGN standard section 16.2): four FEN fields and `opcode operand;`
 //! operations, plus the perft-suite form `<FEN> ;D1 20 ;D2 400` whose FEN carries its clock fields.
 
-use super::fen::FenError;
+use crate::chess::FenError;
 use crate::chess::Position;
 use std::path::Path;
 use thiserror::Error;

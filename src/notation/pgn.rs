@@ -1,7 +1,7 @@
 //! PGN (Portable Game Notation, the 1994 standard by Steven J. Edwards): writing games with the seven-tag
 //! roster, `SetUp`/`FEN` for non-standard starts and SAN movetext; reading games' tags and main lines.
 
-use super::san::{parse_san, to_san};
+use crate::chess::san::{parse_san, to_san};
 use crate::chess::{Move, Position};
 use thiserror::Error;
 

@@ -406,7 +406,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
 mod tests {
     use super::*;
     use crate::chess::Position;
-    use crate::notation::parse_uci;
+    use crate::chess::parse_uci;
 
     #[test]
     fn scores_past_the_64_bit_limit_are_clamped_not_dropped() {

@@ -337,7 +337,7 @@ mod tests {
     use super::*;
     use crate::chess::Move;
     use crate::chess::Square;
-    use crate::notation::parse_uci;
+    use crate::chess::parse_uci;
     use crate::player::{EngineScore, PlayerMove};
     use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
 

@@ -1,11 +1,11 @@
 //! EPD suite solving: read the task of each record (`bm`/`am` moves, STS point lists in `c0`), search each with
 //! the built-in chess engine in parallel over positions, and score the moves found (`arbiter epd` prints them).
 
+use crate::chess::san::MoveTextError;
 use crate::chess::{Move, Position};
+use crate::chess::{parse_san, parse_uci, to_san};
 use crate::engine::chess::{Engine, EngineConfig, Limits};
 use crate::notation::epd::Epd;
-use crate::notation::san::MoveTextError;
-use crate::notation::{parse_san, parse_uci, to_san};
 use rayon::prelude::*;
 use std::time::Instant;
 use thiserror::Error;

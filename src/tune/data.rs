@@ -722,7 +722,7 @@ mod tests {
             assert!(message.len() < 600, "{} bytes: {}", message.len(), &message[..600]);
             assert!(message.contains("more bytes)"), "{message}");
         }
-        let err = crate::notation::san::parse_san(&Position::startpos(), &big).unwrap_err().to_string();
+        let err = crate::chess::san::parse_san(&Position::startpos(), &big).unwrap_err().to_string();
         assert!(err.len() < 300, "{} bytes", err.len());
     }
 

@@ -12,12 +12,12 @@
 //! too, so `bestmove` is always the first move of the last `multipv 1` line's `pv`.
 
 use crate::chess::Position;
+use crate::chess::fen::FenError;
 use crate::chess::game::Game;
+use crate::chess::parse_uci;
+use crate::chess::san::MoveTextError;
 use crate::engine::chess::search::IterationInfo;
 use crate::engine::chess::{Engine, EngineConfig, Limits, MATE, SearchOptions, Weights, is_mate_score};
-use crate::notation::fen::FenError;
-use crate::notation::parse_uci;
-use crate::notation::san::MoveTextError;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

@@ -396,7 +396,7 @@ mod tests {
     #[test]
     fn equality_ignores_rook_squares_of_lost_rights() {
         let mut p = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        let m = crate::notation::san::parse_uci(&p, "a1b1").unwrap();
+        let m = crate::chess::san::parse_uci(&p, "a1b1").unwrap();
         p.make_move(m);
         assert_eq!(Position::from_fen(&p.to_fen()).unwrap(), p);
     }
