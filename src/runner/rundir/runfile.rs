@@ -336,8 +336,8 @@ impl RunFile {
     }
 }
 
-/// The largest `run.toml` read, in bytes: a plan with many engines and options is a few kilobytes.
-pub const MAX_RUN_FILE_BYTES: u64 = 1 << 20;
+/// The largest `run.toml` read, in bytes (4 MiB): a plan with many engines and options is a few kilobytes.
+pub const MAX_RUN_FILE_BYTES: u64 = 4 << 20;
 
 #[cfg(test)]
 mod tests {
