@@ -111,12 +111,13 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
         }
     }
     if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("--out: cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::Error::new(e).context(format!("--out: cannot create {}", dir.display())))?;
     }
     let create = |path: &Path| {
         std::fs::File::create(path)
             .map(std::io::BufWriter::new)
-            .map_err(|e| anyhow::anyhow!("--out: cannot create {}: {e}", path.display()))
+            .map_err(|e| anyhow::Error::new(e).context(format!("--out: cannot create {}", path.display())))
     };
     let (mut epd_file, mut meta_file) = (create(&args.out)?, create(&meta)?);
     super::install_interrupt_handler("datagen", &INTERRUPTED);

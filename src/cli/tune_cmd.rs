@@ -92,8 +92,11 @@ pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
     match tune(&args) {
         Ok(()) => Ok(0),
         Err(error) => {
-            eprintln!("error: {}", error_text(&error));
-            Ok(2)
+            let code = super::io_exit_code(&error).unwrap_or(2);
+            if code != super::EXIT_CLOSED_STDOUT {
+                eprintln!("error: {}", error_text(&error));
+            }
+            Ok(code)
         }
     }
 }
@@ -183,7 +186,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
 
     let loss_path = args.out.with_extension("loss.csv");
     let mut loss_csv = std::fs::File::create(&loss_path)
-        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", loss_path.display()))?;
+        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot create", loss_path.display())))?;
     writeln!(loss_csv, "epoch,train_mse,validation_mse,lr,ns_per_position")?;
     let bar = ProgressBar::new(u64::from(args.epochs)).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
@@ -223,7 +226,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let svg_path = args.out.with_extension("loss.svg");
     let title = format!("{}: {} on {} positions, K {k:.4}", args.config, args.optimizer, train.len());
     let svg = crate::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
-    std::fs::write(&svg_path, svg).map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", svg_path.display()))?;
+    std::fs::write(&svg_path, svg)
+        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", svg_path.display())))?;
     let epochs = f64::from(args.epochs.max(1));
     let threads = rayon::current_num_threads();
     eprintln!(
@@ -248,7 +252,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let name = args.out.file_stem().map_or("tuned".to_string(), |s| s.to_string_lossy().into_owned());
     let config = EngineConfig { name, weights: tuned, ..start_config };
     std::fs::write(&args.out, config.to_toml())
-        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", args.out.display()))?;
+        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", args.out.display())))?;
     println!("wrote {}, {} and {}", args.out.display(), loss_path.display(), svg_path.display());
     if let Some(validate) = validate {
         let start = if std::path::Path::new(&args.config).exists() {
