@@ -210,6 +210,38 @@ pub struct UciPlan {
     pub stall_timeout_ms: u64,
 }
 
+/// The plan of an engine as given (its paths as they are; [`EnginePlan`] makes them absolute).
+impl From<&UciEngine> for UciPlan {
+    fn from(engine: &UciEngine) -> UciPlan {
+        UciPlan {
+            cmd: engine.cmd.clone(),
+            args: engine.args.clone(),
+            dir: engine.dir.clone(),
+            options: engine.options.clone(),
+            restart: engine.restart,
+            handshake_timeout_ms: engine.handshake_timeout_ms,
+            ping_timeout_ms: engine.ping_timeout_ms,
+            stall_timeout_ms: engine.stall_timeout_ms,
+        }
+    }
+}
+
+/// The engine a plan runs.
+impl From<&UciPlan> for UciEngine {
+    fn from(plan: &UciPlan) -> UciEngine {
+        UciEngine {
+            cmd: plan.cmd.clone(),
+            args: plan.args.clone(),
+            dir: plan.dir.clone(),
+            options: plan.options.clone(),
+            restart: plan.restart,
+            handshake_timeout_ms: plan.handshake_timeout_ms,
+            ping_timeout_ms: plan.ping_timeout_ms,
+            stall_timeout_ms: plan.stall_timeout_ms,
+        }
+    }
+}
+
 /// An entrant's move limits: [`MoveLimit`]'s fields.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -381,16 +413,7 @@ impl EnginePlan {
                 } else {
                     engine.cmd.clone()
                 };
-                EngineBuild::Uci(UciPlan {
-                    cmd,
-                    args: engine.args.clone(),
-                    dir,
-                    options: engine.options.clone(),
-                    restart: engine.restart,
-                    handshake_timeout_ms: engine.handshake_timeout_ms,
-                    ping_timeout_ms: engine.ping_timeout_ms,
-                    stall_timeout_ms: engine.stall_timeout_ms,
-                })
+                EngineBuild::Uci(UciPlan { cmd, dir, ..UciPlan::from(engine) })
             }
         };
         EnginePlan { name: spec.name.clone(), build, source: spec.source.clone(), limit: LimitPlan::of(&spec.limit) }
@@ -413,19 +436,7 @@ impl EnginePlan {
             (EngineBuild::Config { path }, _) => {
                 EngineSpec::from_config(&self.name, EngineConfig::load(path)?, &self.source)
             }
-            (EngineBuild::Uci(uci), _) => EngineSpec::uci(
-                &self.name,
-                UciEngine {
-                    cmd: uci.cmd.clone(),
-                    args: uci.args.clone(),
-                    dir: uci.dir.clone(),
-                    options: uci.options.clone(),
-                    restart: uci.restart,
-                    handshake_timeout_ms: uci.handshake_timeout_ms,
-                    ping_timeout_ms: uci.ping_timeout_ms,
-                    stall_timeout_ms: uci.stall_timeout_ms,
-                },
-            ),
+            (EngineBuild::Uci(uci), _) => EngineSpec::uci(&self.name, UciEngine::from(uci)),
         };
         spec.source = self.source.clone();
         spec.limit = self.limit.limit();

@@ -73,19 +73,7 @@ pub fn engine_text(engine: &EngineSpec) -> String {
     let (uci, config) = match &engine.kind {
         EngineKind::Builtin(config) => (None, Some(config.to_toml())),
         EngineKind::XiangqiBuiltin(config) => (None, Some(config.canonical_text())),
-        EngineKind::Uci(uci) => (
-            Some(UciPlan {
-                cmd: uci.cmd.clone(),
-                args: uci.args.clone(),
-                dir: uci.dir.clone(),
-                options: uci.options.clone(),
-                restart: uci.restart,
-                handshake_timeout_ms: uci.handshake_timeout_ms,
-                ping_timeout_ms: uci.ping_timeout_ms,
-                stall_timeout_ms: uci.stall_timeout_ms,
-            }),
-            None,
-        ),
+        EngineKind::Uci(uci) => (Some(UciPlan::from(uci)), None),
     };
     canonical_json(&EngineKey { limit: LimitPlan::of(&engine.limit), uci, config })
 }
