@@ -58,6 +58,7 @@
 //! every game written. Setting the stop flag of [`generate`] stops handing out games; the games in play end and
 //! are written.
 
+pub mod format;
 pub mod select;
 
 pub use select::{SelectMode, Selection, SkipReason, Skipped, select};
