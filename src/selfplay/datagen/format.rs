@@ -61,3 +61,108 @@ pub struct TrainingGame {
     /// The positions kept, in game order.
     pub kept: Vec<TrainingPosition>,
 }
+
+mod bullet;
+mod text;
+mod viri;
+
+pub use bullet::{BULLETFORMAT_RECORD_BYTES, bulletformat_board, write_bulletformat};
+pub use text::{text_line, write_text};
+pub use viri::{VIRIFORMAT_SKIPPED, viriformat_game, write_viriformat};
+
+use crate::chess::Color;
+use std::io::{self, Write};
+use thiserror::Error;
+
+/// Why a writer refused a game (returned inside an [`io::Error`] of kind `InvalidInput` or `Unsupported`, so
+/// that callers handle one error type; `err.get_ref()` downcasts to this).
+#[derive(Debug, Error)]
+pub enum FormatError {
+    /// [`write_game`] was asked for [`TrainingFormat::Epd`], which datagen writes itself (EPD lines plus the
+    /// aligned `.meta.tsv`, both per position with their own ids).
+    #[error("the EPD format is written by datagen's EPD writer (with its .meta.tsv), not by format::write_game")]
+    EpdNotHere,
+    /// viriformat's FEN parser refused the game's start position.
+    #[error("game {game}: viriformat cannot read the start position {fen}: {reason}")]
+    StartPosition {
+        /// The game number.
+        game: u64,
+        /// The start position.
+        fen: String,
+        /// The crate's error text.
+        reason: String,
+    },
+    /// A searched move of the game is not legal where it is played.
+    #[error("game {game}: searched move {index} ({uci}) is not legal in {fen}")]
+    IllegalMove {
+        /// The game number.
+        game: u64,
+        /// Its index in [`TrainingGame::plies`].
+        index: usize,
+        /// The move in UCI notation.
+        uci: String,
+        /// The position it was played from.
+        fen: String,
+    },
+    /// A kept position that names a best move (so is one of the game's positions) is not the game's position
+    /// at its ply.
+    #[error("game {game}: kept position at ply {ply} ({fen}) is not the game's position at that ply")]
+    KeptNotInGame {
+        /// The game number.
+        game: u64,
+        /// The kept position's ply.
+        ply: usize,
+        /// The kept position.
+        fen: String,
+    },
+}
+
+impl From<FormatError> for io::Error {
+    fn from(err: FormatError) -> io::Error {
+        let kind = match err {
+            FormatError::EpdNotHere => io::ErrorKind::Unsupported,
+            FormatError::StartPosition { .. } | FormatError::IllegalMove { .. } | FormatError::KeptNotInGame { .. } => {
+                io::ErrorKind::InvalidInput
+            }
+        };
+        io::Error::new(kind, err)
+    }
+}
+
+/// Writes one finished game to `out` in `format`: [`write_text`], [`write_viriformat`] or
+/// [`write_bulletformat`]. Flushing is the caller's job.
+///
+/// Errors: the writer's I/O errors; [`FormatError::EpdNotHere`] (kind `Unsupported`) for
+/// [`TrainingFormat::Epd`], which datagen's own EPD writer writes; for viriformat, a game whose moves are not
+/// legal or whose kept positions are not on it ([`FormatError`], kind `InvalidInput`).
+pub fn write_game(format: TrainingFormat, game: &TrainingGame, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        TrainingFormat::Epd => Err(FormatError::EpdNotHere.into()),
+        TrainingFormat::Text => write_text(game, out),
+        TrainingFormat::Viriformat => write_viriformat(game, out),
+        TrainingFormat::Bulletformat => write_bulletformat(game, out),
+    }
+}
+
+/// `score` (centipawns from the view of `position`'s side to move) from White's view.
+pub fn score_white(position: &Position, score: i32) -> i32 {
+    match position.side_to_move() {
+        Color::White => score,
+        Color::Black => -score,
+    }
+}
+
+/// `score` clamped to `-limit..=limit` and narrowed to `i16` (`limit` at most `i16::MAX`).
+pub fn clamp_i16(score: i32, limit: i16) -> i16 {
+    let limit = i32::from(limit);
+    i16::try_from(score.clamp(-limit, limit)).expect("clamped into i16's range")
+}
+
+/// The game result as a score for White: 1.0 (White won), 0.5 (draw), 0.0 (Black won).
+pub fn result_white(result: GameResult) -> f32 {
+    match result {
+        GameResult::WhiteWins => 1.0,
+        GameResult::Draw => 0.5,
+        GameResult::BlackWins => 0.0,
+    }
+}
