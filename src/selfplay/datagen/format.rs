@@ -4,6 +4,12 @@
 //! Every score here is in centipawns from the view of the side to move in the position it belongs to, mate
 //! scores already mapped to centipawns by datagen (see the module docs of [`super`]); a format that stores
 //! another view or a narrower integer converts (and clamps) when it writes.
+//!
+//! The writers of the trainers' formats take one game and a `&mut dyn Write` ([`write_game`] picks one; the
+//! caller flushes): [`write_text`] (bullet's `FEN | score | result` lines), [`write_bulletformat`] (32-byte
+//! `bulletformat::ChessBoard` records) and [`write_viriformat`] (one `viriformat` game record, positions not
+//! kept marked with the score [`VIRIFORMAT_SKIPPED`]). [`TrainingFormat::Epd`] is written by datagen's own EPD
+//! writer. Layouts, views and sizes: docs/datagen.md, "Output formats".
 
 use crate::chess::{Move, Position};
 use crate::game::GameResult;
