@@ -391,3 +391,65 @@ fn sizes_per_kept_position_on_a_real_game() {
         per(viri)
     );
 }
+
+/// Chess960: castling at once on both sides (king takes its own rook, the rook on the king's destination),
+/// written in viriformat from a Shredder-FEN start and read back by the crate: the positions (placement, side
+/// to move, castling rooks) and scores, the final position after the last move, and the bulletformat records.
+#[test]
+fn chess960_castling_reads_back_in_viriformat_and_bulletformat() {
+    let start = Position::from_fen_variant("bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1", true)
+        .expect("a Chess960 start");
+    let mut position = start.clone();
+    let (mut plies, mut kept) = (Vec::new(), Vec::new());
+    for (index, (uci, score)) in [("f1g1", 15), ("f8g8", -10), ("e2e4", 20), ("e7e5", -20)].into_iter().enumerate() {
+        let mv = parse_uci(&position, uci).unwrap_or_else(|e| panic!("{uci}: {e}"));
+        assert!(position.is_legal(mv), "{uci} in {}", position.to_fen());
+        plies.push(TrainingPly { mv, score });
+        if index != 2 {
+            kept.push(TrainingPosition { position: position.clone(), score, ply: index, best: Some(mv) });
+        }
+        position.make_move(mv);
+    }
+    assert!(position.to_fen().starts_with("bqnbrrkn/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/BQNBRRKN w - - 0 3"));
+    let game = TrainingGame { number: 4, result: GameResult::Draw, start, start_ply: 0, plies, kept };
+
+    let mut bytes = Vec::new();
+    write_game(TrainingFormat::Viriformat, &game, &mut bytes).expect("writes");
+    let record = Game::deserialise_from(&mut bytes.as_slice(), Vec::new()).expect("the crate reads the game");
+    let placement = |fen: &str| fen.split(' ').take(2).collect::<Vec<_>>().join(" ");
+    let mut read = Vec::new();
+    record.visit_positions(|board, eval| read.push((placement(&board.to_string()), eval)));
+    let mut position = game.start.clone();
+    let mut expected = Vec::new();
+    for (index, ply) in game.plies.iter().enumerate() {
+        let score = if index == 2 { i32::from(VIRIFORMAT_SKIPPED) } else { white_view(&position, ply.score) };
+        expected.push((placement(&position.to_fen()), score));
+        position.make_move(ply.mv);
+    }
+    assert_eq!(read, expected);
+    let start_board = record.initial_position();
+    let rights = start_board.castling_rights();
+    assert_eq!(
+        [
+            rights.kingside(viriformat::chess::piece::Colour::White),
+            rights.queenside(viriformat::chess::piece::Colour::White)
+        ]
+        .map(|sq| sq.map(|sq| sq.to_string())),
+        [Some("g1".to_string()), Some("e1".to_string())],
+        "the castling rooks of the start"
+    );
+    let mut end = record.initial_position();
+    for mv in record.moves() {
+        assert!(end.make_move_simple(mv), "{mv:?} is legal");
+    }
+    assert_eq!(placement(&end.to_string()), placement(&position.to_fen()));
+
+    let mut bytes = Vec::new();
+    write_game(TrainingFormat::Bulletformat, &game, &mut bytes).expect("writes");
+    assert_eq!(bytes.len(), 32 * game.kept.len());
+    let boards: Vec<ChessBoard> = game.kept.iter().map(|kept| bulletformat_board(kept, game.result)).collect();
+    assert_eq!(ChessBoard::as_bytes_slice(&boards), bytes.as_slice());
+    for (board, kept) in boards.iter().zip(&game.kept) {
+        assert_eq!(board.into_iter().collect::<Vec<_>>(), expected_pieces(&kept.position));
+    }
+}
