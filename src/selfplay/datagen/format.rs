@@ -172,3 +172,21 @@ pub fn result_white(result: GameResult) -> f32 {
         GameResult::BlackWins => 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_turn_to_white_and_clamp_into_i16() {
+        let white = Position::startpos();
+        let black = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").expect("a legal FEN");
+        assert_eq!(score_white(&white, -35), -35);
+        assert_eq!(score_white(&black, -35), 35);
+        assert_eq!(clamp_i16(40_000, i16::MAX), 32767);
+        assert_eq!(clamp_i16(-40_000, i16::MAX), -32767, "never -32768: readers negate it");
+        assert_eq!(clamp_i16(-40_000, 32766), -32766);
+        assert_eq!(clamp_i16(123, i16::MAX), 123);
+        assert_eq!([GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins].map(result_white), [1.0, 0.5, 0.0]);
+    }
+}
