@@ -246,7 +246,13 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let curve = (totals.train_curve, totals.validation_curve);
     bar.finish_and_clear();
     let svg_path = args.out.with_extension("loss.svg");
-    let title = format!("{}: {} on {} positions, K {k:.4}", args.config, args.optimizer, train.len());
+    let title = format!(
+        "{}: {} on {} positions, K {k:.4}{}",
+        args.config,
+        args.optimizer,
+        train.len(),
+        totals.kept.map_or(String::new(), |kept| format!(", kept epoch {}", kept.epoch))
+    );
     let svg = crate::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
     std::fs::write(&svg_path, svg)
         .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", svg_path.display())))?;
