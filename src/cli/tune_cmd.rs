@@ -8,15 +8,18 @@
 //!
 //! Reads every `--data` file (EPD with `c9`, `FEN [score]` lines, PGN), reports bad lines with file:line,
 //! splits off a validation set by game when `--games` gives the game id of each line, builds the sparse
-//! dataset, fits K with the start weights, then runs full-batch Adam, printing epoch, loss, validation loss and
-//! the learning rate, and writes the loss curve (`<out>.loss.csv` and `<out>.loss.svg`) and the new config with
-//! every weight rounded; `--validate` then plays the tuned build against the start build.
+//! dataset, fits K with the start weights, warns when the training set has fewer than 10 positions per free
+//! weight, then runs full-batch Adam, printing epoch, loss, validation loss and the learning rate, and writes
+//! the loss curve (`<out>.loss.csv` and `<out>.loss.svg`) and the new config with every weight rounded: with a
+//! validation set, the weights of the epoch with the lowest validation MSE (the run stops early after
+//! `--patience` epochs without a new lowest), without one the last epoch's; `--validate` then plays the tuned
+//! build against the start build.
 //! Exit codes: 0, or 2 for bad input.
 
 use super::error_text;
 use crate::engine::chess::EngineConfig;
 use crate::notation::quote::shown;
-use crate::tune::run::{Epoch, EpochPlan, Optimizer, run_epochs};
+use crate::tune::run::{Epoch, EpochPlan, Optimizer, check_training_size, free_weights, run_epochs};
 use crate::tune::{
     Dataset, LabelledPosition, PackedSet, fit_k, group_mask, mirror_partners, params_of, read_game_ids,
     read_labelled_file, split_by_game, weights_from_params,
@@ -51,9 +54,16 @@ pub struct TuneArgs {
     #[arg(long, default_value = "adam")]
     pub optimizer: String,
 
-    /// Full passes over the training set.
+    /// Full passes over the training set, at most (with a validation set the run may stop early: --patience).
     #[arg(value_parser = crate::cli::args::int_in(1u32, 1_000_000), long, default_value_t = 400)]
     pub epochs: u32,
+
+    /// Early stopping: with a validation set (--games), stop after this many epochs in a row without a new
+    /// lowest validation MSE; 0 never stops early. The build written is always the epoch with the lowest
+    /// validation MSE. Without a validation set every epoch runs and the last one is written.
+    #[arg(value_parser = crate::cli::args::int_in(0u32, 1_000_000), long, value_name = "N",
+          default_value_t = crate::tune::run::DEFAULT_PATIENCE)]
+    pub patience: u32,
 
     /// Adam's step size, in centipawns.
     #[arg(value_parser = crate::cli::args::positive, long, default_value_t = 2.0)]
@@ -183,6 +193,17 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     }
 
     let partners = (args.psqt == "mirror").then(mirror_partners);
+    let free = free_weights(&frozen, partners.as_deref());
+    let small = check_training_size(train.len(), free);
+    if let Some(small) = &small {
+        eprintln!("warning: {small}");
+    }
+    if validation.is_empty() {
+        eprintln!(
+            "no validation set (--games not given): every epoch runs and the last epoch's weights are written; \
+             --patience has no effect"
+        );
+    }
 
     let loss_path = args.out.with_extension("loss.csv");
     let mut loss_csv = std::fs::File::create(&loss_path)
@@ -199,6 +220,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         lr: args.lr,
         frozen,
         partners,
+        patience: args.patience,
     };
     let mut on_epoch = |e: &Epoch| -> anyhow::Result<()> {
         writeln!(
@@ -224,11 +246,17 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let curve = (totals.train_curve, totals.validation_curve);
     bar.finish_and_clear();
     let svg_path = args.out.with_extension("loss.svg");
-    let title = format!("{}: {} on {} positions, K {k:.4}", args.config, args.optimizer, train.len());
+    let title = format!(
+        "{}: {} on {} positions, K {k:.4}{}",
+        args.config,
+        args.optimizer,
+        train.len(),
+        totals.kept.map_or(String::new(), |kept| format!(", kept epoch {}", kept.epoch))
+    );
     let svg = crate::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
     std::fs::write(&svg_path, svg)
         .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", svg_path.display())))?;
-    let epochs = f64::from(args.epochs.max(1));
+    let epochs = f64::from(totals.epochs_run.max(1));
     let threads = rayon::current_num_threads();
     eprintln!(
         "{}: {:.1} ns of CPU time and {:.1} ns of wall time per position per epoch ({} threads, {} weights)",
@@ -242,13 +270,33 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let final_train = train.mse(&params_of(&tuned), k);
     let final_validation = (!validation.is_empty()).then(|| validation.mse(&params_of(&tuned), k));
     println!(
-        "MSE after {} epochs (weights rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
-        args.epochs,
+        "MSE after {} epochs, of the build written (weights rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
+        totals.epochs_run,
         match (start_validation, final_validation) {
             (Some(a), Some(b)) => format!(", validation {b:.6} (start {a:.6})"),
             _ => String::new(),
         }
     );
+    match totals.kept {
+        Some(kept) => println!(
+            "kept epoch {} of {}: the lowest validation MSE {:.6}{} (last epoch's validation MSE {:.6})",
+            kept.epoch,
+            totals.epochs_run,
+            kept.validation,
+            if kept.epoch == 0 { ", the start weights: no epoch improved on them" } else { "" },
+            curve.1.last().map_or(kept.validation, |&(_, v)| v)
+        ),
+        None => println!("no validation set: wrote the last epoch's weights (no early stopping)"),
+    }
+    if let (Some(stopped), Some(kept)) = (totals.stopped_early, totals.kept) {
+        println!(
+            "stopped early after epoch {stopped} of {}: no lower validation MSE for {} epochs (since epoch {})",
+            args.epochs, args.patience, kept.epoch
+        );
+    }
+    if let Some(small) = &small {
+        println!("warning: {small}");
+    }
     let name = args.out.file_stem().map_or("tuned".to_string(), |s| s.to_string_lossy().into_owned());
     let config = EngineConfig { name, weights: tuned, ..start_config };
     std::fs::write(&args.out, config.to_toml())
