@@ -242,3 +242,32 @@ fn an_external_engine_without_a_limit_is_refused() {
     assert_eq!(code, 2, "{stderr}");
     let _ = std::fs::remove_file(file);
 }
+
+#[test]
+fn illegal_and_late_moves_are_error_rows() {
+    let file = head(WAC, 2, "faulty");
+    let path = file.to_str().expect("utf-8 path");
+    let faulty = faulty_engine();
+    // An illegal move on the second position of the process's life: the first row is a result, the second an
+    // error; the fresh process then plays the first legal move of each position.
+    let engine = format!("name=faulty,cmd={},args=--mode illegal --after 1", faulty.display());
+    let (code, stdout, stderr) = epd(&[path, "--engine", &engine, "--depth", "1", "--concurrency", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let first = rows(&stdout, 2);
+    assert_ne!(first[0][8], "error", "{first:?}");
+    assert_eq!(first[1][8], "error", "{first:?}");
+    assert!(first[1][9].contains("\"a1a1\""), "{:?}", first[1]);
+    assert!(stderr.contains("errors 1"), "{stderr}");
+    // A move that comes only after `stop` (the engine sleeps 1 s, ignoring it) is past the stall timeout.
+    let engine = format!("name=faulty,cmd={},args=--mode slow --sleep-ms 1000", faulty.display());
+    let (code, stdout, stderr) =
+        epd(&[path, "--engine", &engine, "--depth", "1", "--concurrency", "2", "--stall-timeout-ms", "200"]);
+    assert_eq!(code, 0, "{stderr}");
+    let rows = rows(&stdout, 2);
+    for r in &rows {
+        assert_eq!(r[8], "error", "{r:?}");
+        assert!(r[9].starts_with("faulty: stalled: no move within 200 ms (it came after stop"), "{r:?}");
+    }
+    assert!(stderr.contains("solved 0 / 2") && stderr.contains("errors 2"), "{stderr}");
+    let _ = std::fs::remove_file(file);
+}
