@@ -1,19 +1,34 @@
-//! `arbiter epd`: solve an EPD test suite (`bm`/`am` positions, STS point lists in `c0`) with the built-in
-//! engine, in parallel over positions ([`crate::suite::epd`]); prints one CSV row per position and a summary.
+//! `arbiter epd`: solve an EPD test suite (`bm`/`am` positions, STS point lists in `c0`) with any engine, the
+//! built-in one or an external UCI engine, N positions at once ([`crate::suite::epd`]); prints one CSV row per
+//! position, in file order as they are produced, and a summary.
+//!
+//! Exit codes: 0 after a run (engine failures on single positions are rows with status `error`, counted in the
+//! summary), 1 when an engine cannot be started before the run, 2 for bad input (flags, an unreadable or
+//! malformed EPD naming file:line, an engine spec, an external engine without a limit), 3 when the CSV cannot
+//! be written, 130 when interrupted (the rows written so far stay).
 
-use crate::engine::chess::EngineConfig;
+use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
 use crate::notation::epd::read_epd_file;
-use crate::suite::epd::{EpdRequest, Outcome, SuiteError, solve_all, tasks, totals};
-use anyhow::Context;
+use crate::player::spec::parse_engine;
+use crate::suite::epd::{EpdError, EpdRequest, Outcome, SuiteError, run as run_suite, tasks, totals};
+use anyhow::{Context, anyhow};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, LazyLock};
 
 /// Flags of `arbiter epd`.
 #[derive(clap::Args, Debug)]
 pub struct EpdArgs {
     /// The EPD file (`bm`/`am` opcodes in SAN or UCI; STS files score by the `c0` point list).
     pub file: PathBuf,
-    /// Node budget per position (the default when no limit is given: 100000).
+    /// The engine, as in `arbiter match`: a built-in build (`seed`, `config=FILE.toml`) or an external UCI
+    /// engine (`cmd=PROGRAM[,args=A B][,dir=DIR][,option.NAME=VALUE]`), with optional nodes=, depth= or st=.
+    /// Default: the seed build.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<String>,
+    /// Node budget per position (the built-in engine's default when no limit is given: 100000; an external
+    /// engine needs a limit).
     #[arg(value_parser = crate::cli::args::nodes, long)]
     pub nodes: Option<u64>,
     /// Depth limit per position, in plies.
@@ -22,76 +37,89 @@ pub struct EpdArgs {
     /// Time per position, in milliseconds.
     #[arg(value_parser = crate::cli::args::timeout_ms, long)]
     pub movetime_ms: Option<u64>,
-    /// Engine build (TOML config); the seed build when absent.
+    /// Longest search before the engine counts as stalled (an error row; the engine is restarted), in
+    /// milliseconds. Default: 120000 under node or depth limits, the movetime plus 1000 with --movetime-ms.
+    #[arg(value_parser = crate::cli::args::timeout_ms, long)]
+    pub stall_timeout_ms: Option<u64>,
+    /// Engine build (TOML config): the same as --engine config=FILE.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Positions searched at once (default: all cores).
+    /// Positions searched at once, one engine (process) each (default: all cores).
     #[arg(value_parser = crate::cli::args::threads, long)]
+    pub concurrency: Option<usize>,
+    /// The same as --concurrency (its older name).
+    #[arg(value_parser = crate::cli::args::threads, long, conflicts_with = "concurrency")]
     pub threads: Option<usize>,
     /// Write the per-position CSV here instead of stdout (the summary then goes to stdout).
     #[arg(long)]
     pub csv: Option<PathBuf>,
 }
 
-/// Runs `arbiter epd`; returns the exit code: 0 after a run, 2 for an unreadable or malformed EPD (naming
-/// file:line).
+/// Set by Ctrl-C or SIGTERM: no new position is handed out and the searches in progress stop.
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Runs `arbiter epd`; returns the exit code (see the module documentation).
 ///
 /// # Errors
-/// Unreadable configs, an unwritable CSV.
+/// None: every failure is printed and turned into its exit code here.
 pub fn run(args: EpdArgs) -> anyhow::Result<i32> {
-    let config = match &args.config {
-        Some(p) => EngineConfig::load(p).with_context(|| format!("loading {}", p.display()))?,
-        None => EngineConfig::seed(),
-    };
-    let records = match read_epd_file(&args.file, false) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(2);
+    Ok(exit_code(run_inner(args)))
+}
+
+fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
+    let spec_text = match (&args.engine, &args.config) {
+        (Some(_), Some(_)) => {
+            return Err(Failure::Input(anyhow!("--config FILE is --engine config=FILE: give one of them")));
         }
+        (Some(text), None) => text.clone(),
+        (None, Some(path)) => format!("config={}", path.display()),
+        (None, None) => "name=seed".to_string(),
     };
-    let tasks = match tasks(&records) {
-        Ok(tasks) => tasks,
-        Err(SuiteError::Record { line, error }) => {
-            eprintln!("error: {}:{line}: {error}", args.file.display());
-            return Ok(2);
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", args.file.display());
-            return Ok(2);
-        }
-    };
-    let request = EpdRequest { config, depth: args.depth, nodes: args.nodes, movetime_ms: args.movetime_ms };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("building the thread pool")?;
-    let outcomes: Vec<Outcome> = pool.install(|| solve_all(&tasks, &request));
+    let spec = parse_engine(&spec_text)?;
+    let records = read_epd_file(&args.file, false)?;
+    let tasks = tasks(&records).map_err(|e| match e {
+        SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
+        e => anyhow!("{}: {e}", args.file.display()),
+    })?;
+    let concurrency = args
+        .concurrency
+        .or(args.threads)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let request = EpdRequest::new(spec, args.depth, args.nodes, args.movetime_ms, args.stall_timeout_ms, concurrency)?;
 
     let sink: Box<dyn Write> = match &args.csv {
-        Some(p) => Box::new(std::fs::File::create(p).with_context(|| format!("creating {}", p.display()))?),
+        Some(p) => Box::new(
+            std::fs::File::create(p).with_context(|| format!("creating {}", p.display())).map_err(Failure::System)?,
+        ),
         None => Box::new(std::io::stdout()),
     };
     let mut csv = csv::Writer::from_writer(sink);
-    csv.write_record(["id", "expected", "found", "solved", "points", "depth", "nodes", "ms"])?;
-    for o in &outcomes {
-        csv.write_record([
-            o.id.clone(),
-            o.expected.clone(),
-            o.found.clone(),
-            o.solved.to_string(),
-            o.points.to_string(),
-            o.depth.to_string(),
-            o.nodes.to_string(),
-            o.ms.to_string(),
-        ])?;
-    }
-    csv.flush()?;
-    let summary = totals(&tasks, &outcomes).to_string();
+    csv.write_record(Outcome::HEADER).map_err(|e| Failure::System(e.into()))?;
+    csv.flush().map_err(|e| Failure::System(e.into()))?;
+    install_interrupt_handler("epd", &INTERRUPTED);
+    let result = run_suite(&tasks, &request, &INTERRUPTED, |o| {
+        csv.write_record(o.row())?;
+        csv.flush()
+    });
+    let suite = match result {
+        Ok(suite) => suite,
+        Err(EpdError::Start(e)) => return Err(Failure::Internal(anyhow!("{e}"))),
+        Err(e @ EpdError::Write(_)) => return Err(Failure::System(e.into())),
+        Err(e) => return Err(Failure::Input(e.into())),
+    };
+    let summary = totals(&tasks, &suite.outcomes).to_string();
     if args.csv.is_some() {
-        println!("{summary}");
+        super::stdout_text(format_args!("{summary}\n"));
     } else {
-        eprintln!("{summary}");
+        super::stderr_line(format_args!("{summary}"));
+    }
+    if suite.interrupted {
+        super::stderr_line(format_args!(
+            "arbiter epd: interrupted after {} of {} positions",
+            suite.outcomes.len(),
+            tasks.len()
+        ));
+        return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
 }

@@ -20,6 +20,9 @@
 //! output pipes), to check that an engine's children end with it. `--counter FILE --starts N` counts the
 //! starts of the engine in FILE and exits with status 4 at once (before `uciok`) from the (N+1)-th start on.
 //!
+//! `--crash-fen TEXT` (for suite tests) exits with status 3 at a `go` whose position's FEN starts with `TEXT`,
+//! whatever the mode: an engine that crashes on one position of a suite and plays the others.
+//!
 //! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
 //! `score cp 0`; `cp:-2147483648` tests scores at the integer limit).
 
@@ -33,6 +36,7 @@ fn main() {
     let mode = value("--mode").unwrap_or_else(|| "normal".to_string());
     let after: u64 = value("--after").and_then(|v| v.parse().ok()).unwrap_or(0);
     let sleep_ms: u64 = value("--sleep-ms").and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let crash_fen = value("--crash-fen");
     let score = value("--score").unwrap_or_else(|| "cp:0".to_string()).replacen(':', " ", 1);
     if let (Some(counter), Some(starts)) = (value("--counter"), value("--starts")) {
         let count: u64 = std::fs::read_to_string(&counter).ok().and_then(|t| t.trim().parse().ok()).unwrap_or(0);
@@ -79,6 +83,13 @@ fn main() {
             }
             Some("position") => game = parse_position(&words[1..], false).ok(),
             Some("go") => {
+                // --crash-fen: crash on one position, whatever the mode.
+                if let (Some(text), Some(g)) = (crash_fen.as_deref(), game.as_ref())
+                    && g.position().to_fen().starts_with(text)
+                {
+                    eprintln!("faulty-engine: crashing on {text} as told");
+                    std::process::exit(3);
+                }
                 if moves_played >= after {
                     match mode.as_str() {
                         "crash" => {
