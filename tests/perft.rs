@@ -382,3 +382,14 @@ fn engine_without_go_perft_is_named_and_stopped() {
         assert!(out.is_empty(), "nothing counted: {out}");
     }
 }
+
+#[test]
+fn engine_arbiter_uci_answers_go_perft_as_stockfish_does() {
+    // Arbiter's own UCI server as an external engine: `go perft N` in Stockfish's format.
+    let path = first_lines("uci4.epd", None);
+    let engine = format!("name=arbiter-uci,cmd={},args=uci", env!("CARGO_BIN_EXE_arbiter"));
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "3", "--engine", &engine]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("4 positions, 4 checks, 0 failed") && out.contains("engine arbiter-uci"), "{out}");
+}
