@@ -255,9 +255,9 @@ mod tests {
         assert_eq!((plan.checks.len(), plan.skipped, plan.opcodes), (2, 1, 3));
         assert_eq!(plan_checks(path, &epds, select(10_000, Some(2), None)).unwrap().skipped, 1);
         // One depth: the other counts are skipped, and a line without that depth is counted apart.
-        let plan = plan_checks(path, &epds, select(10_000, None, Some(2))).unwrap();
-        assert_eq!(plan.checks, [Check { epd: 0, depth: 2, expected: 400 }]);
-        assert_eq!((plan.skipped, plan.lines_without_depth), (2, 1));
+        let one = plan_checks(path, &epds, select(10_000, None, Some(2))).unwrap();
+        assert_eq!(one.checks, [Check { epd: 0, depth: 2, expected: 400 }]);
+        assert_eq!((one.skipped, one.lines_without_depth), (2, 1));
         let bad = [epd(3, &[("D99", "1")])];
         assert_eq!(
             plan_checks(path, &bad, select(1, None, None)).unwrap_err().to_string(),
