@@ -346,6 +346,13 @@ fn engine_with_a_wrong_count_gives_exit_1_and_the_first_differing_position() {
     assert!(out.contains("after moves: d7d5"), "{out}");
     assert!(out.contains("only arbiter generates: e5d6") && out.contains("only noep generates: -"), "{out}");
     assert!(out.contains("1 positions, 1 checks, 1 failed"), "{out}");
+    // An engine that prints a wrong total and no divide: the count is checked, the descent is not possible.
+    let total_only = format!("name=totals,cmd={},args=--mode perft-total-only", faulty_engine().display());
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "2", "--engine", &total_only]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("depth 2 expected 38 actual 39 (difference 1) from totals"), "{out}");
+    assert!(out.contains("no descent: ") && out.contains("a total with no divide"), "{out}");
     // At depth 1 no en-passant capture is reached: the counts match.
     let (code, out, err) =
         arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "1", "--engine", &engine]);

@@ -369,8 +369,18 @@ impl PerftOracle for UciPerftOracle {
         self.name.clone()
     }
 
+    /// The engine's divide; an engine that prints a total above 0 and no `move: count` line cannot be descended
+    /// into, and says so ([`UciError::BadReply`]) rather than seeming to generate no move.
     fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
-        Ok(self.perft(fen, moves, depth)?.divide)
+        let reply = self.perft(fen, moves, depth)?;
+        if reply.divide.is_empty() && reply.total > 0 {
+            return Err(CompareError::Uci(UciError::BadReply {
+                cmd: self.engine.cmd().to_string(),
+                line: format!("{} nodes", reply.total),
+                reason: "a total with no divide (`move: count` lines) before it, so no descent".into(),
+            }));
+        }
+        Ok(reply.divide)
     }
 
     fn count(&mut self, fen: &str, depth: u32) -> Result<u64, CompareError> {

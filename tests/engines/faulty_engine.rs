@@ -27,6 +27,7 @@
 //! `bestmove` (an engine without `go perft`). `--mode perft-no-ep` answers `go perft N` with a divide
 //! (`e2e4: 20` lines) and a total (`Nodes: N`) counted by Arbiter's generator leaving out every en-passant
 //! capture, at every node: a wrong count wherever an en-passant capture lies within the depth.
+//! `--mode perft-total-only` prints only a total, one more than the true count (`12 nodes`), and no divide.
 
 use arbiter::uci::server::parse_position;
 use std::io::{BufRead, Write};
@@ -167,5 +168,8 @@ fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::Game>, sa
         }
         say("");
         say(&format!("Nodes: {}", divide.values().sum::<u64>()));
+    } else if mode == "perft-total-only" {
+        let divide = ArbiterOracle::<arbiter::chess::Game>::new(false).divide(&fen, &[], depth).unwrap_or_default();
+        say(&format!("{} nodes", divide.values().sum::<u64>() + 1));
     }
 }
