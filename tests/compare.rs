@@ -70,3 +70,35 @@ fn unusable_engine_is_exit_2() {
     let (code, _, err) = arbiter(&["perft", "--compare-with", "/bin/true", "--depth", "2", "--compare-timeout-s", "2"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `--compare-with` takes a command line with quoted arguments (split as a POSIX shell would) or an engine spec.
+#[test]
+fn compare_with_takes_a_quoted_command_line_or_a_spec() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    // A shell runs the engine only when each quoted argument arrives whole: the script, and `a b` as its $0.
+    let command = format!("sh -c 'test \"$0\" = \"a b\" && exec {}' 'a b'", stockfish());
+    let spec = format!("name=sf,cmd={},option.Threads=1,option.Hash=16", stockfish());
+    for engine in [command.as_str(), spec.as_str(), stockfish()] {
+        let (code, out, err) = arbiter(&["perft", "--fen", fen, "--compare-with", engine, "--depth", "2"]);
+        assert_eq!(code, 0, "{engine}: {out}{err}");
+        assert!(out.contains(&format!("1 positions compared with {engine} at depth 2: 1 agree, 0 differ")), "{out}");
+    }
+    // An unclosed quote, an empty command and a bad spec are bad input, named.
+    for (engine, expected) in [
+        ("sh -c 'exec", "an unclosed quote"),
+        ("   ", "no program given"),
+        ("name=sf,cmd=/usr/games/stockfish,nodes=0", "nodes=\"0\""),
+    ] {
+        let (code, _, err) = arbiter(&["perft", "--compare-with", engine, "--depth", "2"]);
+        assert_eq!(code, 2, "{engine}: {err}");
+        assert!(err.contains(expected), "{engine}: {err}");
+    }
+}
+
+/// An engine without `go perft` is named after the probe's few seconds, not waited on for --compare-timeout-s.
+#[test]
+fn compare_with_an_engine_without_perft_is_named() {
+    let (code, _, err) = arbiter(&["perft", "--compare-with", "/usr/games/ethereal-chess", "--depth", "2"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("ethereal-chess does not support `go perft`: it searched instead"), "{err}");
+}

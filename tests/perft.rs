@@ -244,3 +244,159 @@ fn huge_fields_are_cut_in_error_messages() {
         assert!(err.contains("more bytes)"), "{:?}: {err}", &args[..2]);
     }
 }
+
+// ---- `arbiter perft --suite FILE --engine SPEC`: the suite's counts checked against an engine's `go perft` ----
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+
+/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
+fn faulty_engine() -> PathBuf {
+    let arbiter = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
+    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
+    let path = profile_dir.join("examples").join("faulty-engine");
+    if !path.exists() {
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cargo.arg("--release");
+        }
+        assert!(cargo.status().expect("run cargo").success(), "cargo build --example faulty-engine failed");
+    }
+    path
+}
+
+/// The first four lines of perftsuite.epd, counts to D6.
+fn first_lines(name: &str, replace: Option<(&str, &str)>) -> PathBuf {
+    let text = std::fs::read_to_string(suite("perftsuite.epd")).expect("perftsuite.epd");
+    let mut lines: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+    if let Some((from, to)) = replace {
+        assert!(lines.contains(from), "{from} in {lines}");
+        lines = lines.replacen(from, to, 1);
+    }
+    temp_file(name, &lines)
+}
+
+#[test]
+fn engine_stockfish_checks_the_suites_counts_at_one_depth() {
+    assert!(std::path::Path::new(STOCKFISH).exists(), "{STOCKFISH} is missing: run the README test command");
+    let path = first_lines("sf4.epd", None);
+    let engine = format!("cmd={STOCKFISH},option.Threads=1");
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "3", "--engine", &engine]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("4 positions, 4 checks, 0 failed") && out.contains("engine stockfish"), "{out}");
+    assert!(err.contains("checking the D3 count of each line: 4 of 23 counts"), "{err}");
+    // CSV: today's columns and the engine's name.
+    let (code, out, err) = arbiter(&[
+        "perft",
+        "--quiet",
+        "--suite",
+        path.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--engine",
+        &format!("name=sf,{engine}"),
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut rows = out.lines();
+    assert_eq!(rows.next(), Some("fen,depth,expected,actual,nodes,seconds,engine"));
+    let first: Vec<&str> = rows.next().expect("a row").split(',').collect();
+    assert_eq!((first[1], first[2], first[3], first[6]), ("2", "400", "400", "sf"), "{out}");
+    // A wrong count in the suite: Stockfish and Arbiter's generator agree, so the suite's line is named.
+    let wrong = first_lines("sf4-wrong.epd", Some((";D2 2039", ";D2 2040")));
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", wrong.to_str().unwrap(), "--depth", "2", "--engine", &engine]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("sf4-wrong.epd:2: r3k2r/p1ppqpb1/"), "{out}");
+    assert!(out.contains("depth 2 expected 2040 actual 2039 (difference -1) from stockfish"), "{out}");
+    assert!(out.contains("arbiter's generator agrees with stockfish at every root move"), "{out}");
+}
+
+#[test]
+fn engine_builtin_is_arbiters_own_perft() {
+    let path = first_lines("seed4.epd", None);
+    let path = path.to_str().unwrap();
+    for engine in ["name=seed", "config=configs/seed.toml"] {
+        let (code, out, err) =
+            arbiter(&["perft", "--quiet", "--suite", path, "--max-nodes", "100000", "--engine", engine]);
+        assert_eq!(code, 0, "{engine}: {out}{err}");
+        assert!(out.contains("4 positions, 14 checks, 0 failed"), "{engine}: {out}");
+    }
+    let (_, out, _) = arbiter(&["perft", "--quiet", "--suite", path, "--max-nodes", "100000"]);
+    assert!(out.contains("4 positions, 14 checks, 0 failed") && out.contains("engine arbiter"), "{out}");
+    // A depth no line has is bad input, named.
+    let (code, _, err) = arbiter(&["perft", "--quiet", "--suite", path, "--depth", "9", "--engine", "name=seed"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("4 of 4 lines have no D9 count") && err.contains("no count left to check"), "{err}");
+}
+
+#[test]
+fn engine_with_a_wrong_count_gives_exit_1_and_the_first_differing_position() {
+    // The faulty engine leaves out en-passant captures: after d7d5 the capture e5d6 is missing.
+    let path = temp_file("no-ep.epd", "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1 ;D1 6 ;D2 38 ;D3 258\n");
+    let engine = format!("name=noep,cmd={},args=--mode perft-no-ep", faulty_engine().display());
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "3", "--engine", &engine]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("FAIL ") && out.contains("no-ep.epd:1: 4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"), "{out}");
+    assert!(out.contains("depth 3 expected 258 actual "), "{out}");
+    assert!(out.contains("arbiter counts 258 (the suite's count)"), "{out}");
+    assert!(out.contains("after moves: d7d5"), "{out}");
+    assert!(out.contains("only arbiter generates: e5d6") && out.contains("only noep generates: -"), "{out}");
+    assert!(out.contains("1 positions, 1 checks, 1 failed"), "{out}");
+    // An engine that prints a wrong total and no divide: the count is checked, the descent is not possible.
+    let total_only = format!("name=totals,cmd={},args=--mode perft-total-only", faulty_engine().display());
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "2", "--engine", &total_only]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("depth 2 expected 38 actual 39 (difference 1) from totals"), "{out}");
+    assert!(out.contains("no descent: ") && out.contains("a total with no divide"), "{out}");
+    // At depth 1 no en-passant capture is reached: the counts match.
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "1", "--engine", &engine]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn engine_without_go_perft_is_named_and_stopped() {
+    let path = first_lines("noperft.epd", None);
+    let path = path.to_str().unwrap();
+    // Ethereal and the faulty engine answer `go perft 1` with a search (a `bestmove`); toga2 searches on until
+    // `stop`, so the probe's timeout names it.
+    let faulty = format!("name=faulty,cmd={}", faulty_engine().display());
+    let cases = [
+        ("cmd=/usr/games/ethereal-chess", "ethereal-chess does not support `go perft`: it searched instead"),
+        (faulty.as_str(), "faulty does not support `go perft`: it searched instead"),
+        ("cmd=/usr/games/toga2", "toga2 does not support `go perft`: no node count within 1.0 s of `go perft 1`"),
+    ];
+    for (engine, expected) in cases {
+        let (code, out, err) = arbiter(&[
+            "perft",
+            "--quiet",
+            "--suite",
+            path,
+            "--depth",
+            "2",
+            "--engine",
+            engine,
+            "--probe-timeout-s",
+            "1",
+        ]);
+        assert_eq!(code, 2, "{engine}: {out}{err}");
+        assert!(err.contains(expected), "{engine}: {err}");
+        assert!(out.is_empty(), "nothing counted: {out}");
+    }
+}
+
+#[test]
+fn engine_arbiter_uci_answers_go_perft_as_stockfish_does() {
+    // Arbiter's own UCI server as an external engine: `go perft N` in Stockfish's format.
+    let path = first_lines("uci4.epd", None);
+    let engine = format!("name=arbiter-uci,cmd={},args=uci", env!("CARGO_BIN_EXE_arbiter"));
+    let (code, out, err) =
+        arbiter(&["perft", "--quiet", "--suite", path.to_str().unwrap(), "--depth", "3", "--engine", &engine]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("4 positions, 4 checks, 0 failed") && out.contains("engine arbiter-uci"), "{out}");
+}

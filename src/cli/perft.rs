@@ -6,13 +6,17 @@ use crate::game::Game;
 pub use crate::game::GameKind;
 use crate::game::perft::{PerftTable, perft_split};
 use crate::notation::epd::Epd;
-use crate::suite::compare::{ArbiterOracle, Divergence, UciPerftOracle, find_divergence};
+use crate::player::spec::parse_engine_for;
+use crate::player::{EachArgs, EngineKind, EngineSpec};
+use crate::suite::compare::{
+    ArbiterOracle, CompareError, Divergence, PerftEngine, PerftOracle, PerftTimeouts, compare_spec, find_divergence,
+};
 pub use crate::suite::perft::MAX_PERFT_DEPTH;
-use crate::suite::perft::{Check, plan_checks, read_suite, run_checks, sorted_divide, suite_position};
+use crate::suite::perft::{Check, Selection, count_checks, plan_checks, read_suite, sorted_divide, suite_position};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Flags of `arbiter perft`.
 #[derive(clap::Args, Debug)]
@@ -28,9 +32,10 @@ pub struct PerftArgs {
     /// Position to count from (FEN); the start position when neither --fen nor --suite is given.
     #[arg(long, conflicts_with = "suite")]
     pub fen: Option<String>,
-    /// Depth in plies for --fen.
-    #[arg(long, default_value_t = 5)]
-    pub depth: u32,
+    /// Depth in plies: for --fen and --compare-with (default 5); with --suite, check only the `;Dn` counts of
+    /// this depth, every line at this depth (without it, every depth up to --max-nodes/--max-depth).
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// Print every root move (UCI) with its node count, sorted by move.
     #[arg(long)]
     pub divide: bool,
@@ -62,18 +67,31 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 0)]
     pub hash_mb: usize,
     /// Suite report format: `text`, or `csv` (one row per position and depth: fen, depth, expected, actual,
-    /// nodes, seconds) on stdout.
+    /// nodes, seconds, engine) on stdout.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     pub format: ReportFormat,
-    /// Compare with an external UCI engine that supports `go perft` (e.g. /usr/games/stockfish; for
-    /// --game xiangqi /usr/games/fairy-stockfish, set to UCI_Variant xiangqi) at --depth: on a difference,
-    /// descend into the first differing move until the position and move list where the generators first
-    /// disagree. Works with --fen and with --suite (every line at --depth).
-    #[arg(long, value_name = "CMD")]
+    /// The engine whose perft is checked against the suite's counts (--suite) or against Arbiter's generator
+    /// (--fen), as `arbiter match` takes it: a built-in build (`seed`, `config=FILE`: Arbiter's own
+    /// generator) or an external UCI engine with `go perft` (`cmd=/usr/games/stockfish,option.Threads=1`).
+    /// On a difference, the descent to the first differing position, with Arbiter's generator as the
+    /// reference.
+    #[arg(long, value_name = "SPEC", conflicts_with = "compare_with")]
+    pub engine: Option<String>,
+    /// Compare Arbiter's generator with a UCI engine that supports `go perft` at --depth: a command line with
+    /// quoted arguments ("/usr/games/fairy-stockfish --foo 'a b'") or an engine spec as --engine takes it
+    /// (name=sf,cmd=/usr/games/stockfish,option.Threads=1: an `=` before any space reads as a spec). On a
+    /// difference, descend into the first differing move until the position and move list where the
+    /// generators first disagree. Works with --fen and with --suite (every line at --depth). For --game
+    /// xiangqi, /usr/games/fairy-stockfish (set to UCI_Variant xiangqi).
+    #[arg(long, value_name = "CMD|SPEC")]
     pub compare_with: Option<String>,
-    /// Seconds to wait for each reply of the --compare-with engine.
+    /// Seconds to wait for each count of the --engine or --compare-with engine.
     #[arg(value_parser = crate::cli::args::int_in(1u64, 86_400), long, default_value_t = 120)]
     pub compare_timeout_s: u64,
+    /// Seconds the --engine or --compare-with engine has to answer the probe (`position startpos`, `go perft
+    /// 1`) with a count; an engine that does not is named as not supporting `go perft` (exit 2).
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 3600), long, default_value_t = 5)]
+    pub probe_timeout_s: u64,
 }
 
 /// How `arbiter perft --suite` reports.
@@ -81,9 +99,12 @@ pub struct PerftArgs {
 pub enum ReportFormat {
     /// Human-readable lines and a summary.
     Text,
-    /// CSV rows: fen, depth, expected, actual, nodes, seconds.
+    /// CSV rows: fen, depth, expected, actual, nodes, seconds, engine.
     Csv,
 }
+
+/// The depth of `--fen` and `--compare-with` when `--depth` is not given.
+pub const DEFAULT_DEPTH: u32 = 5;
 
 /// The most worker threads `--threads` accepts.
 pub const MAX_THREADS: usize = super::args::MAX_THREADS;
@@ -94,11 +115,12 @@ pub const MAX_THREADS: usize = super::args::MAX_THREADS;
 /// # Errors
 /// Only for failures to set up the thread pool; bad input is reported and turned into exit code 2.
 pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
-    if args.depth > MAX_PERFT_DEPTH {
-        eprintln!("error: --depth {}: at most {MAX_PERFT_DEPTH} plies", args.depth);
+    let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
+    if depth > MAX_PERFT_DEPTH {
+        eprintln!("error: --depth {depth}: at most {MAX_PERFT_DEPTH} plies");
         return Ok(2);
     }
-    if args.divide && args.depth == 0 {
+    if args.divide && depth == 0 {
         eprintln!("error: --divide needs --depth of at least 1");
         return Ok(2);
     }
@@ -135,8 +157,9 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         eprintln!("error: --board {}: expected 4, 6 or 8", args.board);
         return Ok(2);
     }
-    if args.game.is_checkers() && args.compare_with.is_some() {
-        eprintln!("error: --compare-with: no UCI engine for checkers (--game {})", args.game.name());
+    if args.game.is_checkers() && (args.compare_with.is_some() || args.engine.is_some()) {
+        let flag = if args.engine.is_some() { "--engine" } else { "--compare-with" };
+        eprintln!("error: {flag}: no UCI engine for checkers (--game {})", args.game.name());
         return Ok(2);
     }
     if let Some(n) = args.threads {
@@ -155,53 +178,108 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     }
 }
 
+/// How long an engine may take, from the flags.
+fn timeouts(args: &PerftArgs) -> PerftTimeouts {
+    PerftTimeouts {
+        probe: Duration::from_secs(args.probe_timeout_s.max(1)),
+        reply: Duration::from_secs(args.compare_timeout_s.max(1)),
+    }
+}
+
+/// The depth of `--fen` and `--compare-with`.
+fn depth(args: &PerftArgs) -> u32 {
+    args.depth.unwrap_or(DEFAULT_DEPTH)
+}
+
 /// `arbiter perft` for game `G`, once the flags are checked; `table` is the `--hash-mb` table, if any.
 fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
-    match (&args.suite, &args.compare_with) {
-        (Some(path), Some(cmd)) => compare_suite::<G>(args, path, cmd),
-        (Some(path), None) => run_suite::<G>(args, path, table),
-        (None, Some(cmd)) => {
+    let engine = match &args.engine {
+        None => None,
+        Some(text) => match parse_engine_for(text, &EachArgs::default(), args.game) {
+            Ok(spec) => Some(spec),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(2);
+            }
+        },
+    };
+    let compared = match &args.compare_with {
+        None => None,
+        Some(text) => match compare_spec(text, args.game) {
+            Ok(spec) => Some((spec, text.clone())),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(2);
+            }
+        },
+    };
+    let external = engine.as_ref().filter(|spec| matches!(spec.kind, EngineKind::Uci(_)));
+    match (&args.suite, compared) {
+        (Some(path), Some((spec, label))) => compare_suite::<G>(args, path, &spec, &label),
+        (Some(path), None) => run_suite::<G>(args, path, table, engine.as_ref()),
+        (None, compared) => {
+            let Some((spec, label)) = compared.or_else(|| external.map(|spec| (spec.clone(), spec.name.clone())))
+            else {
+                return run_single::<G>(args, table);
+            };
             let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
             if let Err(e) = G::read_fen(&fen, args.chess960) {
                 eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
                 return Ok(2);
             }
-            compare_fens::<G>(args, &[(None, fen)], cmd)
+            compare_fens::<G>(args, &[(None, fen)], &spec, &label)
         }
-        (None, None) => run_single::<G>(args, table),
     }
 }
 
-/// Compares Arbiter with `cmd` on each FEN at `args.depth`; prints each divergence; 0 when all agree, 1 on a
-/// divergence, 2 when the engine cannot be used.
-fn compare_fens<G: Game>(args: &PerftArgs, fens: &[(Option<String>, String)], cmd: &str) -> anyhow::Result<i32> {
-    let timeout = std::time::Duration::from_secs(args.compare_timeout_s.max(1));
-    let mut theirs = match UciPerftOracle::start::<G>(cmd, args.chess960, timeout) {
+/// The exit code of an engine failure: 2 for an engine without `go perft` or a position that cannot be set up
+/// (the user's choice of engine or input), 1 for an engine that failed the run (crashed, stalled, flooded).
+fn engine_failure_code(error: &CompareError) -> i32 {
+    match error {
+        CompareError::NoPerft { .. }
+        | CompareError::Setup { .. }
+        | CompareError::Spec(_)
+        | CompareError::Command { .. } => 2,
+        CompareError::Uci(_) => 1,
+    }
+}
+
+/// Compares Arbiter with the engine of `spec` (shown as `label`) on each FEN at `--depth`; prints each
+/// divergence; 0 when all agree, 1 on a divergence or an engine that failed the run, 2 when the engine cannot
+/// be used.
+fn compare_fens<G: Game>(
+    args: &PerftArgs,
+    fens: &[(Option<String>, String)],
+    spec: &EngineSpec,
+    label: &str,
+) -> anyhow::Result<i32> {
+    let flag = if args.engine.is_some() { "--engine" } else { "--compare-with" };
+    let mut theirs = match PerftEngine::<G>::start(spec, args.chess960, timeouts(args)) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: --compare-with {cmd}: {e}");
+            eprintln!("error: {flag} {label}: {e}");
             return Ok(2);
         }
     };
     let mut ours = ArbiterOracle::<G>::new(args.chess960);
+    let depth = depth(args);
     let mut differ = 0;
     for (place, fen) in fens {
-        match find_divergence::<G>(&mut ours, &mut theirs, fen, args.depth, args.chess960) {
+        match find_divergence::<G>(&mut ours, &mut theirs, fen, depth, args.chess960) {
             Ok(None) => {}
             Ok(Some(d)) => {
                 differ += 1;
-                print_divergence(place.as_deref(), fen, args.depth, &d, cmd);
+                print_divergence(place.as_deref(), fen, depth, &d, label);
             }
             Err(e) => {
                 eprintln!("error: {}{fen}: {e}", place.as_deref().map(|p| format!("{p}: ")).unwrap_or_default());
-                return Ok(2);
+                return Ok(engine_failure_code(&e));
             }
         }
     }
     println!(
-        "{} positions compared with {cmd} at depth {}: {} agree, {differ} differ",
+        "{} positions compared with {label} at depth {depth}: {} agree, {differ} differ",
         fens.len(),
-        args.depth,
         fens.len() - differ
     );
     Ok(if differ == 0 { 0 } else { 1 })
@@ -210,14 +288,19 @@ fn compare_fens<G: Game>(args: &PerftArgs, fens: &[(Option<String>, String)], cm
 fn print_divergence(place: Option<&str>, fen: &str, depth: u32, d: &Divergence, cmd: &str) {
     let at = place.map(|p| format!("{p}: ")).unwrap_or_default();
     println!("DIFFER {at}{fen} depth {depth}: arbiter {} vs {cmd} {}", d.root_counts.0, d.root_counts.1);
-    println!("  after moves: {}", if d.moves.is_empty() { "(root)".to_string() } else { d.moves.join(" ") });
-    println!("  position:    {} (depth {} left)", d.fen, d.depth);
+    print_descent(d, cmd, "  ");
+}
+
+/// The descent's end: the moves, the position, and the moves only one side generates there.
+fn print_descent(d: &Divergence, engine: &str, indent: &str) {
+    println!("{indent}after moves: {}", if d.moves.is_empty() { "(root)".to_string() } else { d.moves.join(" ") });
+    println!("{indent}position:    {} (depth {} left)", d.fen, d.depth);
     println!(
-        "  only arbiter generates: {}",
+        "{indent}only arbiter generates: {}",
         if d.only_first.is_empty() { "-".to_string() } else { d.only_first.join(" ") }
     );
     println!(
-        "  only {cmd} generates: {}",
+        "{indent}only {engine} generates: {}",
         if d.only_second.is_empty() { "-".to_string() } else { d.only_second.join(" ") }
     );
 }
@@ -243,7 +326,12 @@ fn read_suite_lines<G: Game>(
     Ok(lines.epds)
 }
 
-fn compare_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -> anyhow::Result<i32> {
+fn compare_suite<G: Game>(
+    args: &PerftArgs,
+    path: &std::path::Path,
+    spec: &EngineSpec,
+    label: &str,
+) -> anyhow::Result<i32> {
     let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -253,7 +341,7 @@ fn compare_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, cmd: &str) -
     };
     let fens: Vec<(Option<String>, String)> =
         epds.iter().map(|e| (Some(format!("{}:{}", path.display(), e.line)), e.fen.clone())).collect();
-    compare_fens::<G>(args, &fens, cmd)
+    compare_fens::<G>(args, &fens, spec, label)
 }
 
 fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
@@ -265,17 +353,18 @@ fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::
             return Ok(2);
         }
     };
+    let depth = depth(args);
     let start = Instant::now();
     let nodes = if args.divide {
-        let rows = sorted_divide::<G>(&mut pos, args.depth.max(1));
+        let rows = sorted_divide::<G>(&mut pos, depth.max(1));
         print_divide(&rows);
         rows.iter().map(|r| r.1).sum()
     } else {
-        perft_split::<G>(&pos, args.depth, table)
+        perft_split::<G>(&pos, depth, table)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("nodes {nodes}");
-    eprintln!("depth {} nodes {nodes} time {secs:.3}s {:.1} Mnps", args.depth, nodes as f64 / secs.max(1e-9) / 1e6);
+    eprintln!("depth {depth} nodes {nodes} time {secs:.3}s {:.1} Mnps", nodes as f64 / secs.max(1e-9) / 1e6);
     Ok(0)
 }
 
@@ -287,7 +376,14 @@ fn print_divide(rows: &[(String, u64)]) {
     println!("moves {}", rows.len());
 }
 
-fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+/// Checks the suite's counts with the `--engine` (Arbiter's own generator without one); 0 when all match, 1 on
+/// a mismatch or an engine that failed the run, 2 on bad input or an engine without `go perft`.
+fn run_suite<G: Game>(
+    args: &PerftArgs,
+    path: &std::path::Path,
+    table: Option<&PerftTable>,
+    spec: Option<&EngineSpec>,
+) -> anyhow::Result<i32> {
     let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -295,7 +391,8 @@ fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&P
             return Ok(2);
         }
     };
-    let plan = match plan_checks(path, &epds, args.max_nodes, args.max_depth) {
+    let select = Selection { max_nodes: args.max_nodes, max_depth: args.max_depth, depth: args.depth };
+    let plan = match plan_checks(path, &epds, select) {
         Ok(plan) => plan,
         Err(e) => {
             eprintln!("error: {e}");
@@ -303,9 +400,33 @@ fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&P
         }
     };
     let (checks, skipped, opcodes) = (plan.checks, plan.skipped, plan.opcodes);
-    if skipped > 0 {
-        eprintln!("{skipped} of {opcodes} counts skipped by --max-nodes {} / --max-depth", args.max_nodes);
+    match args.depth {
+        Some(d) => eprintln!("checking the D{d} count of each line: {} of {opcodes} counts", checks.len()),
+        None if skipped > 0 => {
+            eprintln!("{skipped} of {opcodes} counts skipped by --max-nodes {} / --max-depth", args.max_nodes);
+        }
+        None => {}
     }
+    if let Some(d) = args.depth
+        && plan.lines_without_depth > 0
+    {
+        eprintln!("{} of {} lines have no D{d} count: not checked", plan.lines_without_depth, epds.len());
+    }
+    if checks.is_empty() {
+        eprintln!("error: {}: no count left to check under --depth/--max-depth/--max-nodes", path.display());
+        return Ok(2);
+    }
+    let mut engine = match spec {
+        None => PerftEngine::<G>::Arbiter("arbiter".to_string(), ArbiterOracle::new(args.chess960)),
+        Some(spec) => match PerftEngine::<G>::start(spec, args.chess960, timeouts(args)) {
+            Ok(engine) => engine,
+            Err(e) => {
+                eprintln!("error: --engine {}: {e}", spec.name);
+                return Ok(2);
+            }
+        },
+    };
+    let name = engine.name();
     let total_expected: u64 = checks.iter().map(|c| c.expected).sum();
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total_expected) };
     bar.set_style(
@@ -314,15 +435,24 @@ fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&P
             .progress_chars("=> "),
     );
     let start = Instant::now();
-    let counted = run_checks::<G>(&epds, &checks, args.chess960, table, |expected| bar.inc(expected));
+    let counted = count_checks::<G>(&mut engine, &epds, &checks, args.chess960, table, |expected| bar.inc(expected));
     bar.finish_and_clear();
+    let counted = match counted {
+        Ok(counted) => counted,
+        Err(failed) => {
+            let c = &checks[failed.check];
+            let epd = &epds[c.epd];
+            eprintln!("error: {}:{}: {} depth {}: {}", path.display(), epd.line, epd.fen, c.depth, failed.error);
+            return Ok(engine_failure_code(&failed.error));
+        }
+    };
     let secs = start.elapsed().as_secs_f64();
     let actual: Vec<u64> = counted.iter().map(|c| c.nodes).collect();
     let seconds: Vec<f64> = counted.iter().map(|c| c.seconds).collect();
     let mut failures = 0;
     let mut csv = (args.format == ReportFormat::Csv).then(|| csv::Writer::from_writer(std::io::stdout()));
     if let Some(w) = csv.as_mut() {
-        w.write_record(["fen", "depth", "expected", "actual", "nodes", "seconds"])?;
+        w.write_record(["fen", "depth", "expected", "actual", "nodes", "seconds", "engine"])?;
     }
     for ((c, &n), &t) in checks.iter().zip(&actual).zip(&seconds) {
         if let Some(w) = csv.as_mut() {
@@ -333,16 +463,17 @@ fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&P
                 n.to_string(),
                 n.to_string(),
                 format!("{t:.6}"),
+                name.clone(),
             ];
             w.write_record(&row)?;
         }
         if n != c.expected {
             failures += 1;
             if csv.is_none() {
-                report_failure::<G>(path, &epds[c.epd], c, n, args.chess960);
+                report_failure::<G>(path, &epds[c.epd], c, n, args.chess960, &mut engine)?;
             } else {
                 eprintln!(
-                    "FAIL {}:{}: {} depth {} expected {} actual {n}",
+                    "FAIL {}:{}: {} depth {} expected {} actual {n} from {name}",
                     path.display(),
                     epds[c.epd].line,
                     epds[c.epd].fen,
@@ -352,42 +483,69 @@ fn run_suite<G: Game>(args: &PerftArgs, path: &std::path::Path, table: Option<&P
             }
         }
     }
+    let nodes: u64 = actual.iter().sum();
+    let mnps = nodes as f64 / secs.max(1e-9) / 1e6;
     if let Some(mut w) = csv {
         w.flush()?;
-        let nodes: u64 = actual.iter().sum();
         eprintln!(
-            "{} checks, {failures} failed, {nodes} nodes, {secs:.2} s, {:.1} Mnps",
-            checks.len(),
-            nodes as f64 / secs.max(1e-9) / 1e6
+            "{} checks, {failures} failed, {nodes} nodes, {secs:.2} s, {mnps:.1} Mnps, engine {name}",
+            checks.len()
         );
         return Ok(if failures == 0 { 0 } else { 1 });
     }
-    let nodes: u64 = actual.iter().sum();
     let positions = checks.iter().map(|c| c.epd).collect::<std::collections::BTreeSet<_>>().len();
     println!(
-        "{} positions, {} checks, {} failed, {nodes} nodes, {secs:.2} s, {:.1} Mnps",
-        positions,
+        "{positions} positions, {} checks, {failures} failed, {nodes} nodes, {secs:.2} s, {mnps:.1} Mnps, engine {name}",
         checks.len(),
-        failures,
-        nodes as f64 / secs.max(1e-9) / 1e6
     );
     Ok(if failures == 0 { 0 } else { 1 })
 }
 
-fn report_failure<G: Game>(path: &std::path::Path, epd: &Epd, c: &Check, actual: u64, chess960: bool) {
+/// Prints a count that differs from the suite's: the line, the counts, and for Arbiter's own generator the
+/// divide; for an external engine the descent to the first position where it and Arbiter's generator differ.
+fn report_failure<G: Game>(
+    path: &std::path::Path,
+    epd: &Epd,
+    c: &Check,
+    actual: u64,
+    chess960: bool,
+    engine: &mut PerftEngine<G>,
+) -> anyhow::Result<()> {
+    let name = engine.name();
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
     println!(
-        "  depth {} expected {} actual {} (difference {})",
+        "  depth {} expected {} actual {} (difference {}) from {name}",
         c.depth,
         c.expected,
         actual,
         actual as i128 - c.expected as i128
     );
-    let mut pos = suite_position::<G>(epd, chess960);
-    if c.depth >= 1 {
+    if c.depth == 0 {
+        return Ok(());
+    }
+    if let PerftEngine::Arbiter(..) = engine {
+        let mut pos = suite_position::<G>(epd, chess960);
         println!("  divide at depth {}:", c.depth);
         for (m, n) in sorted_divide::<G>(&mut pos, c.depth) {
             println!("    {m:<6} {n}");
         }
+        return Ok(());
     }
+    let mut ours = ArbiterOracle::<G>::new(chess960);
+    match find_divergence::<G>(&mut ours, engine, &epd.fen, c.depth, chess960) {
+        Ok(Some(d)) => {
+            let truth = if d.root_counts.0 == c.expected { " (the suite's count)" } else { ", not the suite's count" };
+            println!(
+                "  descent with arbiter's generator as the reference (arbiter counts {}{truth}):",
+                d.root_counts.0
+            );
+            print_descent(&d, &name, "    ");
+        }
+        Ok(None) => println!(
+            "  arbiter's generator agrees with {name} at every root move: check the suite's count (line {})",
+            epd.line
+        ),
+        Err(e) => println!("  no descent: {e}"),
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use crate::game::Game;
 use crate::game::perft::{PerftTable, divide, perft_split};
 use crate::notation::epd::{Epd, EpdError, SuiteLines, read_epd_file_with, read_one_field_file_with};
+use crate::suite::compare::{CompareError, PerftEngine, PerftOracle};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::Instant;
@@ -64,6 +65,8 @@ pub struct SuitePlan {
     pub skipped: usize,
     /// Depth opcodes read in all.
     pub opcodes: usize,
+    /// Lines with no count at the one depth asked for ([`Selection::depth`]).
+    pub lines_without_depth: usize,
 }
 
 /// Reads a suite of game `G` (EPD lines with `;Dn count` opcodes; the one-field PDN FEN for checkers), each
@@ -82,14 +85,28 @@ pub fn read_suite<G: Game>(path: &Path, chess960: bool, skip_bad_lines: bool) ->
     Ok(SuiteLines { epds, bad: Vec::new() })
 }
 
-/// The checks of `epds` (read from `path`): every `Dn count` opcode whose count is at most `max_nodes` and
-/// whose depth is at most `max_depth` (when given).
+/// Which of a suite's counts to check: every `Dn` opcode up to the caps, or only those of one depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    /// Skip counts larger than this.
+    pub max_nodes: u64,
+    /// Skip depths deeper than this, when given.
+    pub max_depth: Option<u32>,
+    /// Check only this depth (`--depth N`), when given.
+    pub depth: Option<u32>,
+}
+
+/// The checks of `epds` (read from `path`): every `Dn count` opcode whose count is at most `max_nodes`, whose
+/// depth is at most `max_depth` (when given) and is `depth` (when given). Lines without a count at `depth` are
+/// counted in [`SuitePlan::lines_without_depth`].
 ///
 /// # Errors
 /// [`SuiteError`] for a malformed depth or count opcode, or a suite with no count at all.
-pub fn plan_checks(path: &Path, epds: &[Epd], max_nodes: u64, max_depth: Option<u32>) -> Result<SuitePlan, SuiteError> {
-    let mut plan = SuitePlan { checks: Vec::new(), skipped: 0, opcodes: 0 };
+pub fn plan_checks(path: &Path, epds: &[Epd], select: Selection) -> Result<SuitePlan, SuiteError> {
+    let Selection { max_nodes, max_depth, depth: only } = select;
+    let mut plan = SuitePlan { checks: Vec::new(), skipped: 0, opcodes: 0, lines_without_depth: 0 };
     for (i, epd) in epds.iter().enumerate() {
+        let mut has_depth = false;
         for (op, value) in &epd.ops {
             let Some(depth_text) = op
                 .strip_prefix('D')
@@ -106,11 +123,15 @@ pub fn plan_checks(path: &Path, epds: &[Epd], max_nodes: u64, max_depth: Option<
                 return Err(SuiteError::Count { place, opcode: op.clone(), value: value.clone() });
             };
             plan.opcodes += 1;
-            if expected > max_nodes || max_depth.is_some_and(|d| depth > d) {
+            has_depth |= only == Some(depth);
+            if expected > max_nodes || max_depth.is_some_and(|d| depth > d) || only.is_some_and(|d| depth != d) {
                 plan.skipped += 1;
                 continue;
             }
             plan.checks.push(Check { epd: i, depth, expected });
+        }
+        if only.is_some() && !has_depth {
+            plan.lines_without_depth += 1;
         }
     }
     if plan.opcodes == 0 {
@@ -166,6 +187,46 @@ pub fn run_checks<G: Game>(
     counted
 }
 
+/// A check an engine could not count: its index in the checks, and why.
+#[derive(Debug)]
+pub struct EngineFailed {
+    /// The index of the check in the checks given.
+    pub check: usize,
+    /// What went wrong.
+    pub error: CompareError,
+}
+
+/// Counts every check with `engine`: Arbiter's own generator in parallel ([`run_checks`], with `table`), an
+/// external engine one check after another, each given Arbiter's own FEN of the line's position
+/// ([`Game::position_fen`]); `done` is called with each check's expected count as it finishes. Returns one
+/// [`Counted`] per check, in check order.
+///
+/// # Errors
+/// [`EngineFailed`] for the first check the engine could not count (it crashed, stalled, flooded its output or
+/// searched instead); the checks before it are not returned.
+pub fn count_checks<G: Game>(
+    engine: &mut PerftEngine<G>,
+    epds: &[Epd],
+    checks: &[Check],
+    chess960: bool,
+    table: Option<&PerftTable>,
+    done: impl Fn(u64) + Sync,
+) -> Result<Vec<Counted>, EngineFailed> {
+    let oracle = match engine {
+        PerftEngine::Arbiter(..) => return Ok(run_checks::<G>(epds, checks, chess960, table, done)),
+        PerftEngine::Uci(oracle) => oracle,
+    };
+    let mut counted = Vec::with_capacity(checks.len());
+    for (i, c) in checks.iter().enumerate() {
+        let fen = G::position_fen(&suite_position::<G>(&epds[c.epd], chess960));
+        let t = Instant::now();
+        let nodes = oracle.count(&fen, c.depth).map_err(|error| EngineFailed { check: i, error })?;
+        done(c.expected);
+        counted.push(Counted { nodes, seconds: t.elapsed().as_secs_f64() });
+    }
+    Ok(counted)
+}
+
 /// The divide of `pos` at `depth` as (move text, leaf count) rows sorted by move text; the position is
 /// restored.
 pub fn sorted_divide<G: Game>(pos: &mut G::Position, depth: u32) -> Vec<(String, u64)> {
@@ -189,16 +250,21 @@ mod tests {
     fn plans_count_and_refuse_like_the_suite_reader() {
         let path = Path::new("s.epd");
         let epds = [epd(1, &[("D1", "20"), ("D2", "400"), ("id", "x")]), epd(2, &[("D3", "8902")])];
-        let plan = plan_checks(path, &epds, 1000, None).unwrap();
+        let select = |max_nodes, max_depth, depth| Selection { max_nodes, max_depth, depth };
+        let plan = plan_checks(path, &epds, select(1000, None, None)).unwrap();
         assert_eq!((plan.checks.len(), plan.skipped, plan.opcodes), (2, 1, 3));
-        assert_eq!(plan_checks(path, &epds, 10_000, Some(2)).unwrap().skipped, 1);
+        assert_eq!(plan_checks(path, &epds, select(10_000, Some(2), None)).unwrap().skipped, 1);
+        // One depth: the other counts are skipped, and a line without that depth is counted apart.
+        let one = plan_checks(path, &epds, select(10_000, None, Some(2))).unwrap();
+        assert_eq!(one.checks, [Check { epd: 0, depth: 2, expected: 400 }]);
+        assert_eq!((one.skipped, one.lines_without_depth), (2, 1));
         let bad = [epd(3, &[("D99", "1")])];
         assert_eq!(
-            plan_checks(path, &bad, 1, None).unwrap_err().to_string(),
+            plan_checks(path, &bad, select(1, None, None)).unwrap_err().to_string(),
             "s.epd:3: opcode \"D99\" is not a perft depth D0..D32"
         );
         let none = [epd(4, &[("id", "x")])];
-        assert!(matches!(plan_checks(path, &none, 1, None), Err(SuiteError::NoCounts { lines: 1, .. })));
+        assert!(matches!(plan_checks(path, &none, select(1, None, None)), Err(SuiteError::NoCounts { lines: 1, .. })));
         let counted = run_checks::<crate::chess::Game>(&epds, &plan.checks, false, None, |_| {});
         assert_eq!(counted.iter().map(|c| c.nodes).collect::<Vec<_>>(), [20, 400]);
     }

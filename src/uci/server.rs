@@ -3,7 +3,8 @@
 //!
 //! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N value V`, `position startpos|fen F [moves ...]`,
 //! `go [depth D] [nodes N] [movetime T] [wtime T] [btime T] [winc T] [binc T] [movestogo M] [infinite]`,
-//! `stop`, `ponderhit`, `quit`. A malformed command or an illegal move is answered with
+//! `go perft N` (the divide and count of the position at N plies, in Stockfish's format: `e2e4: 20` lines, an
+//! empty line, `Nodes searched: N`), `stop`, `ponderhit`, `quit`. A malformed command or an illegal move is answered with
 //! `info string error: ...` and ignored. Source: the UCI protocol description (Stefan Meyer-Kahlen, 2004).
 //!
 //! Options: `Hash`, `Threads` (1), `UCI_Chess960`, `MultiPV` (default 1), every weight and search switch.
@@ -354,6 +355,9 @@ impl UciServer {
     }
 
     fn go(&mut self, words: &[&str]) {
+        if words.first() == Some(&"perft") {
+            return self.perft(&words[1..]);
+        }
         let (mut params, warnings) = match parse_go(words) {
             Ok(p) => p,
             Err(e) => return self.error(&e.to_string()),
@@ -388,6 +392,40 @@ impl UciServer {
             engine
         });
         self.worker = Some((handle, params.infinite));
+    }
+
+    /// `go perft N`: every legal move of the position with the leaf count below it at N plies (root moves
+    /// counted in parallel, in generation order), an empty line and `Nodes searched: TOTAL`, as Stockfish prints
+    /// them (`src/perft.h` and `UCIEngine::perft` in `src/uci.cpp` of official-stockfish/Stockfish). Answered
+    /// before the next command is read; a running search is stopped first.
+    fn perft(&mut self, words: &[&str]) {
+        use crate::game::Game as _;
+        use rayon::prelude::*;
+        let max = crate::suite::perft::MAX_PERFT_DEPTH;
+        let depth = match words {
+            [d] => match d.parse::<u32>() {
+                Ok(d) if (1..=max).contains(&d) => d,
+                _ => return self.error(&format!("go perft {d:?}: expected a depth from 1 to {max}")),
+            },
+            _ => return self.error("go perft: expected one depth, `go perft N`"),
+        };
+        self.stop_search();
+        let pos = self.game.position().clone();
+        let moves = Game::generate(&pos);
+        let rows: Vec<(String, u64)> = moves
+            .as_ref()
+            .par_iter()
+            .map(|&m| {
+                let mut p = pos.clone();
+                Game::make_move(&mut p, m);
+                (m.to_uci(self.chess960), Game::perft(&mut p, depth - 1))
+            })
+            .collect();
+        for (m, n) in &rows {
+            say(&self.out, &format!("{m}: {n}"));
+        }
+        say(&self.out, "");
+        say(&self.out, &format!("Nodes searched: {}", rows.iter().map(|r| r.1).sum::<u64>()));
     }
 
     /// Stops a running search and waits for its `bestmove`.
@@ -495,6 +533,16 @@ mod tests {
         server.run(input.as_bytes());
         let bytes = buf.0.lock().expect("test lock").clone();
         String::from_utf8(bytes).expect("utf-8 output")
+    }
+
+    #[test]
+    fn go_perft_prints_stockfishs_divide_and_count() {
+        let out = session("position startpos moves e2e4\ngo perft 2\nisready\n");
+        assert!(out.contains("e7e5: 29\n"), "{out}");
+        assert!(out.ends_with("\nNodes searched: 600\nreadyok\n"), "{out}");
+        assert_eq!(out.lines().filter(|l| l.contains(": ")).count(), 21, "{out}");
+        let out = session("go perft 0\ngo perft x\ngo perft\n");
+        assert_eq!(out.matches("info string error: go perft").count(), 3, "{out}");
     }
 
     #[test]

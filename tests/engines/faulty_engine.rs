@@ -25,6 +25,12 @@
 //!
 //! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
 //! `score cp 0`; `cp:-2147483648` tests scores at the integer limit).
+//!
+//! Perft cues (`arbiter perft --engine` tests): every mode but these answers `go perft N` as a search, with a
+//! `bestmove` (an engine without `go perft`). `--mode perft-no-ep` answers `go perft N` with a divide
+//! (`e2e4: 20` lines) and a total (`Nodes: N`) counted by Arbiter's generator leaving out every en-passant
+//! capture, at every node: a wrong count wherever an en-passant capture lies within the depth.
+//! `--mode perft-total-only` prints only a total, one more than the true count (`12 nodes`), and no divide.
 
 use arbiter::uci::server::parse_position;
 use std::io::{BufRead, Write};
@@ -82,6 +88,9 @@ fn main() {
                 say("readyok");
             }
             Some("position") => game = parse_position(&words[1..], false).ok(),
+            Some("go") if words.get(1) == Some(&"perft") && mode.starts_with("perft-") => {
+                perft_cue(&mode, &words, game.as_ref(), &say);
+            }
             Some("go") => {
                 // --crash-fen: crash on one position, whatever the mode.
                 if let (Some(text), Some(g)) = (crash_fen.as_deref(), game.as_ref())
@@ -143,4 +152,35 @@ fn flood(mut out: impl Write, head: &[u8], body: &[u8]) -> ! {
     let _ = out.write_all(head);
     while out.write_all(&chunk).is_ok() {}
     std::process::exit(5);
+}
+
+// ---- Perft cues: `go perft N` answered wrongly on purpose (tests/perft.rs, `arbiter perft --engine`) ----
+
+/// Answers `go perft N` (`words`) in the perft `mode`: for `perft-no-ep`, the divide and total of Arbiter's
+/// generator without en-passant captures, in the `move: count` and `Nodes: N` forms.
+fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::Game>, say: &dyn Fn(&str)) {
+    use arbiter::chess::{Move, MoveKind, Position};
+    use arbiter::game::Game as _;
+    use arbiter::suite::compare::{ArbiterOracle, PerftOracle};
+    fn no_en_passant(_: &Position, m: Move) -> bool {
+        m.kind() != MoveKind::EnPassant
+    }
+    let depth: u32 = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
+    let fen = match game {
+        Some(game) => arbiter::chess::Game::position_fen(game.position()),
+        None => arbiter::chess::Game::initial_fen(),
+    };
+    if mode == "perft-no-ep" {
+        let divide = ArbiterOracle::<arbiter::chess::Game>::filtered(false, no_en_passant)
+            .divide(&fen, &[], depth)
+            .unwrap_or_default();
+        for (m, n) in &divide {
+            say(&format!("{m}: {n}"));
+        }
+        say("");
+        say(&format!("Nodes: {}", divide.values().sum::<u64>()));
+    } else if mode == "perft-total-only" {
+        let divide = ArbiterOracle::<arbiter::chess::Game>::new(false).divide(&fen, &[], depth).unwrap_or_default();
+        say(&format!("{} nodes", divide.values().sum::<u64>() + 1));
+    }
 }
