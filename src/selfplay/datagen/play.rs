@@ -226,3 +226,37 @@ pub fn play_game(players: &mut Players, spec: &DatagenSpec, number: u64) -> Resu
     };
     Ok(GameRecord { number, result, end, plies: game.moves().len(), start, start_ply, searched, samples, skipped })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_map_onto_the_builtin_scale() {
+        use crate::engine::chess::search::MATE;
+        use crate::engine::mate_moves;
+        assert_eq!(MATE, MATE_CP);
+        assert_eq!(score_cp(EngineScore::Mate(1)), 31_999);
+        assert_eq!(score_cp(EngineScore::Mate(-1)), -31_998);
+        assert_eq!(score_cp(EngineScore::Mate(0)), -32_000);
+        assert_eq!(score_cp(EngineScore::Cp(-45)), -45);
+        assert_eq!(score_cp(EngineScore::Cp(50_000)), MAX_CP);
+        // The built-in engine's mate scores come back unchanged through its mate distance in moves.
+        for score in [MATE - 1, MATE - 3, MATE - 9, -MATE, -(MATE - 2), -(MATE - 10)] {
+            let moves = mate_moves(score, MATE, true).expect("a mate");
+            assert_eq!(score_cp(EngineScore::Mate(moves)), score, "{score}");
+        }
+    }
+
+    #[test]
+    fn the_first_engine_is_white_in_odd_games() {
+        let spec = crate::player::EngineSpec::builtin("seed").expect("built in");
+        let one = Players { players: vec![spec.create().expect("starts")], limits: vec![MoveLimit::default()] };
+        assert_eq!((one.white(1), one.white(2)), (0, 0));
+        let two = Players {
+            players: vec![spec.create().expect("starts"), spec.create().expect("starts")],
+            limits: vec![MoveLimit::default(); 2],
+        };
+        assert_eq!((two.white(1), two.white(2), two.white(3)), (0, 1, 0));
+    }
+}
