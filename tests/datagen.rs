@@ -204,3 +204,15 @@ fn two_engines_take_turns_with_white() {
     let epd = std::fs::read_to_string(&out).expect("the EPD file");
     assert!(epd.contains("id \"g1p") && epd.contains("id \"g2p"), "{epd}");
 }
+
+#[test]
+fn an_external_engine_plays_on_a_clock() {
+    let d = dir("clock");
+    let out = d.join("tc.epd").display().to_string();
+    let engine = arbiter_uci();
+    let run = datagen(&["--engine", &engine, "--tc", "2+0.05", "--games", "1", "--maxplies", "24", "--out", &out]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("arbiter-uci plays on time (tc 2+0.05): games are not reproducible"), "{stderr}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("games: 1 "), "{}", text(&run));
+}

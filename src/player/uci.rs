@@ -443,6 +443,28 @@ mod tests {
     use crate::chess::parse_uci;
 
     #[test]
+    fn the_pv_is_the_last_first_line_read_while_legal() {
+        let game = chess::Game::new(Position::startpos());
+        let e4 = parse_uci(game.position(), "e2e4").unwrap();
+        let lines = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let pv = |v: &[&str]| {
+            principal_variation(&game, &lines(v), e4).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+        };
+        let read = [
+            "info depth 3 score cp 20 pv e2e4 e7e5 g1f3",
+            "info depth 3 multipv 2 score cp 5 pv d2d4",
+            "bestmove e2e4",
+        ];
+        assert_eq!(pv(&read), "e2e4 e7e5 g1f3");
+        // Read up to the first move that is not legal; a PV of another move, or none, is empty.
+        assert_eq!(pv(&["info depth 2 score cp 9 pv e2e4 e7e5 e1e3 g8f6", "bestmove e2e4"]), "e2e4 e7e5");
+        assert_eq!(pv(&["info depth 2 score cp 9 pv d2d4 d7d5", "bestmove e2e4"]), "");
+        assert_eq!(pv(&["info depth 2 score cp 9", "info string pv e2e4", "bestmove e2e4"]), "");
+        let long = format!("info depth 9 pv e2e4 {}", "g8f6 g1f3 f6g8 f3g1 ".repeat(100));
+        assert_eq!(principal_variation(&game, &lines(&[&long]), e4).len(), MAX_PV_PLIES);
+    }
+
+    #[test]
     fn scores_past_the_64_bit_limit_are_clamped_not_dropped() {
         let read = |line: &str| {
             let mut info = InfoSummary::default();

@@ -951,6 +951,28 @@ mod tests {
     }
 
     #[test]
+    fn book_openings_are_taken_in_turn_and_their_last_position_is_not_written() {
+        let dir = std::env::temp_dir().join(format!("arbiter-datagen-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("two.epd");
+        let fens = ["r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -", "8/5k2/8/8/3K4/8/3P4/8 b - -"];
+        std::fs::write(&book, format!("{}\n{}\n", fens[0], fens[1])).unwrap();
+        let mut a = args(3, 200, 1, &book);
+        (a.book, a.max_plies) = (Some(book.clone()), 12);
+        let spec = DatagenRequest::validate(&a).unwrap();
+        let mut players = create_players(&spec).unwrap();
+        for (number, fen) in [(1, fens[0]), (2, fens[1]), (3, fens[0])] {
+            let record = play_game(&mut players, &spec, number).unwrap();
+            assert_eq!((record.start.to_fen().starts_with(fen), record.start_ply), (true, 0), "game {number}");
+            assert_eq!(record.skipped.book, 1);
+            assert!(record.samples.iter().all(|s| s.ply > 0));
+        }
+        a.book = Some(dir.join("missing.epd"));
+        assert!(DatagenRequest::validate(&a).unwrap_err().to_string().starts_with("--book: "));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn max_plies_draws_and_stop_starts_no_game() {
         let mut a = args(1, 300, 1, Path::new("unused.epd"));
         (a.max_plies, a.resign_score) = (20, 0);

@@ -54,12 +54,16 @@ fn request_of(limit: &MoveLimit, clocks: &[Option<Clock>; 2], mover: Color) -> G
         GoLimits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..GoLimits::default() };
     let left = |c: &Clock| u64::try_from(c.left_ms().max(0)).unwrap_or(0);
     let mut allowed_ms = limit.movetime_ms.map(|ms| ms + limit.timemargin_ms);
-    if let [Some(white), Some(black)] = clocks {
-        (go.wtime_ms, go.btime_ms) = (Some(left(white)), Some(left(black)));
-        (go.winc_ms, go.binc_ms) = (Some(white.control().inc_ms), Some(black.control().inc_ms));
-        let own = if mover == Color::White { white } else { black };
+    if let Some(own) = clocks[usize::from(mover == Color::Black)] {
+        // Each side's clock as it stands (a side without one, in a game of two engines, sends none).
+        if let Some(white) = clocks[0] {
+            (go.wtime_ms, go.winc_ms) = (Some(left(&white)), Some(white.control().inc_ms));
+        }
+        if let Some(black) = clocks[1] {
+            (go.btime_ms, go.binc_ms) = (Some(left(&black)), Some(black.control().inc_ms));
+        }
         go.movestogo = own.moves_to_go();
-        let clock_ms = left(own) + limit.timemargin_ms;
+        let clock_ms = left(&own) + limit.timemargin_ms;
         allowed_ms = Some(allowed_ms.map_or(clock_ms, |ms| ms.min(clock_ms)));
     }
     GoRequest { limits: go, allowed_ms }
@@ -95,7 +99,9 @@ fn ask(
 /// ply, the player cleared before each check).
 fn random_opening(players: &mut Players, spec: &DatagenSpec, plies: usize, number: u64) -> Result<Game, DatagenError> {
     let mut rng = super::game_rng(spec.seed, number);
-    let request = request_of(&players.limits[0], &[None, None], Color::White);
+    // A clock-only engine checks with both clocks full.
+    let limit = &players.limits[0];
+    let request = request_of(limit, &[limit.tc.map(Clock::new), limit.tc.map(Clock::new)], Color::White);
     for _ in 0..super::CANDIDATES_PER_POSITION {
         let mut game = Game::new(Position::startpos());
         let mut dead_end = false;
