@@ -295,6 +295,25 @@ impl clap::ValueEnum for crate::selfplay::datagen::SelectMode {
     }
 }
 
+/// `--format` of datagen: `epd`, `text`, `viriformat` or `bulletformat` (the library's
+/// [`TrainingFormat`](crate::selfplay::datagen::TrainingFormat)).
+impl clap::ValueEnum for crate::selfplay::datagen::TrainingFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        use crate::selfplay::datagen::TrainingFormat;
+        &[TrainingFormat::Epd, TrainingFormat::Text, TrainingFormat::Viriformat, TrainingFormat::Bulletformat]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use crate::selfplay::datagen::TrainingFormat;
+        match self {
+            TrainingFormat::Epd => possible("epd", "EPD lines with the result in c9, and FILE.meta.tsv (arbiter tune)"),
+            TrainingFormat::Text => possible("text", "Plain text lines FEN | score | result (bullet's text input)"),
+            TrainingFormat::Viriformat => possible("viriformat", "viriformat game records (one per game)"),
+            TrainingFormat::Bulletformat => possible("bulletformat", "bulletformat records (one per position)"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

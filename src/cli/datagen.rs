@@ -1,52 +1,93 @@
-//! `arbiter datagen`: labelled training positions for Texel tuning from self-play of one engine build; the
-//! method and the output formats are those of [`crate::selfplay::datagen`].
+//! `arbiter datagen`: training positions from self-play of any engine (built-in or external UCI, one or two);
+//! the method and the output formats are those of [`crate::selfplay::datagen`] and `docs/datagen.md`.
 //!
 //! ```text
 //! arbiter datagen --config seed --games 10000 --nodes 5000 --concurrency 16 --out data/seed.epd
-//! arbiter tune --data data/seed.epd --games data/seed.epd.meta.tsv --config seed --out configs/tuned.toml
+//! arbiter datagen --engine cmd=/usr/games/stockfish,option.Threads=1 --nodes 5000 --games 1000 --out sf.epd
+//! arbiter datagen ... --out sf.epd --resume      # after a kill: continues the same run
 //! ```
 //!
 //! Ctrl-C or SIGTERM stops handing out games; the games in play end and are written (exit 130); a second one
-//! quits at once.
+//! quits at once. A killed run continues with `--resume`.
 //!
-//! Exit codes: 0 done, 2 bad input (a flag, the config, an existing `--out` without `--force`, no balanced
-//! opening found), 1 a file that cannot be written, 130 interrupted.
+//! Exit codes: 0 done, 1 an engine failed the run (crash, stall, illegal move, no score), 2 bad input (a
+//! flag, the config, the book, an existing `--out` without `--force` or `--resume`, settings that differ
+//! from the resumed run, no balanced opening found), 3 a file that cannot be written, 130 interrupted.
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
-use crate::selfplay::datagen::{DatagenError, DatagenRequest, SelectMode, Totals, generate, meta_path, summary_text};
+use crate::engine::registry::chess_config;
+use crate::player::spec::{EachArgs, parse_engine_with};
+use crate::player::{EngineSpec, TimeControl};
+use crate::selfplay::datagen::output::{Output, keys_path, progress_path};
+use crate::selfplay::datagen::{
+    DatagenError, DatagenRequest, SelectMode, Start, Totals, TrainingFormat, meta_path, summary_text,
+};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Flags of `arbiter datagen`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatagenArgs {
-    /// The engine build that plays both sides: a config file (`.toml`) or a built-in build (`seed`, `nomob`).
-    #[arg(long, default_value = "seed")]
-    pub config: String,
+    /// An engine, as `arbiter match --engine` takes it: a built-in build (`name=seed`, `config=FILE`) or an
+    /// external UCI engine (`cmd=PROGRAM,args=...,option.Threads=1,nodes=5000`). Once: self-play; twice: the
+    /// first plays White in odd games, Black in even ones.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
 
-    /// How many self-play games to play.
+    /// The built-in engine build that plays both sides, a config file (`.toml`) or a built-in build (`seed`,
+    /// `nomob`): the same as `--engine config=FILE` or `--engine name=seed` (default: seed).
+    #[arg(long, conflicts_with = "engines")]
+    pub config: Option<String>,
+
+    /// How many games to play.
     #[arg(value_parser = crate::cli::args::count, long)]
     pub games: u64,
 
-    /// Nodes per move (and for the check of each candidate opening).
-    #[arg(value_parser = crate::cli::args::nodes, long, default_value_t = 5000)]
-    pub nodes: u64,
+    /// Nodes per move (and for the check of each random opening), for an engine whose spec sets no limit; a
+    /// built-in engine with no limit at all searches 5000.
+    #[arg(value_parser = crate::cli::args::nodes, long)]
+    pub nodes: Option<u64>,
 
-    /// Games played at once, one thread each (default: all cores).
+    /// Depth per move in plies, for an engine whose spec sets no limit.
+    #[arg(long)]
+    pub depth: Option<u32>,
+
+    /// Time per move in milliseconds, for an engine whose spec sets no limit.
+    #[arg(long)]
+    pub movetime_ms: Option<u64>,
+
+    /// A clock per side and game, such as 10+0.1 or 40/60 (seconds), for an engine whose spec sets no limit.
+    #[arg(long)]
+    pub tc: Option<String>,
+
+    /// Games played at once, each worker with its own engine processes (default: all cores).
     #[arg(value_parser = crate::cli::args::threads, long)]
     pub concurrency: Option<usize>,
 
-    /// The EPD file to write; the game of each line goes to FILE.meta.tsv.
+    /// The file to write; for --format epd the game of each line goes to FILE.meta.tsv. FILE.keys and
+    /// FILE.progress record the run for --resume.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 
-    /// Random plies from the start position in each game's opening.
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = TrainingFormat::Epd)]
+    pub format: TrainingFormat,
+
+    /// Random plies from the start position in each game's opening (without --book).
     #[arg(long, default_value_t = 8)]
     pub plies: usize,
 
-    /// Keep an opening when the engine scores it within this many centipawns of 0.
+    /// Openings from an EPD or PGN file instead of random ones: game g plays opening (g - 1) mod N + 1.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<PathBuf>,
+
+    /// Plies kept of each PGN game of --book (all by default).
+    #[arg(long, requires = "book")]
+    pub book_plies: Option<usize>,
+
+    /// Keep a random opening when the (first) engine scores it within this many centipawns of 0.
     #[arg(long, default_value_t = 50)]
     pub window: i32,
 
@@ -68,26 +109,59 @@ pub struct DatagenArgs {
     #[arg(long, value_enum, default_value_t = SelectMode::Quiet)]
     pub select: SelectMode,
 
+    /// Skip positions whose absolute score exceeds this many centipawns.
+    #[arg(long, value_name = "CP")]
+    pub max_score: Option<i32>,
+
     /// Replace the output files if they exist.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+
+    /// Continue the interrupted run writing --out (same flags; --games may grow): files are cut back to the
+    /// last complete game and the next game follows.
+    #[arg(long)]
+    pub resume: bool,
 }
 
 impl DatagenArgs {
-    /// The library request of these flags (the output paths apart).
-    pub fn request(&self) -> DatagenRequest {
-        DatagenRequest {
-            config: self.config.clone(),
+    /// The library request of these flags (the output paths apart): `--engine` values parsed as `arbiter
+    /// match` parses them, `--config X` as the built-in build `X` (`--engine name=X`) or the config file `X`.
+    ///
+    /// # Errors
+    /// A bad `--engine`, `--config` or `--tc`.
+    pub fn request(&self) -> anyhow::Result<DatagenRequest> {
+        let engines = if self.engines.is_empty() {
+            let config = self.config.as_deref().unwrap_or("seed");
+            let build = chess_config(config).map_err(DatagenError::Config)?;
+            let source = if EngineSpec::builtin(config).is_some() { "built-in" } else { config };
+            vec![EngineSpec::from_config(&build.name.clone(), build, source)]
+        } else {
+            let each = EachArgs::default();
+            self.engines.iter().map(|text| parse_engine_with(text, &each)).collect::<Result<Vec<_>, _>>()?
+        };
+        let tc = match &self.tc {
+            Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+            None => None,
+        };
+        Ok(DatagenRequest {
+            engines,
             games: self.games,
             nodes: self.nodes,
+            depth: self.depth,
+            movetime_ms: self.movetime_ms,
+            tc,
             concurrency: self.concurrency,
             plies: self.plies,
+            book: self.book.clone(),
+            book_plies: self.book_plies,
             window: self.window,
             seed: self.seed,
             max_plies: self.maxplies,
             resign_score: self.resign_score,
             select: self.select,
-        }
+            max_score: self.max_score,
+            format: self.format,
+        })
     }
 }
 
@@ -102,67 +176,81 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
     Ok(exit_code(run_inner(&args)))
 }
 
-fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
-    let spec = args.request().validate()?;
-    let meta = meta_path(&args.out);
-    for path in [&args.out, &meta] {
-        if path.exists() && !args.force {
-            return Err(anyhow::anyhow!("--out: {} already exists; pass --force to replace it", path.display()).into());
-        }
-    }
-    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| anyhow::Error::new(e).context(format!("--out: cannot create {}", dir.display())))?;
-    }
-    let create = |path: &Path| {
-        std::fs::File::create(path)
-            .map(std::io::BufWriter::new)
-            .map_err(|e| anyhow::Error::new(e).context(format!("--out: cannot create {}", path.display())))
+/// The failure of a datagen error: an engine's (exit 1), the system's (exit 3) or the input's (exit 2).
+fn failure(error: DatagenError) -> Failure {
+    let system = match &error {
+        DatagenError::WriteOut(_) | DatagenError::WriteMeta(_) => true,
+        DatagenError::Resume(e) => e.is_system(),
+        _ => false,
     };
-    let (mut epd_file, mut meta_file) = (create(&args.out)?, create(&meta)?);
+    if system {
+        Failure::System(error.into())
+    } else if error.is_engine_failure() {
+        Failure::Internal(error.into())
+    } else {
+        Failure::Input(error.into())
+    }
+}
+
+fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
+    let spec = args.request()?.validate().map_err(failure)?;
+    let (mut output, start) = if args.resume {
+        Output::resume(&args.out, &spec).map_err(|e| failure(e.into()))?
+    } else {
+        (Output::create(&args.out, &spec, args.force).map_err(|e| failure(e.into()))?, Start::default())
+    };
     super::install_interrupt_handler("datagen", &INTERRUPTED);
+    let engines = spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>();
     eprintln!(
-        "arbiter datagen: {} games of {} against itself at {} nodes, concurrency {}, select {}, into {}",
+        "arbiter datagen: {} games of {}, concurrency {}, select {}, format {:?}, into {}{}",
         spec.games,
-        args.config,
-        spec.nodes,
+        engines.join(" against "),
         spec.concurrency,
         match spec.select {
             SelectMode::Quiet => "quiet",
             SelectMode::QLeaf => "qleaf",
         },
-        args.out.display()
+        spec.format,
+        args.out.display(),
+        if args.resume { format!(", resuming after game {}", start.totals.games) } else { String::new() }
     );
+    for engine in &spec.engines {
+        if engine.limit.is_timed() {
+            eprintln!("warning: {} plays on time ({}): games are not reproducible", engine.name, engine.limit);
+        }
+    }
     let started = Instant::now();
+    let first = start.totals.games;
     let bar = ProgressBar::new(spec.games).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
             .expect("the template is valid")
             .progress_chars("=> "),
     );
+    bar.set_position(first);
     let mut on_game = |t: &Totals| {
         bar.set_position(t.games);
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
-        bar.set_message(format!("{} positions, {:.2} games/s", t.positions, t.games as f64 / seconds));
+        bar.set_message(format!("{} positions, {:.2} games/s", t.positions, (t.games - first) as f64 / seconds));
     };
-    let outcome = generate(&spec, &mut epd_file, &mut meta_file, &INTERRUPTED, &mut on_game);
+    let outcome = output.generate(&spec, start, &INTERRUPTED, &mut on_game);
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let totals = match outcome {
-        Ok(totals) => totals,
-        Err(DatagenError::WriteEpd(e)) => {
-            return Err(Failure::System(
-                anyhow::Error::new(e).context(format!("{}: cannot write", args.out.display())),
-            ));
-        }
-        Err(DatagenError::WriteMeta(e)) => {
-            return Err(Failure::System(anyhow::Error::new(e).context(format!("{}: cannot write", meta.display()))));
-        }
-        Err(e) => return Err(Failure::Input(e.into())),
-    };
+    let totals = outcome.map_err(failure)?;
     print!("{}", summary_text(&totals, seconds));
-    println!("wrote {} and {}", args.out.display(), meta.display());
+    let written = match spec.format {
+        TrainingFormat::Epd => format!("{} and {}", args.out.display(), meta_path(&args.out).display()),
+        _ => args.out.display().to_string(),
+    };
+    println!(
+        "wrote {written} (resume record {}, keys {})",
+        progress_path(&args.out).display(),
+        keys_path(&args.out).display()
+    );
     if INTERRUPTED.load(Ordering::SeqCst) {
-        eprintln!("arbiter datagen: interrupted after {} of {} games", totals.games, spec.games);
+        eprintln!(
+            "arbiter datagen: interrupted after {} of {} games; continue with --resume",
+            totals.games, spec.games
+        );
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
@@ -171,21 +259,31 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     fn args(games: u64, nodes: u64, concurrency: usize, out: &Path) -> DatagenArgs {
         DatagenArgs {
-            config: "seed".to_string(),
+            engines: vec![],
+            config: None,
             games,
-            nodes,
+            nodes: Some(nodes),
+            depth: None,
+            movetime_ms: None,
+            tc: None,
             concurrency: Some(concurrency),
             out: out.to_path_buf(),
+            format: TrainingFormat::Epd,
             plies: 8,
+            book: None,
+            book_plies: None,
             window: 50,
             seed: 1,
             maxplies: 400,
             resign_score: 1000,
             select: SelectMode::Quiet,
+            max_score: None,
             force: false,
+            resume: false,
         }
     }
 
@@ -198,7 +296,13 @@ mod tests {
         let Err(Failure::Input(e)) = run_inner(&args(1, 300, 1, &out)) else {
             panic!("an existing --out is bad input")
         };
-        assert_eq!(e.to_string(), format!("--out: {} already exists; pass --force to replace it", out.display()));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "--out: {} already exists; pass --force to replace it or --resume to continue the run",
+                out.display()
+            )
+        );
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
         assert_eq!(meta_path(&out), dir.join("dg.epd.meta.tsv"));
         std::fs::remove_dir_all(&dir).unwrap();

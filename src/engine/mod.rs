@@ -95,7 +95,7 @@ pub trait BuiltinEngine: Sized + 'static {
     /// The rules' game record it searches (start position, moves so far, key history).
     type Game;
     /// The move it returns.
-    type Move: Copy;
+    type Move: Copy + Eq + Send;
     /// Its build: name, hash size, weights.
     type Config: Clone + Send + UnwindSafe;
 

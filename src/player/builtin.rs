@@ -22,13 +22,15 @@ pub struct BuiltinPlayer<E: BuiltinEngine = Engine> {
     engine: Option<E>,
     /// Set when the match is interrupted: the search in progress ends ([`Player::set_cancel`]).
     cancel: Arc<AtomicBool>,
+    /// The principal variation of the last search ([`Player::last_pv`]).
+    last_pv: Vec<E::Move>,
 }
 
 impl<E: BuiltinEngine> BuiltinPlayer<E> {
     /// A player for the engine built from `config` (allocates its transposition table).
     pub fn new(config: E::Config) -> BuiltinPlayer<E> {
         let engine = E::build(config.clone());
-        BuiltinPlayer { config, engine: Some(engine), cancel: Arc::new(AtomicBool::new(false)) }
+        BuiltinPlayer { config, engine: Some(engine), cancel: Arc::new(AtomicBool::new(false)), last_pv: Vec::new() }
     }
 
     fn name_text(&self) -> String {
@@ -54,6 +56,10 @@ where
         self.cancel = flag;
     }
 
+    fn last_pv(&self) -> Vec<E::Move> {
+        self.last_pv.clone()
+    }
+
     fn new_game(&mut self) -> Result<(), PlayerError> {
         let mut engine = match self.engine.take() {
             Some(engine) => engine,
@@ -76,14 +82,21 @@ where
         };
         let limits = request.limits.for_mover(game.mover());
         let stop = &self.cancel;
+        self.last_pv.clear();
         match catch_unwind(AssertUnwindSafe(|| engine.think(game, &limits, stop))) {
-            Ok(Some(thought)) => Ok(PlayerMove {
-                mv: thought.best_move,
-                score: Some(thought.mate_moves.map_or(EngineScore::Cp(thought.score), EngineScore::Mate)),
-                depth: thought.depth,
-                nodes: thought.nodes,
-                time_ms: 0,
-            }),
+            Ok(Some(mut thought)) => {
+                if thought.pv.first() == Some(&thought.best_move) {
+                    thought.pv.truncate(super::MAX_PV_PLIES);
+                    self.last_pv = std::mem::take(&mut thought.pv);
+                }
+                Ok(PlayerMove {
+                    mv: thought.best_move,
+                    score: Some(thought.mate_moves.map_or(EngineScore::Cp(thought.score), EngineScore::Mate)),
+                    depth: thought.depth,
+                    nodes: thought.nodes,
+                    time_ms: 0,
+                })
+            }
             Ok(None) => Err(PlayerError::BadMove {
                 player: self.name_text(),
                 text: "0000".to_string(),

@@ -223,7 +223,18 @@ pub trait Player<G: Game = chess::Game>: Send {
     /// being interrupted), an external engine is sent `stop` and the move in progress fails at once, a built-in
     /// chess engine ends its search (the Xiangqi one finishes it); the runner then abandons the game.
     fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
+
+    /// The principal variation of the last [`Player::go`], starting with the move it returned: the built-in
+    /// engine's PV, or the moves of an external engine's last `info ... pv` line (of `multipv 1`), read up to
+    /// the first move that is not legal and at most [`MAX_PV_PLIES`] long. Empty when the player gave none
+    /// (the default), or when the PV does not start with the move played.
+    fn last_pv(&self) -> Vec<G::Move> {
+        Vec::new()
+    }
 }
+
+/// The most moves of a principal variation [`Player::last_pv`] keeps (engine output is untrusted).
+pub const MAX_PV_PLIES: usize = 128;
 
 #[cfg(test)]
 mod tests {

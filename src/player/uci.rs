@@ -8,7 +8,7 @@
 //! ([`PlayerError::Stalled`]), move text that is not a move ([`PlayerError::BadMove`]). Each error carries the
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
-use super::{EngineScore, GoLimits, GoRequest, Player, PlayerError, PlayerMove};
+use super::{EngineScore, GoLimits, GoRequest, MAX_PV_PLIES, Player, PlayerError, PlayerMove};
 use crate::chess;
 use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
@@ -199,6 +199,31 @@ impl InfoSummary {
     }
 }
 
+/// The principal variation of the last `info ... pv` line of `lines` (the first PV of a MultiPV engine), read
+/// as moves from `game`'s position up to the first word that is not a legal move and at most
+/// [`MAX_PV_PLIES`] moves; empty when there is none or it does not start with `best`, the move played.
+fn principal_variation<G: Game>(game: &G, lines: &[String], best: G::Move) -> Vec<G::Move> {
+    let Some(words) = lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let start = words.iter().position(|&w| w == "pv")?;
+        let head = &words[..start];
+        let other_pv = head.windows(2).any(|w| w[0] == "multipv" && w[1].parse::<u32>().is_ok_and(|n| n > 1));
+        (head.first() == Some(&"info") && !head.contains(&"string") && !other_pv).then(|| words[start + 1..].to_vec())
+    }) else {
+        return Vec::new();
+    };
+    let mut line = game.clone();
+    let mut pv = Vec::new();
+    for word in words.into_iter().take(MAX_PV_PLIES) {
+        let Ok(m) = line.parse_engine_move(word) else { break };
+        if !line.play(m) {
+            break;
+        }
+        pv.push(m);
+    }
+    if pv.first() == Some(&best) { pv } else { Vec::new() }
+}
+
 /// The error's text with the engine's last lines (which a timeout's or a flood's text already holds).
 fn describe(error: &UciError, process: &EngineProcess) -> String {
     match error {
@@ -220,6 +245,8 @@ pub struct UciPlayer<G: Game = chess::Game> {
     warnings: Vec<String>,
     /// The flag every process of this player watches while waiting ([`Player::set_cancel`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// The principal variation of the last `go` ([`Player::last_pv`]).
+    last_pv: Vec<G::Move>,
     game: PhantomData<fn(&G)>,
 }
 
@@ -238,6 +265,7 @@ impl<G: Game> UciPlayer<G> {
             chess960: false,
             warnings: vec![],
             cancel: None,
+            last_pv: Vec::new(),
             game: PhantomData,
         };
         player.launch()?;
@@ -353,6 +381,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
         let ping = Duration::from_millis(self.engine.ping_timeout_ms);
         let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
         let mut info = InfoSummary::default();
+        self.last_pv.clear();
         let lines = match process.wait_for(is_bestmove, "bestmove", allowed) {
             Ok(lines) => lines,
             Err(UciError::Timeout { .. }) => {
@@ -387,7 +416,12 @@ impl<G: Game> Player<G> for UciPlayer<G> {
             text: text.clone(),
             reason: format!("{e}; last lines: {:?}", process.last_lines()),
         })?;
+        self.last_pv = principal_variation(game, &lines, mv);
         Ok(PlayerMove { mv, score: info.score, depth: info.depth, nodes: info.nodes, time_ms: 0 })
+    }
+
+    fn last_pv(&self) -> Vec<G::Move> {
+        self.last_pv.clone()
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -407,6 +441,28 @@ mod tests {
     use super::*;
     use crate::chess::Position;
     use crate::chess::parse_uci;
+
+    #[test]
+    fn the_pv_is_the_last_first_line_read_while_legal() {
+        let game = chess::Game::new(Position::startpos());
+        let e4 = parse_uci(game.position(), "e2e4").unwrap();
+        let lines = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
+        let pv = |v: &[&str]| {
+            principal_variation(&game, &lines(v), e4).iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+        };
+        let read = [
+            "info depth 3 score cp 20 pv e2e4 e7e5 g1f3",
+            "info depth 3 multipv 2 score cp 5 pv d2d4",
+            "bestmove e2e4",
+        ];
+        assert_eq!(pv(&read), "e2e4 e7e5 g1f3");
+        // Read up to the first move that is not legal; a PV of another move, or none, is empty.
+        assert_eq!(pv(&["info depth 2 score cp 9 pv e2e4 e7e5 e1e3 g8f6", "bestmove e2e4"]), "e2e4 e7e5");
+        assert_eq!(pv(&["info depth 2 score cp 9 pv d2d4 d7d5", "bestmove e2e4"]), "");
+        assert_eq!(pv(&["info depth 2 score cp 9", "info string pv e2e4", "bestmove e2e4"]), "");
+        let long = format!("info depth 9 pv e2e4 {}", "g8f6 g1f3 f6g8 f3g1 ".repeat(100));
+        assert_eq!(principal_variation(&game, &lines(&[&long]), e4).len(), MAX_PV_PLIES);
+    }
 
     #[test]
     fn scores_past_the_64_bit_limit_are_clamped_not_dropped() {

@@ -1,8 +1,7 @@
 //! Which searched positions datagen writes: rules 2 to 4 of [`super`]'s module docs ([`select`]), and the
 //! counts of the positions skipped, by reason ([`Skipped`]).
 
-use crate::chess::{MoveKind, Position};
-use crate::engine::chess::search::{SearchResult, is_mate_score};
+use crate::chess::{Move, MoveKind, Position};
 
 /// What to do with a position whose searched best move is a capture or promotion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +23,8 @@ pub enum SkipReason {
     InCheck,
     /// The best move is a capture or promotion (`--select quiet`).
     Tactical,
+    /// Its score is outside `--max-score`.
+    ScoreWindow,
     /// The quiescence leaf's side to move is in check (`--select qleaf`).
     LeafInCheck,
     /// A position with the same key was written before.
@@ -31,7 +32,7 @@ pub enum SkipReason {
 }
 
 /// Candidate positions skipped, by reason.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Skipped {
     /// The opening positions.
     pub book: u64,
@@ -43,6 +44,9 @@ pub struct Skipped {
     pub tactical: u64,
     /// Quiescence leaf in check (`qleaf`).
     pub leaf_in_check: u64,
+    /// Score beyond `--max-score`.
+    #[serde(default)]
+    pub score_window: u64,
     /// Seen before in this run.
     pub duplicate: u64,
 }
@@ -56,6 +60,7 @@ impl Skipped {
             SkipReason::InCheck => self.in_check += 1,
             SkipReason::Tactical => self.tactical += 1,
             SkipReason::LeafInCheck => self.leaf_in_check += 1,
+            SkipReason::ScoreWindow => self.score_window += 1,
             SkipReason::Duplicate => self.duplicate += 1,
         }
     }
@@ -67,12 +72,19 @@ impl Skipped {
         self.in_check += other.in_check;
         self.tactical += other.tactical;
         self.leaf_in_check += other.leaf_in_check;
+        self.score_window += other.score_window;
         self.duplicate += other.duplicate;
     }
 
     /// All skipped positions.
     pub fn total(&self) -> u64 {
-        self.book + self.decided + self.in_check + self.tactical + self.leaf_in_check + self.duplicate
+        self.book
+            + self.decided
+            + self.in_check
+            + self.tactical
+            + self.leaf_in_check
+            + self.score_window
+            + self.duplicate
     }
 }
 
@@ -92,36 +104,37 @@ pub enum Selection {
 }
 
 /// True when `m` captures (en passant included) or promotes in `pos`.
-fn is_tactical(pos: &Position, m: crate::chess::Move) -> bool {
+fn is_tactical(pos: &Position, m: Move) -> bool {
     m.kind() == MoveKind::Promotion || pos.captured_piece(m).is_some()
 }
 
-/// Decides whether the searched position `pos`, searched with `result`, is written, by rules 2 to 4 of the
-/// module docs, in that order: a mate score gives [`SkipReason::Decided`] (the caller skips the rest of the
-/// game too), a side to move in check [`SkipReason::InCheck`], a capture or promotion as best move
-/// [`SkipReason::Tactical`] under [`SelectMode::Quiet`], and under [`SelectMode::QLeaf`] the quiescence leaf
-/// (the position after the PV's leading captures and promotions), or [`SkipReason::LeafInCheck`] when its side
-/// to move is in check. A PV that does not start with `result.best_move` is taken as that move alone.
-pub fn select(pos: &Position, result: &SearchResult, mode: SelectMode) -> Selection {
-    if is_mate_score(result.score) {
+/// Decides whether the searched position `pos`, whose search chose `best` with the principal variation `pv`
+/// and a mate score when `mate`, is written, by rules 2 to 4 of the module docs, in that order: a mate score
+/// gives [`SkipReason::Decided`] (the caller skips the rest of the game too), a side to move in check
+/// [`SkipReason::InCheck`], a capture or promotion as best move [`SkipReason::Tactical`] under
+/// [`SelectMode::Quiet`], and under [`SelectMode::QLeaf`] the quiescence leaf (the position after the PV's
+/// leading captures and promotions), or [`SkipReason::LeafInCheck`] when its side to move is in check. A PV
+/// that does not start with `best` is taken as that move alone.
+pub fn select(pos: &Position, best: Move, pv: &[Move], mate: bool, mode: SelectMode) -> Selection {
+    if mate {
         return Selection::Skip(SkipReason::Decided);
     }
     if pos.in_check() {
         return Selection::Skip(SkipReason::InCheck);
     }
-    if !is_tactical(pos, result.best_move) {
+    if !is_tactical(pos, best) {
         return Selection::Keep { position: Box::new(pos.clone()), pv_plies: 0 };
     }
     if mode == SelectMode::Quiet {
         return Selection::Skip(SkipReason::Tactical);
     }
-    let best = [result.best_move];
-    let pv = if result.pv.first() == Some(&result.best_move) { &result.pv[..] } else { &best[..] };
+    let alone = [best];
+    let pv = if pv.first() == Some(&best) { pv } else { &alone[..] };
     let mut leaf = pos.clone();
     let mut pv_plies = 0;
     for &m in pv {
-        if !is_tactical(&leaf, m) || !leaf.is_legal(m) {
-            debug_assert!(leaf.is_legal(m), "the search's PV is legal");
+        // An external engine's PV is untrusted: it ends at its first move that is not legal here.
+        if !leaf.is_legal(m) || !is_tactical(&leaf, m) {
             break;
         }
         leaf.make_move(m);
@@ -136,7 +149,12 @@ pub fn select(pos: &Position, result: &SearchResult, mode: SelectMode) -> Select
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::chess::search::{SearchResult, is_mate_score};
     use crate::engine::chess::{Engine, EngineConfig, Limits};
+
+    fn select(pos: &Position, result: &SearchResult, mode: SelectMode) -> Selection {
+        super::select(pos, result.best_move, &result.pv, is_mate_score(result.score), mode)
+    }
 
     fn search(fen: &str, nodes: u64) -> (Position, SearchResult) {
         let pos = Position::from_fen(fen).unwrap();

@@ -1,0 +1,218 @@
+//! `arbiter datagen` as a user runs it: any engine through `--engine` (the built-in build, `arbiter uci` as an
+//! external process, Stockfish), two engines, the limit check, and resuming a run killed with SIGKILL, whose
+//! files must end byte for byte as an uninterrupted run's.
+//!
+//! Needs `stockfish` in /usr/games (the README's test command installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// The formats the resume test checks; each is run, killed, resumed and compared with an uninterrupted run.
+/// The binary formats join here once their writers are merged.
+const RESUME_FORMATS: &[&str] = &["epd"];
+
+fn dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("datagen-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the test folder");
+    dir
+}
+
+fn stockfish() -> String {
+    let path = "/usr/games/stockfish";
+    assert!(Path::new(path).exists(), "{path} is missing: install it with `apt-get install stockfish`");
+    path.to_string()
+}
+
+/// `arbiter uci` as an external engine spec.
+fn arbiter_uci() -> String {
+    format!("name=arbiter-uci,cmd={ARBITER},args=uci")
+}
+
+fn datagen(args: &[&str]) -> Output {
+    Command::new(ARBITER).arg("datagen").args(args).output().expect("run arbiter datagen")
+}
+
+fn text(out: &Output) -> String {
+    format!("stdout:\n{}\nstderr:\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// The files a run writes into `out`, as bytes, by suffix (the resume record apart, which holds totals only).
+fn files(out: &Path) -> Vec<(String, Vec<u8>)> {
+    ["", ".meta.tsv", ".keys"]
+        .iter()
+        .filter_map(|suffix| {
+            let path = PathBuf::from(format!("{}{suffix}", out.display()));
+            std::fs::read(&path).ok().map(|bytes| (suffix.to_string(), bytes))
+        })
+        .collect()
+}
+
+/// The games written according to the resume record, read as text.
+fn games_recorded(out: &Path) -> u64 {
+    let Ok(text) = std::fs::read_to_string(format!("{}.progress", out.display())) else { return 0 };
+    let games = text.split("\"games\":").nth(1).unwrap_or("");
+    games.trim_start().split(',').next().unwrap_or("").trim().parse().unwrap_or(0)
+}
+
+/// Runs `args` into `out` uninterrupted, then again into `killed` killed with SIGKILL once at least one game is
+/// recorded, resumes it, and checks that every file equals the uninterrupted run's.
+fn kill_and_resume(base: &[&str], out: &Path, killed: &Path) {
+    let run = |path: &Path, extra: &[&str]| {
+        let mut args = base.to_vec();
+        let path = path.display().to_string();
+        args.extend(["--out", &path]);
+        args.extend(extra);
+        datagen(&args)
+    };
+    let reference = run(out, &[]);
+    assert_eq!(reference.status.code(), Some(0), "{}", text(&reference));
+    let mut args = base.to_vec();
+    let killed_text = killed.display().to_string();
+    args.extend(["--out", &killed_text]);
+    let mut child = Command::new(ARBITER)
+        .arg("datagen")
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start arbiter datagen");
+    let started = Instant::now();
+    while games_recorded(killed) < 1 && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL the run");
+    child.wait().expect("reap the run");
+    let at_kill = games_recorded(killed);
+    assert!(at_kill >= 1, "no game was recorded before the kill");
+    let resumed = run(killed, &["--resume"]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    assert!(String::from_utf8_lossy(&resumed.stderr).contains(&format!("resuming after game {at_kill}")));
+    let (want, got) = (files(out), files(killed));
+    assert_eq!(want.len(), got.len());
+    for ((suffix, a), (_, b)) in want.iter().zip(&got) {
+        assert!(a == b, "{suffix}: the resumed run differs from the uninterrupted one (killed after game {at_kill})");
+    }
+}
+
+#[test]
+fn a_killed_builtin_run_resumes_to_the_same_files() {
+    for format in RESUME_FORMATS {
+        let d = dir(&format!("resume-builtin-{format}"));
+        let base = ["--games", "6", "--nodes", "300", "--concurrency", "2", "--format", format];
+        kill_and_resume(&base, &d.join("ref.data"), &d.join("killed.data"));
+    }
+}
+
+#[test]
+fn a_killed_external_run_resumes_to_the_same_files() {
+    let engine = arbiter_uci();
+    for format in RESUME_FORMATS {
+        let d = dir(&format!("resume-uci-{format}"));
+        let base = ["--engine", &engine, "--games", "4", "--nodes", "300", "--concurrency", "2", "--format", format];
+        kill_and_resume(&base, &d.join("ref.data"), &d.join("killed.data"));
+    }
+}
+
+#[test]
+fn resume_refuses_other_settings_and_a_missing_record() {
+    let d = dir("resume-settings");
+    let out = d.join("dg.epd").display().to_string();
+    let first = datagen(&["--games", "1", "--nodes", "200", "--out", &out]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let other = datagen(&["--games", "2", "--nodes", "200", "--seed", "7", "--out", &out, "--resume"]);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    assert!(
+        text(&other).contains("--resume: seed differs from the run being resumed (was: 1; now: 7)"),
+        "{}",
+        text(&other)
+    );
+    let again = datagen(&["--games", "1", "--nodes", "200", "--out", &out]);
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    assert!(text(&again).contains("pass --force to replace it or --resume to continue the run"));
+    let missing = d.join("none.epd").display().to_string();
+    let none = datagen(&["--games", "1", "--nodes", "200", "--out", &missing, "--resume"]);
+    assert_eq!(none.status.code(), Some(2), "{}", text(&none));
+    assert!(text(&none).contains("there is no run to continue"), "{}", text(&none));
+}
+
+/// The `score_white` column of a `.meta.tsv`.
+fn scores(meta: &Path) -> Vec<i32> {
+    std::fs::read_to_string(meta)
+        .expect("the .meta.tsv")
+        .lines()
+        .map(|l| l.split('\t').nth(1).expect("a score column").parse().expect("a score"))
+        .collect()
+}
+
+#[test]
+fn stockfish_self_play_writes_scored_positions_and_an_unlimited_engine_is_refused() {
+    let sf = format!("name=sf,cmd={},option.Threads=1,option.Hash=16", stockfish());
+    let d = dir("stockfish");
+    let out = d.join("sf.epd");
+    let out_text = out.display().to_string();
+    let run = datagen(&["--engine", &sf, "--games", "2", "--nodes", "1000", "--concurrency", "2", "--out", &out_text]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let epd = std::fs::read_to_string(&out).expect("the EPD file");
+    let scores = scores(&d.join("sf.epd.meta.tsv"));
+    assert_eq!(epd.lines().count(), scores.len());
+    assert!(scores.len() > 20, "{}", text(&run));
+    // Scores are Stockfish's: centipawns, not all zero, never a mate (decided positions are skipped).
+    assert!(scores.iter().any(|&s| s != 0) && scores.iter().all(|s| s.abs() < 31_000), "{scores:?}");
+    assert!(epd.lines().all(|l| l.contains(" c9 \"") && l.contains("; id \"g")));
+    // --max-score drops what lies outside the window.
+    let narrow = d.join("narrow.epd").display().to_string();
+    let run = datagen(&["--engine", &sf, "--games", "2", "--nodes", "1000", "--max-score", "30", "--out", &narrow]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    assert!(scores_within(&d.join("narrow.epd.meta.tsv"), 30));
+    // No limit for an external engine: exit 2 naming it and the flags.
+    let refused = datagen(&["--engine", &sf, "--games", "1", "--out", &d.join("x.epd").display().to_string()]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    let message = text(&refused);
+    assert!(message.contains("engine sf (/usr/games/stockfish) has no move limit: give --nodes N"), "{message}");
+    assert!(!d.join("x.epd").exists());
+}
+
+fn scores_within(meta: &Path, max: i32) -> bool {
+    scores(meta).iter().all(|s| s.abs() <= max)
+}
+
+#[test]
+fn two_engines_take_turns_with_white() {
+    let sf = format!("name=sf,cmd={},option.Threads=1,option.Hash=16,nodes=800", stockfish());
+    let ours = format!("{},nodes=300", arbiter_uci());
+    let d = dir("two-engines");
+    let out = d.join("two.epd");
+    let run = datagen(&[
+        "--engine",
+        &sf,
+        "--engine",
+        &ours,
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--out",
+        &out.display().to_string(),
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("2 games of sf (nodes 800) against arbiter-uci (nodes 300)"), "{stderr}");
+    let epd = std::fs::read_to_string(&out).expect("the EPD file");
+    assert!(epd.contains("id \"g1p") && epd.contains("id \"g2p"), "{epd}");
+}
+
+#[test]
+fn an_external_engine_plays_on_a_clock() {
+    let d = dir("clock");
+    let out = d.join("tc.epd").display().to_string();
+    let engine = arbiter_uci();
+    let run = datagen(&["--engine", &engine, "--tc", "2+0.05", "--games", "1", "--maxplies", "24", "--out", &out]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("arbiter-uci plays on time (tc 2+0.05): games are not reproducible"), "{stderr}");
+    assert!(String::from_utf8_lossy(&run.stdout).contains("games: 1 "), "{}", text(&run));
+}
