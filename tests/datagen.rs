@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// The formats the resume test checks; each is run, killed, resumed and compared with an uninterrupted run.
-/// The binary formats join here once their writers are merged.
-const RESUME_FORMATS: &[&str] = &["epd"];
+const RESUME_FORMATS: &[&str] = &["epd", "text", "bulletformat", "viriformat"];
 
 fn dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("datagen-tests").join(name);
@@ -215,4 +214,82 @@ fn an_external_engine_plays_on_a_clock() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(stderr.contains("arbiter-uci plays on time (tc 2+0.05): games are not reproducible"), "{stderr}");
     assert!(String::from_utf8_lossy(&run.stdout).contains("games: 1 "), "{}", text(&run));
+}
+
+/// The same run written in every format holds the same positions, scores and results, read back by each
+/// format's own reader: the EPD lines with their `.meta.tsv` (Arbiter's), the text lines (split here as bullet's
+/// parser splits them), bulletformat by the crate's `DataLoader`, viriformat by the crate's reader and its
+/// filter set to drop only the score of the positions datagen did not keep.
+#[test]
+fn every_format_holds_the_same_positions() {
+    use bulletformat::{BulletFormat, ChessBoard, DataLoader};
+    use viriformat::dataformat::{Filter, Game};
+    let d = dir("every-format");
+    let run = |format: &str, file: &str| {
+        let out = d.join(file);
+        let args = ["--games", "3", "--nodes", "300", "--concurrency", "2", "--format", format];
+        let done = datagen(&[&args[..], &["--out", &out.display().to_string()]].concat());
+        assert_eq!(done.status.code(), Some(0), "{format}: {}", text(&done));
+        out
+    };
+    // (first four FEN fields, score from White's view, result for White) of every position written, in order.
+    let epd = std::fs::read_to_string(run("epd", "dg.epd")).expect("epd written");
+    let meta = std::fs::read_to_string(d.join("dg.epd.meta.tsv")).expect("meta written");
+    let expected: Vec<(String, i32, f32)> = epd
+        .lines()
+        .zip(meta.lines())
+        .map(|(line, row)| {
+            let fen = line.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            let cols: Vec<&str> = row.split('\t').collect();
+            (fen, cols[1].parse().expect("score"), cols[0].parse().expect("result"))
+        })
+        .collect();
+    assert!(expected.len() > 20, "a few dozen positions: {}", expected.len());
+    let white_to_move = |fen: &str| fen.split_whitespace().nth(1) == Some("w");
+
+    let text_out = std::fs::read_to_string(run("text", "dg.txt")).expect("text written");
+    let from_text: Vec<(String, i32, f32)> = text_out
+        .lines()
+        .map(|line| {
+            let parts: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(parts.len(), 3, "{line}");
+            let fen = parts[0].split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            (fen, parts[1].parse().expect("score"), parts[2].parse().expect("result"))
+        })
+        .collect();
+    assert_eq!(from_text, expected, "text format");
+
+    let mut boards = Vec::new();
+    DataLoader::<ChessBoard>::new(run("bulletformat", "dg.bullet"), 1)
+        .expect("bulletformat opens")
+        .map_positions(|board| boards.push(*board));
+    assert_eq!(boards.len(), expected.len(), "bulletformat records");
+    for (board, (fen, score, result)) in boards.iter().zip(&expected) {
+        // bulletformat stores the score and result from the side to move's view.
+        let (score, result) = if white_to_move(fen) { (*score, *result) } else { (-score, 1.0 - result) };
+        assert_eq!(i32::from(board.score()), score, "bulletformat score: {fen}");
+        assert_eq!(board.result_idx(), (result * 2.0) as usize, "bulletformat result: {fen}");
+    }
+
+    let bytes = std::fs::read(run("viriformat", "dg.viri")).expect("viriformat written");
+    let mut reader = bytes.as_slice();
+    let filter = Filter { max_eval: 32767, ..Filter::UNRESTRICTED };
+    let mut kept = Vec::new();
+    for _ in 0..3 {
+        let game = Game::deserialise_from(&mut reader, Vec::new()).expect("the crate reads a game");
+        game.splat_to_bulletformat(
+            |board| {
+                kept.push(board);
+                Ok(())
+            },
+            &filter,
+        )
+        .expect("splats");
+    }
+    assert!(reader.is_empty(), "three games and nothing after them");
+    assert_eq!(kept.len(), expected.len(), "viriformat positions kept by its filter");
+    for (board, (fen, score, _)) in kept.iter().zip(&expected) {
+        let score = if white_to_move(fen) { *score } else { -score };
+        assert_eq!(i32::from(board.score()), score, "viriformat score: {fen}");
+    }
 }

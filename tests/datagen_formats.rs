@@ -361,7 +361,10 @@ fn sizes_per_kept_position_on_a_real_game() {
         let position = game.position().clone();
         let searched = engine.search(&position, game.keys(), &limits);
         decided |= is_mate_score(searched.score);
-        if !decided && let Selection::Keep { position, .. } = select(&position, &searched, SelectMode::Quiet) {
+        if !decided
+            && let Selection::Keep { position, .. } =
+                select(&position, searched.best_move, &searched.pv, false, SelectMode::Quiet)
+        {
             let ply = game.moves().len();
             let best = Some(searched.best_move);
             kept.push(TrainingPosition { position: *position, score: searched.score, ply, best });

@@ -512,9 +512,10 @@ pub enum DatagenError {
         /// The position.
         fen: String,
     },
-    /// The output format is not written by this build.
-    #[error("--format {0}: not available yet in this build (use --format epd)")]
-    FormatNotAvailable(&'static str),
+    /// A game the output format cannot hold (for example a book position whose halfmove clock is over
+    /// viriformat's 255).
+    #[error("--format: {0}")]
+    Format(format::FormatError),
     /// The main output file cannot be written.
     #[error("writing the output file: {0}")]
     WriteOut(std::io::Error),
@@ -543,23 +544,24 @@ pub fn game_rng(seed: u64, game: u64) -> StdRng {
     StdRng::from_seed(key)
 }
 
-/// Writes one game in a format other than EPD to `out` (EPD, with its `.meta.tsv`, is written by
-/// [`generate`] itself).
+/// Writes one game in a format other than EPD to `out` ([`format::write_game`]; EPD, with its `.meta.tsv`,
+/// is written by [`generate`] itself).
 ///
 /// # Errors
-/// [`DatagenError::WriteOut`], or [`DatagenError::FormatNotAvailable`] for a format not in this build.
+/// [`DatagenError::Format`] for a game the format cannot hold, else [`DatagenError::WriteOut`].
 pub fn write_training_game(
     format: TrainingFormat,
-    _game: &TrainingGame,
-    _out: &mut dyn Write,
+    game: &TrainingGame,
+    out: &mut dyn Write,
 ) -> Result<(), DatagenError> {
-    // The one place the text and binary writers of `format.rs` plug in.
-    Err(DatagenError::FormatNotAvailable(match format {
-        TrainingFormat::Epd => "epd",
-        TrainingFormat::Text => "text",
-        TrainingFormat::Viriformat => "viriformat",
-        TrainingFormat::Bulletformat => "bulletformat",
-    }))
+    format::write_game(format, game, out).map_err(|error| {
+        if error.get_ref().is_some_and(|inner| inner.is::<format::FormatError>()) {
+            let inner = error.into_inner().expect("checked above").downcast::<format::FormatError>();
+            DatagenError::Format(*inner.expect("checked above"))
+        } else {
+            DatagenError::WriteOut(error)
+        }
+    })
 }
 
 /// Counts of a datagen run so far.
