@@ -65,9 +65,23 @@ impl UciEngine {
         }
     }
 
-    /// The command line in words, for the summary: `cmd arg1 arg2`.
+    /// The command line in words, for the summary: `cmd arg1 arg2`, a word that holds a space, a quote, a
+    /// backslash or a comma (or is empty) quoted as a shell would read it back (`sf '--x a b'`).
     pub fn command_line(&self) -> String {
-        std::iter::once(self.cmd.as_str()).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+        let shown = |word: &str| {
+            let plain = !word.is_empty() && !word.contains(|c: char| c.is_whitespace() || "'\"\\,#".contains(c));
+            // A word holding a NUL cannot be quoted by shlex (and cannot be an argument either): shown as given.
+            if plain {
+                word.to_string()
+            } else {
+                shlex::try_quote(word).map_or_else(|_| word.to_string(), |q| q.into_owned())
+            }
+        };
+        std::iter::once(self.cmd.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .map(shown)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The `Hash` option in MiB when given as a number, else 16 (the usual UCI default).
