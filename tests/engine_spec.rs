@@ -47,3 +47,23 @@ fn quoted_arguments_and_option_values_reach_the_engine() {
     assert!(run.contains(&format!(r#"args = ["-c", "exec {STOCKFISH}"]"#)), "{run}");
     assert!(run.contains(r#"["SyzygyPath", "/no/such/a,/no/such/b"]"#), "{run}");
 }
+
+#[test]
+fn an_option_the_engine_does_not_list_refuses_the_match_before_any_game() {
+    let dir = out_dir("unknown-option");
+    let spec = format!("name=sf,cmd={STOCKFISH},option.Hsah=16,option.Threads=1,nodes=500");
+    let out = arbiter_match(&dir, &["--engine", "name=seed,nodes=500", "--engine", &spec]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("sf: the engine does not list the option \"Hsah\" (did you mean \"Hash\"?)"), "{stderr}");
+    assert!(stderr.contains("--allow-unknown-options"), "{stderr}");
+    assert!(!dir.exists(), "nothing is written before the engines start");
+
+    // Names are compared without regard to case, as UCI says; with the flag the typo is sent with a warning.
+    let spec = format!("name=sf,cmd={STOCKFISH},option.Hsah=16,option.threads=1,nodes=500");
+    let out = arbiter_match(&dir, &["--engine", "name=seed,nodes=500", "--engine", &spec, "--allow-unknown-options"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not list the option \"Hsah\"; it is sent anyway"));
+    let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
+    assert!(run.contains("allow_unknown_options = true"), "{run}");
+}

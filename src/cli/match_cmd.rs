@@ -86,6 +86,11 @@ pub struct MatchArgs {
     #[arg(long)]
     pub recover: bool,
 
+    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
+    /// (often a typo) refuses the match before any game, suggesting the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
+
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
     #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
@@ -422,6 +427,7 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
             uci.handshake_timeout_ms = args.handshake_timeout_ms;
             uci.ping_timeout_ms = args.ping_timeout_ms;
             uci.stall_timeout_ms = args.stall_timeout_ms;
+            uci.allow_unknown_options = args.allow_unknown_options;
         }
     }
 
