@@ -67,3 +67,31 @@ fn an_option_the_engine_does_not_list_refuses_the_match_before_any_game() {
     let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
     assert!(run.contains("allow_unknown_options = true"), "{run}");
 }
+
+#[test]
+fn an_external_engine_without_a_limit_is_refused() {
+    let dir = out_dir("no-limit");
+    let spec = format!("name=sf,cmd={STOCKFISH},option.Threads=1");
+    let out = arbiter_match(&dir, &["--engine", "name=seed", "--engine", &spec]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("--engine: sf ({STOCKFISH}) has no move limit")), "{stderr}");
+    assert!(stderr.contains("--tc, --nodes, --depth or --movetime-ms"), "{stderr}");
+    assert!(!dir.exists(), "nothing is written for a refused match");
+    // A limit from the engine's own keys, --each or a global flag: it plays (the built-in seed keeps its
+    // default of 5000 nodes).
+    for limit in [
+        &["--engine", "name=sf2,cmd=/usr/games/stockfish,nodes=500"][..],
+        &["--each", "nodes=500"],
+        &["--nodes", "500"],
+    ] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let engines = if limit[0] == "--engine" {
+            vec!["--engine", "name=seed"]
+        } else {
+            vec!["--engine", "name=seed", "--engine", &spec]
+        };
+        let out = arbiter_match(&dir, &[&engines[..], limit].concat());
+        assert_eq!(out.status.code(), Some(0), "{limit:?}: {}", text(&out));
+    }
+}

@@ -38,6 +38,11 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+/// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
+/// ([`crate::player::EngineSpec::require_limit`]).
+pub const MATCH_LIMIT_FLAGS: &str =
+    "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
+
 /// The log file of a run folder.
 pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
 
@@ -176,7 +181,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
-    /// Nodes per move (default 5000 when no limit is given).
+    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
+    /// without a limit is refused).
     #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
     pub nodes: Option<u64>,
 
@@ -420,8 +426,10 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         limit.nodes = limit.nodes.or(args.nodes);
         limit.depth = limit.depth.or(args.depth);
         limit.movetime_ms = limit.movetime_ms.or(args.movetime_ms);
-        if limit.is_unlimited() {
-            limit.nodes = Some(DEFAULT_NODES);
+        // External engines need a limit; the built-in ones play at the documented default.
+        engine.require_limit(&engine.limit, MATCH_LIMIT_FLAGS)?;
+        if engine.limit.is_unlimited() {
+            engine.limit.nodes = Some(DEFAULT_NODES);
         }
         if let EngineKind::Uci(uci) = &mut engine.kind {
             uci.handshake_timeout_ms = args.handshake_timeout_ms;

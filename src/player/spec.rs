@@ -180,6 +180,36 @@ impl EngineSpec {
         }
     }
 
+    /// Refuses an external engine that would search without a limit: with `limit` (the limit the job will
+    /// give it: its own keys, `--each` and the job's flags together) unlimited, an external engine would be
+    /// sent `go infinite` and never answer, as cutechess-cli refuses a match without a time control
+    /// (`projects/cli/src/main.cpp`, "Invalid or missing time control"). Built-in engines pass: each job gives
+    /// them its documented default. `flags` names, for the message, what the user may give (for `arbiter
+    /// match`: `--tc, --nodes, --depth or --movetime-ms, or tc=, st=, nodes= or depth= in --engine or --each`).
+    ///
+    /// # Errors
+    /// [`EngineArgError::NoLimit`] naming the engine and `flags`.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::player::{MoveLimit, spec::parse_engine};
+    /// let sf = parse_engine("name=sf,cmd=/usr/games/stockfish").unwrap();
+    /// let err = sf.require_limit(&MoveLimit::default(), "--nodes or --depth").unwrap_err();
+    /// assert!(err.to_string().contains("sf"), "{err}");
+    /// assert!(sf.require_limit(&MoveLimit { nodes: Some(5000), ..MoveLimit::default() }, "--nodes").is_ok());
+    /// assert!(parse_engine("name=seed").unwrap().require_limit(&MoveLimit::default(), "--nodes").is_ok());
+    /// ```
+    pub fn require_limit(&self, limit: &MoveLimit, flags: &str) -> Result<(), EngineArgError> {
+        match &self.kind {
+            EngineKind::Uci(engine) if limit.is_unlimited() => Err(EngineArgError::NoLimit {
+                name: self.name.clone(),
+                cmd: engine.command_line(),
+                flags: flags.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Creates a fresh player for one worker thread: for an external engine, starts its process and performs
     /// the UCI handshake.
     ///
@@ -331,6 +361,18 @@ pub enum EngineArgError {
         text: String,
         /// What is wrong with it.
         reason: &'static str,
+    },
+    /// An external engine with no move limit ([`EngineSpec::require_limit`]).
+    #[error(
+        "--engine: {name} ({cmd}) has no move limit: an external engine would search until told to stop; give {flags}"
+    )]
+    NoLimit {
+        /// The engine's name.
+        name: String,
+        /// Its command line.
+        cmd: String,
+        /// The flags and keys that set a limit, in words.
+        flags: String,
     },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
     #[error("--engine: {origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
@@ -689,6 +731,26 @@ mod tests {
         assert!(err.starts_with("--each: unknown key `name`"), "{err}");
         let err = EachArgs::parse(Some("tc=0")).unwrap_err().to_string();
         assert!(err.starts_with("--each: tc=\"0\""), "{err}");
+    }
+
+    #[test]
+    fn external_engines_need_a_limit() {
+        let sf = parse_engine("name=sf,cmd=/usr/games/stockfish,args=-x").unwrap();
+        let err = sf.require_limit(&MoveLimit::default(), "--nodes").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--engine: sf (/usr/games/stockfish -x) has no move limit: an external engine would search until told \
+             to stop; give --nodes"
+        );
+        // A time margin alone is no limit; any of the others is.
+        let margin = MoveLimit { timemargin_ms: 50, ..MoveLimit::default() };
+        assert!(matches!(sf.require_limit(&margin, "--nodes"), Err(EngineArgError::NoLimit { .. })));
+        for text in ["tc=10+0.1", "st=0.5", "nodes=100", "depth=3"] {
+            let spec = parse_engine(&format!("name=sf,cmd=/usr/games/stockfish,{text}")).unwrap();
+            assert!(spec.require_limit(&spec.limit, "--nodes").is_ok(), "{text}");
+        }
+        let seed = parse_engine("name=seed").unwrap();
+        assert!(seed.require_limit(&seed.limit, "--nodes").is_ok());
     }
 
     #[test]
