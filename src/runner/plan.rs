@@ -41,7 +41,8 @@ pub const DEFAULT_BOOK: &str = "suites/openings/arbiter-book.epd";
 /// (`arbiter book --game xiangqi`).
 pub const DEFAULT_XIANGQI_BOOK: &str = "suites/openings/xiangqi-book.epd";
 
-/// The default node limit per move when no limit is given.
+/// The default node limit per move of a built-in engine when no limit is given (an external engine without a
+/// limit is refused: [`EngineSpec::require_limit`](crate::player::EngineSpec::require_limit)).
 pub const DEFAULT_NODES: u64 = 5000;
 
 /// The default seed of the random opening order.
