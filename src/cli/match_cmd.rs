@@ -71,7 +71,10 @@ pub struct MatchArgs {
     /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
     /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
     /// `nodes=N`, `depth=N`, `timemargin=MS`. Give it two or more times; more than two play a round robin.
-    /// Default: `--engine name=seed --engine name=nomob`.
+    /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
+    /// (`option.SyzygyPath="/a,/b"`, `args="--threads 1 'a b'"`). An external engine needs a limit, and every
+    /// option.NAME must be one it lists (see --allow-unknown-options). Default: `--engine name=seed --engine
+    /// name=nomob`.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
 
