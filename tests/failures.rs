@@ -173,7 +173,8 @@ fn no_handshake_is_an_input_error_before_anything_is_written() {
     let dir = out_dir("no-uciok");
     let engine = format!("name=faulty,cmd={},args=--mode no-uciok", faulty_engine().display());
     let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["match", "--engine", "name=seed", "--engine", &engine, "--handshake-timeout-ms", "500", "--out"])
+        .args(["match", "--engine", "name=seed", "--engine", &engine, "--nodes", "300"])
+        .args(["--handshake-timeout-ms", "500", "--out"])
         .arg(&dir)
         .output()
         .expect("run arbiter");
@@ -183,7 +184,7 @@ fn no_handshake_is_an_input_error_before_anything_is_written() {
     assert!(!dir.exists(), "no run folder for a match that never started");
     // A program that does not exist names itself.
     let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["match", "--engine", "name=seed", "--engine", "name=ghost,cmd=/no/such/engine", "--out"])
+        .args(["match", "--engine", "name=seed", "--engine", "name=ghost,cmd=/no/such/engine,nodes=300", "--out"])
         .arg(&dir)
         .output()
         .expect("run arbiter");

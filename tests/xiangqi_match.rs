@@ -166,7 +166,10 @@ fn bad_xiangqi_match_input_exits_2_with_the_reason() {
         ),
         (&["--variant", "chess960"], "--variant chess960 is a chess variant"),
         (&["--openings", book.to_str().unwrap()], "book.epd:2:"),
-        (&["--engine", "name=seed", "--engine", "name=sf,cmd=/usr/games/stockfish"], "does not offer \"xiangqi\""),
+        (
+            &["--engine", "name=seed", "--engine", "name=sf,cmd=/usr/games/stockfish,nodes=300"],
+            "does not offer \"xiangqi\"",
+        ),
     ];
     for (extra, reason) in cases {
         let args = [&["match", "--game", "xiangqi", "--games", "2", "--out", out.to_str().unwrap()], extra].concat();

@@ -38,6 +38,11 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
+/// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
+/// ([`crate::player::EngineSpec::require_limit`]).
+pub const MATCH_LIMIT_FLAGS: &str =
+    "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
+
 /// The log file of a run folder.
 pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
 
@@ -66,7 +71,10 @@ pub struct MatchArgs {
     /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
     /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
     /// `nodes=N`, `depth=N`, `timemargin=MS`. Give it two or more times; more than two play a round robin.
-    /// Default: `--engine name=seed --engine name=nomob`.
+    /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
+    /// (`option.SyzygyPath="/a,/b"`, `args="--threads 1 'a b'"`). An external engine needs a limit, and every
+    /// option.NAME must be one it lists (see --allow-unknown-options). Default: `--engine name=seed --engine
+    /// name=nomob`.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engines: Vec<String>,
 
@@ -85,6 +93,11 @@ pub struct MatchArgs {
     /// for 3 games in a row stops the match (exit 1; fix it and --resume).
     #[arg(long)]
     pub recover: bool,
+
+    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
+    /// (often a typo) refuses the match before any game, suggesting the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
     #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
@@ -171,7 +184,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
-    /// Nodes per move (default 5000 when no limit is given).
+    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
+    /// without a limit is refused).
     #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
     pub nodes: Option<u64>,
 
@@ -415,13 +429,16 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         limit.nodes = limit.nodes.or(args.nodes);
         limit.depth = limit.depth.or(args.depth);
         limit.movetime_ms = limit.movetime_ms.or(args.movetime_ms);
-        if limit.is_unlimited() {
-            limit.nodes = Some(DEFAULT_NODES);
+        // External engines need a limit; the built-in ones play at the documented default.
+        engine.require_limit(&engine.limit, MATCH_LIMIT_FLAGS)?;
+        if engine.limit.is_unlimited() {
+            engine.limit.nodes = Some(DEFAULT_NODES);
         }
         if let EngineKind::Uci(uci) = &mut engine.kind {
             uci.handshake_timeout_ms = args.handshake_timeout_ms;
             uci.ping_timeout_ms = args.ping_timeout_ms;
             uci.stall_timeout_ms = args.stall_timeout_ms;
+            uci.allow_unknown_options = args.allow_unknown_options;
         }
     }
 

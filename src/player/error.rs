@@ -42,6 +42,23 @@ pub enum PlayerError {
         /// What was too much, with the engine's last lines.
         reason: String,
     },
+    /// An external engine was given an `option.NAME` that it does not list among its `option name ...` lines
+    /// (compared without regard to ASCII case, as UCI compares names), and unknown options are not allowed
+    /// ([`UciEngine::allow_unknown_options`](crate::player::UciEngine::allow_unknown_options)).
+    #[error(
+        "{player}: the engine does not list the option {option:?}{}; check the name, or give \
+         --allow-unknown-options to send it anyway",
+        suggestion_text(.suggestions)
+    )]
+    UnknownOption {
+        /// The player's name.
+        player: String,
+        /// The option as given.
+        option: String,
+        /// The closest names the engine lists, closest first (see
+        /// [`closest_options`](crate::player::uci::closest_options)); empty when none is close.
+        suggestions: Vec<String>,
+    },
     /// The player could not be started or prepared for a game.
     #[error("{player}: cannot start: {reason}")]
     Start {
@@ -50,6 +67,16 @@ pub enum PlayerError {
         /// What happened.
         reason: String,
     },
+}
+
+/// ` (did you mean "A" or "B"?)` for the suggested option names, nothing for none.
+fn suggestion_text(suggestions: &[String]) -> String {
+    let quoted: Vec<String> = suggestions.iter().map(|name| format!("{name:?}")).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => format!(" (did you mean {one}?)"),
+        [rest @ .., last] => format!(" (did you mean {} or {last}?)", rest.join(", ")),
+    }
 }
 
 /// The message of a caught panic (`panic!` with a literal or a formatted message); `None` for other payloads.

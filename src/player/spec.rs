@@ -9,11 +9,16 @@
 //! ```
 //!
 //! Keys: `name`, `config` (a built-in build from a TOML file), `cmd` (an external UCI engine), `args`
-//! (its arguments, separated by spaces), `dir` (its working directory), `proto` (`uci`, the only protocol),
+//! (its arguments, split into words as a shell splits them: `args=--threads 1 'a b'` is three words), `dir`
+//! (its working directory), `proto` (`uci`, the only protocol),
 //! `option.NAME` (a UCI option), `restart` (`on`: a fresh process every game; `off`, the default), and the move
 //! limits `tc` (time control, [`TimeControl`]), `st` (seconds per move), `nodes`, `depth` and `timemargin`
 //! (milliseconds a move may overrun). `--each` takes every key but `name`, `config` and `cmd`, and applies to
 //! every engine; an engine's own key wins over `--each`.
+//!
+//! The values of `config`, `cmd`, `args`, `dir` and `option.NAME` ([`QUOTED_KEYS`]) may be quoted in POSIX
+//! shell syntax to hold commas: `option.SyzygyPath="/a,/b"`, `cmd="/opt/my engine/bin"`,
+//! `args="--threads 1 'a b'"` ([`KeyValues::parse_quoted`]).
 
 use super::builtin::builtin_player;
 use super::error::panic_text;
@@ -175,6 +180,36 @@ impl EngineSpec {
         }
     }
 
+    /// Refuses an external engine that would search without a limit: with `limit` (the limit the job will
+    /// give it: its own keys, `--each` and the job's flags together) unlimited, an external engine would be
+    /// sent `go infinite` and never answer, as cutechess-cli refuses a match without a time control
+    /// (`projects/cli/src/main.cpp`, "Invalid or missing time control"). Built-in engines pass: each job gives
+    /// them its documented default. `flags` names, for the message, what the user may give (for `arbiter
+    /// match`: `--tc, --nodes, --depth or --movetime-ms, or tc=, st=, nodes= or depth= in --engine or --each`).
+    ///
+    /// # Errors
+    /// [`EngineArgError::NoLimit`] naming the engine and `flags`.
+    ///
+    /// # Examples
+    /// ```
+    /// use arbiter::player::{MoveLimit, spec::parse_engine};
+    /// let sf = parse_engine("name=sf,cmd=/usr/games/stockfish").unwrap();
+    /// let err = sf.require_limit(&MoveLimit::default(), "--nodes or --depth").unwrap_err();
+    /// assert!(err.to_string().contains("sf"), "{err}");
+    /// assert!(sf.require_limit(&MoveLimit { nodes: Some(5000), ..MoveLimit::default() }, "--nodes").is_ok());
+    /// assert!(parse_engine("name=seed").unwrap().require_limit(&MoveLimit::default(), "--nodes").is_ok());
+    /// ```
+    pub fn require_limit(&self, limit: &MoveLimit, flags: &str) -> Result<(), EngineArgError> {
+        match &self.kind {
+            EngineKind::Uci(engine) if limit.is_unlimited() => Err(EngineArgError::NoLimit {
+                name: self.name.clone(),
+                cmd: engine.command_line(),
+                flags: flags.to_string(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Creates a fresh player for one worker thread: for an external engine, starts its process and performs
     /// the UCI handshake.
     ///
@@ -245,6 +280,11 @@ pub const ENGINE_KEYS: [&str; 13] = [
     "timemargin",
     "option.*",
 ];
+
+/// The keys of `--engine` and `--each` whose values may be quoted in shell syntax, so that they can hold `,`
+/// (`option.SyzygyPath="/a,/b"`, `cmd="/opt/my engine/bin"`, `args="--threads 1 'a b'"`); the other values
+/// (the name, the limits) are taken as written.
+pub const QUOTED_KEYS: [&str; 5] = ["config", "cmd", "args", "dir", "option.*"];
 
 /// The keys of `--each`: those of `--engine` but `name`, `config` and `cmd`.
 pub const EACH_KEYS: [&str; 10] =
@@ -322,6 +362,18 @@ pub enum EngineArgError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// An external engine with no move limit ([`EngineSpec::require_limit`]).
+    #[error(
+        "--engine: {name} ({cmd}) has no move limit: an external engine would search until told to stop; give {flags}"
+    )]
+    NoLimit {
+        /// The engine's name.
+        name: String,
+        /// Its command line.
+        cmd: String,
+        /// The flags and keys that set a limit, in words.
+        flags: String,
+    },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
     #[error("--engine: {origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
     BadName {
@@ -356,7 +408,7 @@ impl EachArgs {
     /// # Errors
     /// [`EngineArgError::KeyValue`] naming `--each` and the key.
     pub fn parse(text: Option<&str>) -> Result<EachArgs, EngineArgError> {
-        let kv = text.map(|t| KeyValues::parse("--each", t, &EACH_KEYS)).transpose()?;
+        let kv = text.map(|t| KeyValues::parse_quoted("--each", t, &EACH_KEYS, &QUOTED_KEYS)).transpose()?;
         if let Some(kv) = &kv {
             // Check the values now, so that an error names --each.
             limit_from(kv, MoveLimit::default())?;
@@ -366,6 +418,7 @@ impl EachArgs {
                 return Err(kv.bad_value("proto", "uci").into());
             }
             on_off(kv, "restart")?;
+            kv.words("args")?;
         }
         Ok(EachArgs { kv })
     }
@@ -441,7 +494,7 @@ pub fn parse_engine_with(text: &str, each: &EachArgs) -> Result<EngineSpec, Engi
 /// # Errors
 /// As [`parse_engine_with`].
 pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<EngineSpec, EngineArgError> {
-    let kv = KeyValues::parse("--engine", text, &ENGINE_KEYS)?;
+    let kv = KeyValues::parse_quoted("--engine", text, &ENGINE_KEYS, &QUOTED_KEYS)?;
     let name = kv.text("name");
     let bad_name = |origin: String, name: &str| {
         bad_engine_name(name).map(|reason| EngineArgError::BadName { origin, name: name.to_string(), reason })
@@ -566,8 +619,8 @@ fn uci_engine(cmd: &str, kv: &KeyValues, each: &EachArgs) -> Result<UciEngine, K
     let mut engine = UciEngine::new(cmd);
     let layers: Vec<&KeyValues> = each.kv.iter().chain(std::iter::once(kv)).collect();
     for layer in layers {
-        if let Some(args) = layer.text("args") {
-            engine.args = args.split_whitespace().map(str::to_string).collect();
+        if let Some(args) = layer.words("args")? {
+            engine.args = args;
         }
         if let Some(dir) = layer.text("dir") {
             engine.dir = Some(PathBuf::from(dir));
@@ -620,6 +673,40 @@ mod tests {
     }
 
     #[test]
+    fn quoted_values() {
+        let each = EachArgs::parse(Some(r#"option.SyzygyPath="/tb/a,/tb/b",args='-v'"#)).unwrap();
+        let spec = parse_engine_with(
+            r#"name=my engine,cmd="/opt/my engine/bin",args="--threads 1 'a b'",dir='/x, y',option.Book File="a,b.bin""#,
+            &each,
+        )
+        .unwrap();
+        let EngineKind::Uci(engine) = &spec.kind else { panic!("an external engine") };
+        assert_eq!(spec.name, "my engine");
+        assert_eq!(engine.cmd, "/opt/my engine/bin");
+        assert_eq!(engine.args, ["--threads", "1", "a b"]);
+        assert_eq!(engine.dir, Some(PathBuf::from("/x, y")));
+        let options: Vec<(&str, &str)> = engine.options.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(options, [("SyzygyPath", "/tb/a,/tb/b"), ("Book File", "a,b.bin")]);
+        assert_eq!(spec.source, "'/opt/my engine/bin' --threads 1 'a b'");
+        // --each's args apply where the engine gives none.
+        let spec = parse_engine_with("cmd=/usr/games/stockfish", &each).unwrap();
+        let EngineKind::Uci(engine) = &spec.kind else { panic!("an external engine") };
+        assert_eq!(engine.args, ["-v"]);
+
+        let err = |text: &str| parse_engine(text).unwrap_err().to_string();
+        assert_eq!(
+            err(r#"name=sf,cmd=sf,option.SyzygyPath="/a,/b"#),
+            r#"--engine: the quote " is never closed at character 34 of "name=sf,cmd=sf,option.SyzygyPath=\"/a,/b""#
+        );
+        assert_eq!(
+            err(r#"name=sf,cmd=sf,args="-x 'a b""#),
+            r#"--engine args=: the quote ' is never closed at character 4 of "-x 'a b""#
+        );
+        let err = EachArgs::parse(Some("args=it's")).unwrap_err().to_string();
+        assert!(err.starts_with("--each args=: the quote ' is never closed at character 3"), "{err}");
+    }
+
+    #[test]
     fn errors_name_the_key() {
         let err = |text: &str| parse_engine(text).unwrap_err().to_string();
         assert_eq!(
@@ -644,6 +731,26 @@ mod tests {
         assert!(err.starts_with("--each: unknown key `name`"), "{err}");
         let err = EachArgs::parse(Some("tc=0")).unwrap_err().to_string();
         assert!(err.starts_with("--each: tc=\"0\""), "{err}");
+    }
+
+    #[test]
+    fn external_engines_need_a_limit() {
+        let sf = parse_engine("name=sf,cmd=/usr/games/stockfish,args=-x").unwrap();
+        let err = sf.require_limit(&MoveLimit::default(), "--nodes").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--engine: sf (/usr/games/stockfish -x) has no move limit: an external engine would search until told \
+             to stop; give --nodes"
+        );
+        // A time margin alone is no limit; any of the others is.
+        let margin = MoveLimit { timemargin_ms: 50, ..MoveLimit::default() };
+        assert!(matches!(sf.require_limit(&margin, "--nodes"), Err(EngineArgError::NoLimit { .. })));
+        for text in ["tc=10+0.1", "st=0.5", "nodes=100", "depth=3"] {
+            let spec = parse_engine(&format!("name=sf,cmd=/usr/games/stockfish,{text}")).unwrap();
+            assert!(spec.require_limit(&spec.limit, "--nodes").is_ok(), "{text}");
+        }
+        let seed = parse_engine("name=seed").unwrap();
+        assert!(seed.require_limit(&seed.limit, "--nodes").is_ok());
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub struct UciEngine {
     pub ping_timeout_ms: u64,
     /// Longest untimed search (nodes or depth limits only) before the engine counts as stalled, in ms.
     pub stall_timeout_ms: u64,
+    /// Send an `option.NAME` the engine does not list (with a warning) instead of refusing to start
+    /// ([`PlayerError::UnknownOption`]); `--allow-unknown-options`.
+    pub allow_unknown_options: bool,
 }
 
 impl UciEngine {
@@ -62,12 +65,27 @@ impl UciEngine {
             handshake_timeout_ms: DEFAULT_HANDSHAKE_TIMEOUT_MS,
             ping_timeout_ms: DEFAULT_PING_TIMEOUT_MS,
             stall_timeout_ms: DEFAULT_STALL_TIMEOUT_MS,
+            allow_unknown_options: false,
         }
     }
 
-    /// The command line in words, for the summary: `cmd arg1 arg2`.
+    /// The command line in words, for the summary: `cmd arg1 arg2`, a word that holds a space, a quote, a
+    /// backslash or a comma (or is empty) quoted as a shell would read it back (`sf '--x a b'`).
     pub fn command_line(&self) -> String {
-        std::iter::once(self.cmd.as_str()).chain(self.args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")
+        let shown = |word: &str| {
+            let plain = !word.is_empty() && !word.contains(|c: char| c.is_whitespace() || "'\"\\,#".contains(c));
+            // A word holding a NUL cannot be quoted by shlex (and cannot be an argument either): shown as given.
+            if plain {
+                word.to_string()
+            } else {
+                shlex::try_quote(word).map_or_else(|_| word.to_string(), |q| q.into_owned())
+            }
+        };
+        std::iter::once(self.cmd.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .map(shown)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// The `Hash` option in MiB when given as a number, else 16 (the usual UCI default).
@@ -79,6 +97,50 @@ impl UciEngine {
     pub fn numeric_option(&self, name: &str) -> Option<usize> {
         self.options.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).and_then(|(_, value)| value.trim().parse().ok())
     }
+}
+
+/// The names of the options an engine lists in its reply to `uci` (`option name NAME type ...` lines), as
+/// written; `None` when the reply was cut ([`KEPT_REPLY_LINES`](crate::uci::process::KEPT_REPLY_LINES)), so
+/// that the listing is not complete.
+pub fn listed_options(reply: &[String]) -> Option<Vec<String>> {
+    if reply.iter().any(|line| line.starts_with("[arbiter: ") && line.ends_with(" earlier lines dropped]")) {
+        return None;
+    }
+    let names = reply
+        .iter()
+        .filter_map(|line| line.trim().strip_prefix("option name "))
+        .map(|rest| rest.split(" type ").next().unwrap_or(rest).trim().to_string())
+        .collect();
+    Some(names)
+}
+
+/// The names of `listed` closest to `name` (at most 3, closest first, ties in listed order), by Levenshtein
+/// distance without regard to ASCII case (`strsim`); a name counts as close within a distance of a third of
+/// its length, at least 2 (`Hsah` is 2 from `Hash`), or when one name holds the other (`Skill` in
+/// `Skill Level`).
+///
+/// # Examples
+/// ```
+/// use arbiter::player::uci::closest_options;
+/// let listed = ["Threads", "Hash", "Clear Hash", "Skill Level"].map(String::from);
+/// assert_eq!(closest_options("Hsah", &listed), ["Hash"]);
+/// assert_eq!(closest_options("skill", &listed), ["Skill Level"]);
+/// assert!(closest_options("SyzygyPath", &listed).is_empty());
+/// ```
+pub fn closest_options(name: &str, listed: &[String]) -> Vec<String> {
+    let given = name.to_lowercase();
+    let limit = (given.chars().count() / 3).max(2);
+    let mut close: Vec<(usize, &String)> = listed
+        .iter()
+        .filter_map(|option| {
+            let lower = option.to_lowercase();
+            let distance = strsim::levenshtein(&given, &lower);
+            let contains = given.len() >= 3 && (lower.contains(&given) || given.contains(&lower));
+            (distance <= limit || contains).then_some((distance, option))
+        })
+        .collect();
+    close.sort_by_key(|&(distance, _)| distance);
+    close.into_iter().take(3).map(|(_, option)| option.clone()).collect()
 }
 
 /// The `go` command for `limits`: `go wtime .. btime .. winc .. binc .. movestogo .. movetime .. nodes ..
@@ -256,7 +318,8 @@ impl<G: Game> UciPlayer<G> {
     ///
     /// # Errors
     /// [`PlayerError::Start`] naming the command and what failed, with the engine's last lines; for a game with
-    /// a `UCI_Variant`, an engine whose `UCI_Variant` option does not offer it.
+    /// a `UCI_Variant`, an engine whose `UCI_Variant` option does not offer it. [`PlayerError::UnknownOption`]
+    /// for an option the engine does not list, unless [`UciEngine::allow_unknown_options`].
     pub fn start(name: &str, engine: UciEngine) -> Result<UciPlayer<G>, PlayerError> {
         let mut player = UciPlayer {
             name: name.to_string(),
@@ -289,11 +352,7 @@ impl<G: Game> UciPlayer<G> {
         let lines = process
             .wait_for(|l| l.trim() == "uciok", "uciok", handshake)
             .map_err(|e| start_error(with_lines(e, &process)))?;
-        let listed: Vec<String> = lines
-            .iter()
-            .filter_map(|l| l.trim().strip_prefix("option name "))
-            .map(|rest| rest.split(" type ").next().unwrap_or(rest).trim().to_ascii_lowercase())
-            .collect();
+        let listed = listed_options(&lines);
         self.warnings.clear();
         if let Some(variant) = G::UCI_VARIANT {
             let offered = lines.iter().any(|l| {
@@ -311,9 +370,27 @@ impl<G: Game> UciPlayer<G> {
             process.set_option("UCI_Variant", variant).map_err(|e| start_error(with_lines(e, &process)))?;
         }
         for (name, value) in &engine.options {
-            if !listed.contains(&name.to_ascii_lowercase()) {
-                self.warnings
-                    .push(format!("{}: the engine does not list the option {name:?}; it is sent anyway", self.name));
+            match &listed {
+                Some(listed) if !listed.iter().any(|option| option.eq_ignore_ascii_case(name)) => {
+                    if !engine.allow_unknown_options {
+                        return Err(PlayerError::UnknownOption {
+                            player: self.name.clone(),
+                            option: name.clone(),
+                            suggestions: closest_options(name, listed),
+                        });
+                    }
+                    self.warnings.push(format!(
+                        "{}: the engine does not list the option {name:?}; it is sent anyway \
+                         (--allow-unknown-options)",
+                        self.name
+                    ));
+                }
+                Some(_) => {}
+                None => self.warnings.push(format!(
+                    "{}: the engine's reply to `uci` was too long to read whole; the option {name:?} is sent \
+                     unchecked",
+                    self.name
+                )),
             }
             process.set_option(name, value).map_err(|e| start_error(with_lines(e, &process)))?;
         }
@@ -552,6 +629,46 @@ mod tests {
         engine.args = vec!["--x".into(), "y".into()];
         assert_eq!(engine.hash_mb(), 64);
         assert_eq!(engine.command_line(), "/usr/games/stockfish --x y");
+    }
+
+    #[test]
+    fn option_listing_and_suggestions() {
+        let reply: Vec<String> = [
+            "id name Stockfish 15.1",
+            "option name Threads type spin default 1 min 1 max 1024",
+            "option name Hash type spin default 16 min 1 max 33554432",
+            "option name Clear Hash type button",
+            "option name Skill Level type spin default 20 min 0 max 20",
+            "option name SyzygyPath type string default <empty>",
+            "uciok",
+        ]
+        .map(String::from)
+        .to_vec();
+        let listed = listed_options(&reply).unwrap();
+        assert_eq!(listed, ["Threads", "Hash", "Clear Hash", "Skill Level", "SyzygyPath"]);
+        assert_eq!(closest_options("Hsah", &listed), ["Hash"]);
+        assert_eq!(closest_options("hash", &listed), ["Hash", "Clear Hash"]);
+        assert_eq!(closest_options("Thread", &listed), ["Threads"]);
+        assert_eq!(closest_options("SkillLevel", &listed), ["Skill Level"]);
+        assert_eq!(closest_options("Syzygy Path", &listed), ["SyzygyPath"]);
+        assert_eq!(closest_options("Hashh", &listed), ["Hash"]);
+        assert!(closest_options("Ponder", &listed).is_empty());
+        // A reply cut at the kept-lines bound is not a complete listing.
+        let cut = ["[arbiter: 45 earlier lines dropped]".to_string(), "uciok".to_string()];
+        assert_eq!(listed_options(&cut), None);
+
+        let error = |suggestions: &[&str]| PlayerError::UnknownOption {
+            player: "sf".into(),
+            option: "Hsah".into(),
+            suggestions: suggestions.iter().map(|s| s.to_string()).collect(),
+        };
+        assert_eq!(
+            error(&["Hash"]).to_string(),
+            "sf: the engine does not list the option \"Hsah\" (did you mean \"Hash\"?); check the name, or give \
+             --allow-unknown-options to send it anyway"
+        );
+        assert!(error(&["A", "B", "C"]).to_string().contains("(did you mean \"A\", \"B\" or \"C\"?)"));
+        assert!(error(&[]).to_string().contains("\"Hsah\"; check the name"));
     }
 
     #[test]

@@ -70,7 +70,7 @@ impl EndReason {
             PlayerError::Crashed { .. } => EndReason::Disconnect,
             PlayerError::Stalled { .. } => EndReason::Stall,
             PlayerError::BadMove { .. } => EndReason::IllegalMove,
-            PlayerError::Start { .. } => EndReason::PlayerFailure,
+            PlayerError::Start { .. } | PlayerError::UnknownOption { .. } => EndReason::PlayerFailure,
             PlayerError::Flooded { .. } => EndReason::OutputFlood,
         }
     }

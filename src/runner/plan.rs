@@ -41,7 +41,8 @@ pub const DEFAULT_BOOK: &str = "suites/openings/arbiter-book.epd";
 /// (`arbiter book --game xiangqi`).
 pub const DEFAULT_XIANGQI_BOOK: &str = "suites/openings/xiangqi-book.epd";
 
-/// The default node limit per move when no limit is given.
+/// The default node limit per move of a built-in engine when no limit is given (an external engine without a
+/// limit is refused: [`EngineSpec::require_limit`](crate::player::EngineSpec::require_limit)).
 pub const DEFAULT_NODES: u64 = 5000;
 
 /// The default seed of the random opening order.
@@ -208,6 +209,9 @@ pub struct UciPlan {
     /// Longest untimed search before the engine counts as stalled, in ms.
     #[serde(with = "wide")]
     pub stall_timeout_ms: u64,
+    /// Send options the engine does not list instead of refusing it (`--allow-unknown-options`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub allow_unknown_options: bool,
 }
 
 /// The plan of an engine as given (its paths as they are; [`EnginePlan`] makes them absolute).
@@ -222,6 +226,7 @@ impl From<&UciEngine> for UciPlan {
             handshake_timeout_ms: engine.handshake_timeout_ms,
             ping_timeout_ms: engine.ping_timeout_ms,
             stall_timeout_ms: engine.stall_timeout_ms,
+            allow_unknown_options: engine.allow_unknown_options,
         }
     }
 }
@@ -238,6 +243,7 @@ impl From<&UciPlan> for UciEngine {
             handshake_timeout_ms: plan.handshake_timeout_ms,
             ping_timeout_ms: plan.ping_timeout_ms,
             stall_timeout_ms: plan.stall_timeout_ms,
+            allow_unknown_options: plan.allow_unknown_options,
         }
     }
 }
@@ -896,6 +902,7 @@ pub(crate) mod tests {
             handshake_timeout_ms: 1,
             ping_timeout_ms: 2,
             stall_timeout_ms: u64::MAX,
+            allow_unknown_options: true,
         });
         plan.engines[1].limit.tc = Some(TimeControl::parse("40/60+0.6").unwrap());
         let text = toml::to_string(&plan).unwrap();
