@@ -237,7 +237,9 @@ fn an_external_engine_without_a_limit_is_refused() {
     let (code, stdout, stderr) = epd(&[file.to_str().expect("utf-8 path"), "--engine", STOCKFISH]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stdout.is_empty(), "{stdout}");
-    assert!(stderr.contains("engine sf: no search limit; give --nodes N, --depth N or --movetime-ms N"), "{stderr}");
+    assert!(stderr.contains("has no move limit"), "{stderr}");
+    assert!(stderr.contains("sf (/usr/games/stockfish)"), "{stderr}");
+    assert!(stderr.contains("give --nodes N, --depth N or --movetime-ms N"), "{stderr}");
     let (code, _, stderr) = epd(&[file.to_str().expect("utf-8 path"), "--engine", "seed", "--config", "x.toml"]);
     assert_eq!(code, 2, "{stderr}");
     let _ = std::fs::remove_file(file);

@@ -296,18 +296,16 @@ pub const DEFAULT_STALL_TIMEOUT_MS: u64 = 120_000;
 /// How long past `--movetime-ms` a move may come before the engine counts as stalled, by default, in ms.
 pub const DEFAULT_MOVETIME_MARGIN_MS: u64 = 1_000;
 
+/// The flags and spec keys that give `arbiter epd` a search limit, as the no-limit refusal names them.
+pub const EPD_LIMIT_FLAGS: &str = "--nodes N, --depth N or --movetime-ms N (or nodes=, depth= or st= in its spec)";
+
 /// Why a suite run cannot be done.
 #[derive(Debug, Error)]
 pub enum EpdError {
-    /// An external engine with no search limit: it would search each position until stopped.
-    #[error(
-        "engine {engine}: no search limit; give --nodes N, --depth N or --movetime-ms N (or nodes=, depth= or \
-         st= in its --engine spec)"
-    )]
-    NoLimit {
-        /// The engine's name.
-        engine: String,
-    },
+    /// An external engine with no search limit: it would search each position until stopped
+    /// ([`EngineSpec::require_limit`], as `arbiter match` and `arbiter datagen` refuse it).
+    #[error(transparent)]
+    NoLimit(crate::player::EngineArgError),
     /// An engine spec with a clock (`tc=`), which a single position has no use for.
     #[error("engine {engine}: tc= is a game clock; a suite searches single positions: give nodes=, depth= or st=")]
     Clock {
@@ -364,7 +362,9 @@ impl EpdRequest {
         if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime_ms.is_none() {
             match spec.kind {
                 EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => limits.nodes = Some(DEFAULT_NODES),
-                EngineKind::Uci(_) => return Err(EpdError::NoLimit { engine: spec.name.clone() }),
+                EngineKind::Uci(_) => spec
+                    .require_limit(&crate::player::MoveLimit::default(), EPD_LIMIT_FLAGS)
+                    .map_err(EpdError::NoLimit)?,
             }
         }
         let allowed_ms = stall_timeout_ms.unwrap_or(match limits.movetime_ms {
@@ -573,7 +573,8 @@ mod tests {
     fn an_external_engine_needs_a_limit() {
         let spec = crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish").expect("spec");
         let err = EpdRequest::new(spec.clone(), None, None, None, None, 1).expect_err("no limit");
-        assert!(err.to_string().starts_with("engine sf: no search limit; give --nodes N"), "{err}");
+        assert!(err.to_string().contains("sf (/usr/games/stockfish) has no move limit"), "{err}");
+        assert!(err.to_string().ends_with(&format!("give {EPD_LIMIT_FLAGS}")), "{err}");
         let request = EpdRequest::new(spec, None, Some(1000), None, None, 1).expect("a node limit");
         assert_eq!(request.allowed_ms, DEFAULT_STALL_TIMEOUT_MS);
         let spec = crate::player::spec::parse_engine("name=sf,cmd=sf,st=0.5").expect("spec");

@@ -101,6 +101,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use thiserror::Error;
 
+/// The flags and spec keys that give `arbiter datagen` a move limit, as the no-limit refusal names them.
+pub const DATAGEN_LIMIT_FLAGS: &str =
+    "--nodes N, --depth N, --movetime-ms MS or --tc TC, or nodes=/depth=/st=/tc= in its --engine spec";
+
 /// Consecutive plies whose searches must agree on a decisive score for resign adjudication.
 pub const RESIGN_PLIES: u32 = 4;
 
@@ -292,11 +296,9 @@ impl DatagenRequest {
             limit.depth = limit.depth.or(self.depth);
             limit.movetime_ms = limit.movetime_ms.or(self.movetime_ms);
             limit.tc = limit.tc.or(self.tc);
-            if limit.is_unlimited() {
-                if matches!(engine.kind, EngineKind::Uci(_)) {
-                    return Err(DatagenError::NoLimit { engine: engine.name.clone(), command: engine.source.clone() });
-                }
-                limit.nodes = Some(DEFAULT_NODES);
+            if engine.limit.is_unlimited() {
+                engine.require_limit(&engine.limit, DATAGEN_LIMIT_FLAGS).map_err(DatagenError::NoLimit)?;
+                engine.limit.nodes = Some(DEFAULT_NODES);
             }
         }
         let concurrency = concurrency.min(usize::try_from(self.games).unwrap_or(usize::MAX));
@@ -451,17 +453,10 @@ pub enum DatagenError {
     /// A negative score window.
     #[error("--max-score {0}: expected centipawns >= 0")]
     MaxScore(i32),
-    /// An external engine without a move limit.
-    #[error(
-        "engine {engine} ({command}) has no move limit: give --nodes N, --depth N, --movetime-ms MS or --tc TC, \
-         or nodes=/depth=/st=/tc= in its --engine spec"
-    )]
-    NoLimit {
-        /// The engine's name.
-        engine: String,
-        /// Its command.
-        command: String,
-    },
+    /// An external engine without a move limit ([`EngineSpec::require_limit`], as `arbiter match` and
+    /// `arbiter epd` refuse it).
+    #[error(transparent)]
+    NoLimit(crate::player::EngineArgError),
     /// The build is neither built in nor a readable config.
     #[error("--config: {0}")]
     Config(ConfigError),
@@ -1022,8 +1017,10 @@ mod tests {
         a.engines = vec![crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish").unwrap()];
         assert_eq!(
             error(a.clone()),
-            "engine sf (/usr/games/stockfish) has no move limit: give --nodes N, --depth N, --movetime-ms MS or \
-             --tc TC, or nodes=/depth=/st=/tc= in its --engine spec"
+            format!(
+                "--engine: sf (/usr/games/stockfish) has no move limit: an external engine would search until told \
+                 to stop; give {DATAGEN_LIMIT_FLAGS}"
+            )
         );
         a.engines = vec![crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish,depth=3").unwrap()];
         assert_eq!(DatagenRequest::validate(&a).unwrap().engines[0].limit.depth, Some(3));
