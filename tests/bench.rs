@@ -107,3 +107,92 @@ fn a_bench_that_never_ends_is_killed_at_the_time_limit() {
     assert!(text.contains("engine slow: bench did not finish within 2 s"), "{text}");
     assert!(text.contains("benching forever"), "{text}");
 }
+
+/// A fresh output folder for a match test.
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().expect("a parent")).expect("create the parent folder");
+    dir
+}
+
+#[test]
+fn a_wrong_bench_signature_refuses_the_match() {
+    let dir = out_dir("wrong-bench");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed,bench=123",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("engine seed: wrong bench: expected 123 (bench=123), measured 1467420 nodes"), "{text}");
+    assert!(!dir.join("games.csv").exists(), "a refused match writes no results");
+    // bench= must be a count of nodes.
+    let out = arbiter(&["match", "--engine", "name=seed,bench=0", "--engine", "name=nomob", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bench=\"0\""), "{}", stderr(&out));
+}
+
+#[test]
+fn a_right_bench_signature_plays_and_is_recorded() {
+    let dir = out_dir("right-bench");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed,bench=1467420",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--concurrency",
+        "1",
+        "--bench-check",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bench: seed: signature 1467420 as expected"), "{}", stderr(&out));
+    let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
+    assert!(run.contains("bench = 1467420"), "{run}");
+    assert!(run.contains("bench_check = true"), "{run}");
+}
+
+#[test]
+fn tc_scale_nps_prints_the_factor_and_records_the_scaled_clock() {
+    let dir = out_dir("tc-scale");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--maxmoves",
+        "4",
+        "--tc-scale-nps",
+        "1000000",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("--tc-scale-nps 1000000: seed benches"), "{text}");
+    assert!(text.contains("factor "), "{text}");
+    let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
+    assert!(run.contains("[plan.tc_scale]") && run.contains("reference_nps = 1000000"), "{run}");
+    assert!(run.contains("unscaled = [\"tc 1+0.01\", \"tc 1+0.01\"]"), "{run}");
+}
