@@ -5,7 +5,7 @@
 //! - [`uci`]: an external UCI engine process ([`UciPlayer`]);
 //! - [`spec`]: [`EngineSpec`], one entrant of a match (parsed from `name=...,cmd=...,option.X=...`), which creates
 //!   fresh players for the worker threads;
-//! - [`bench`]: the bench signature and speed of any engine ([`BenchResult`]), and the `bench=` check;
+//! - [`bench`](mod@bench): the bench signature and speed of any engine ([`BenchResult`]), and the `bench=` check;
 //! - [`error`]: [`PlayerError`], why a player gave no move.
 
 pub mod bench;

@@ -8,8 +8,8 @@
 //! --each tc=40/60+0.6,timemargin=50
 //! ```
 //!
-//! Keys: `name`, `bench` (the bench signature checked before the match: [`super::bench`]), `config` (a built-in
-//! build from a TOML file), `cmd` (an external UCI engine), `args`
+//! Keys: `name`, `bench` (the bench signature checked before the match: [`super::bench`](mod@super::bench)),
+//! `config` (a built-in build from a TOML file), `cmd` (an external UCI engine), `args`
 //! (its arguments, separated by spaces), `dir` (its working directory), `proto` (`uci`, the only protocol),
 //! `option.NAME` (a UCI option), `restart` (`on`: a fresh process every game; `off`, the default), and the move
 //! limits `tc` (time control, [`TimeControl`]), `st` (seconds per move), `nodes`, `depth` and `timemargin`
