@@ -1,28 +1,78 @@
-//! `arbiter bench`: searches the bench positions ([`crate::engine::chess::bench`]) to a fixed depth and prints
-//! the total node count, the signature of the search and evaluation (identical on every run and machine), then
-//! the speed.
+//! `arbiter bench`: the bench signature and speed of an engine ([`crate::player::bench`]). Built-in builds search
+//! the bench positions ([`crate::engine::chess::bench`]) to a fixed depth in-process; an external engine runs its
+//! own `bench` as OpenBench's client does. Prints the total node count, the signature of the search and
+//! evaluation (identical on every run and machine), then the speed.
+//!
+//! Exit codes: 0 done; 2 bad input (a bad `--engine`, an option that does not apply, an engine that cannot be
+//! started or prints no node count); 1 the engine failed (a crash, the time limit, an output flood, node counts
+//! that differ between `--runs`).
 
-use crate::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH, bench_nodes};
-use std::time::Instant;
+use super::{Failure, exit_code};
+use crate::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH};
+use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
+use crate::player::spec::parse_engine;
+use crate::player::{BenchOptions, EngineKind};
+use std::time::{Duration, Instant};
 
 /// Flags of `arbiter bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Search every position to this depth, in plies.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::chess::search::MAX_DEPTH), long, default_value_t = DEFAULT_BENCH_DEPTH)]
-    pub depth: u32,
+    /// The engine, as `arbiter match --engine` takes it: a built-in build (`name=seed`, `config=FILE`) or an
+    /// external engine (`cmd=PROGRAM,args=...,dir=...`). Default: the built-in seed build.
+    #[arg(long, value_name = "SPEC")]
+    pub engine: Option<String>,
+
+    /// Search every position to this depth, in plies (built-in engines; default 7). For an external engine give
+    /// its own bench arguments with --bench-args.
+    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::chess::search::MAX_DEPTH), long)]
+    pub depth: Option<u32>,
+
+    /// Words passed after `bench` to an external engine, such as "16 1 13 default depth" for Stockfish (hash
+    /// MiB, threads, depth) or "13" for Ethereal (depth).
+    #[arg(long, value_name = "WORDS", allow_hyphen_values = true)]
+    pub bench_args: Option<String>,
+
+    /// Time limit of one bench of an external engine, in seconds; the engine is killed after it.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 86_400), long, value_name = "SECONDS", default_value_t = DEFAULT_BENCH_TIMEOUT_S)]
+    pub bench_timeout: u64,
+
+    /// Run the bench this many times: the node counts must agree, and the median speed is printed.
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 1000), long, default_value_t = 1)]
+    pub runs: u32,
 }
 
 /// Runs `arbiter bench`: prints `<nodes> nodes <nps> nps` on stdout (the node count is the signature; the
-/// speed depends on the machine) and returns exit code 0.
+/// speed depends on the machine) and returns the exit code (see the [module](self)).
 ///
 /// # Errors
-/// None; the signature matches the other subcommands.
+/// None in practice: errors are printed here and become the exit code.
 pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
+    Ok(exit_code(bench(&args)))
+}
+
+/// The bench of `args`, printed.
+fn bench(args: &BenchArgs) -> Result<i32, Failure> {
+    let spec = parse_engine(args.engine.as_deref().unwrap_or("name=seed"))?;
+    let options = BenchOptions {
+        depth: args.depth,
+        args: args.bench_args.as_deref().unwrap_or_default().split_whitespace().map(str::to_string).collect(),
+        timeout: Duration::from_secs(args.bench_timeout),
+    };
     let start = Instant::now();
-    let nodes = bench_nodes(args.depth.max(1));
-    let ms = start.elapsed().as_millis().max(1) as u64;
-    eprintln!("bench: {} positions, depth {}, {ms} ms", BENCH_FENS.len(), args.depth.max(1));
-    println!("{nodes} nodes {} nps", nodes * 1000 / ms);
+    let result = spec.bench_runs(&options, args.runs).map_err(|error| {
+        if error.is_input() { Failure::Input(error.into()) } else { Failure::Internal(error.into()) }
+    })?;
+    let ms = start.elapsed().as_millis();
+    match &spec.kind {
+        EngineKind::Uci(engine) => {
+            eprintln!("bench: {} ({}), {} run(s), {ms} ms", spec.name, engine.command_line(), args.runs)
+        }
+        _ => eprintln!(
+            "bench: {} positions, depth {}, {ms} ms",
+            BENCH_FENS.len(),
+            args.depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1)
+        ),
+    }
+    println!("{} nodes {} nps", result.nodes, result.nps);
     Ok(0)
 }

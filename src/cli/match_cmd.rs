@@ -18,16 +18,16 @@
 pub use super::EXIT_INTERRUPTED;
 use super::{Failure, exit_code, install_interrupt_handler};
 use crate::game::GameKind;
-use crate::player::EngineKind;
 pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
 use crate::player::timecontrol::TimeControl;
+use crate::player::{EngineKind, EngineSpec};
 pub use crate::runner::plan::{
     DEFAULT_BOOK, DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, DEFAULT_XIANGQI_BOOK,
     MAX_NAME_CHARS, parse_sprt,
 };
 use crate::runner::plan::{
-    EnginePlan, OpeningsPlan, OutputPlan, PLAN_FORMAT, SprtPlan, absolute, default_book, parse_adjudication,
-    working_directory,
+    EnginePlan, OpeningsPlan, OutputPlan, PLAN_FORMAT, SprtPlan, TcScalePlan, absolute, default_book,
+    parse_adjudication, working_directory,
 };
 pub use crate::runner::run::ENGINE_GROUPS_FILE;
 use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
@@ -70,7 +70,8 @@ pub struct MatchArgs {
     /// An engine: a built-in build `name=NAME[,config=FILE.toml]` (without `config=` the name must be built in:
     /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
     /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
-    /// `nodes=N`, `depth=N`, `timemargin=MS`. Give it two or more times; more than two play a round robin.
+    /// `nodes=N`, `depth=N`, `timemargin=MS`; and `bench=N`, its bench signature, checked before the match (a
+    /// mismatch refuses it, exit 2). Give it two or more times; more than two play a round robin.
     /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
     /// (`option.SyzygyPath="/a,/b"`, `args="--threads 1 'a b'"`). An external engine needs a limit, and every
     /// option.NAME must be one it lists (see --allow-unknown-options). Default: `--engine name=seed --engine
@@ -98,6 +99,17 @@ pub struct MatchArgs {
     /// (often a typo) refuses the match before any game, suggesting the closest names the engine lists.
     #[arg(long)]
     pub allow_unknown_options: bool,
+
+    /// Check every engine's `bench=N` signature again at each worker's first start of the engine (it is always
+    /// checked once before the match); a wrong signature stops the match (exit 2).
+    #[arg(long)]
+    pub bench_check: bool,
+
+    /// Scale every time control (tc base and increment, st) by REF / the nps measured now by the first engine's
+    /// bench, as fishtest and OpenBench do, so that results compare across machines; nodes and depth are kept.
+    /// The scaled limits are recorded in run.toml, and a resume keeps them.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "REF")]
+    pub tc_scale_nps: Option<u64>,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
     #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
@@ -361,6 +373,11 @@ fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
                 Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
             }
             let state = &run.state;
+            if let Some(failure) = &state.failure
+                && state.failure_is_input
+            {
+                return Err(Failure::Input(anyhow::anyhow!("the match stopped: {failure}")));
+            }
             if let Some(failure) = &state.failure {
                 return Err(Failure::Internal(anyhow::anyhow!(
                     "the match stopped: {failure} (continue it with `arbiter match --resume {dir}`)"
@@ -442,6 +459,11 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         }
     }
 
+    let tc_scale = match args.tc_scale_nps {
+        Some(reference) => Some(scale_time_controls(&mut engines, reference)?),
+        None => None,
+    };
+
     let sprt = match (&args.sprt, args.games.or(args.rounds)) {
         (Some(text), _) => Some(parse_sprt(text)?),
         (None, None) if engines.len() == 2 => Some(parse_sprt(DEFAULT_SPRT)?),
@@ -492,6 +514,8 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         shard: args.shard,
         concurrency: args.concurrency,
         recover: args.recover,
+        bench_check: args.bench_check,
+        tc_scale,
         output: OutputPlan {
             out: args.out.as_deref().map(|out| absolute(out, &cwd)),
             results: cwd.join("results"),
@@ -500,6 +524,38 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
             rating_interval: args.rating_interval,
         },
     })
+}
+
+/// Scales the limits of `engines` by `reference` / the nps of the first engine's bench (`--tc-scale-nps`), and
+/// says so on stderr.
+///
+/// # Errors
+/// The bench's [`BenchError`](crate::player::BenchError): exit 2 when it is the input, 1 otherwise.
+fn scale_time_controls(engines: &mut [EngineSpec], reference: u64) -> Result<TcScalePlan, Failure> {
+    use crate::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
+    let first = engines.first().ok_or_else(|| anyhow::anyhow!("--tc-scale-nps: no engine"))?;
+    let measured = first.bench(&BenchOptions::default()).map_err(|error| {
+        let error = anyhow::anyhow!("--tc-scale-nps: {error}");
+        if error.downcast_ref::<crate::player::BenchError>().is_some_and(|e| !e.is_input()) {
+            Failure::Internal(error)
+        } else {
+            Failure::Input(error)
+        }
+    })?;
+    let factor = tc_scale_factor(reference, measured.nps);
+    let unscaled: Vec<String> = engines.iter().map(|e| e.limit.to_string()).collect();
+    let name = first.name.clone();
+    for engine in engines.iter_mut() {
+        engine.limit = scale_limit(engine.limit, factor);
+    }
+    let scaled: Vec<String> = engines.iter().map(|e| e.limit.to_string()).collect();
+    super::stderr_line(format_args!(
+        "arbiter match: --tc-scale-nps {reference}: {name} benches {} nps here: factor {factor:.4}; limits {} -> {}",
+        measured.nps,
+        unscaled.join(" vs "),
+        scaled.join(" vs ")
+    ));
+    Ok(TcScalePlan { reference_nps: reference, measured_nps: measured.nps, engine: name, factor, unscaled })
 }
 
 /// The value given by a flag or by the matching key of `--openings` (they must agree when both are given).

@@ -5,14 +5,17 @@
 //! - [`uci`]: an external UCI engine process ([`UciPlayer`]);
 //! - [`spec`]: [`EngineSpec`], one entrant of a match (parsed from `name=...,cmd=...,option.X=...`), which creates
 //!   fresh players for the worker threads;
+//! - [`bench`](mod@bench): the bench signature and speed of any engine ([`BenchResult`]), and the `bench=` check;
 //! - [`error`]: [`PlayerError`], why a player gave no move.
 
+pub mod bench;
 pub mod builtin;
 pub mod error;
 pub mod spec;
 pub mod timecontrol;
 pub mod uci;
 
+pub use bench::{BenchError, BenchOptions, BenchResult};
 pub use builtin::BuiltinPlayer;
 pub use error::PlayerError;
 pub use spec::{EachArgs, EngineArgError, EngineKind, EngineSpec, MoveLimit, bad_engine_name};

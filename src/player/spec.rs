@@ -8,7 +8,8 @@
 //! --each tc=40/60+0.6,timemargin=50
 //! ```
 //!
-//! Keys: `name`, `config` (a built-in build from a TOML file), `cmd` (an external UCI engine), `args`
+//! Keys: `name`, `bench` (the bench signature checked before the match: [`super::bench`](mod@super::bench)),
+//! `config` (a built-in build from a TOML file), `cmd` (an external UCI engine), `args`
 //! (its arguments, split into words as a shell splits them: `args=--threads 1 'a b'` is three words), `dir`
 //! (its working directory), `proto` (`uci`, the only protocol),
 //! `option.NAME` (a UCI option), `restart` (`on`: a fresh process every game; `off`, the default), and the move
@@ -113,6 +114,12 @@ pub struct EngineSpec {
     pub source: String,
     /// How long this engine may think per move (its own `tc=`/`nodes=`/... over `--each` and the global flags).
     pub limit: MoveLimit,
+    /// The bench signature the engine must show before a match (`bench=N`, see
+    /// [`EngineSpec::check_bench`](super::bench)); `None`: not checked.
+    pub bench: Option<u64>,
+    /// Check `bench` again at each worker's first start of this engine (`arbiter match --bench-check`), not only
+    /// once before the match.
+    pub bench_check: bool,
 }
 
 impl EngineSpec {
@@ -140,6 +147,8 @@ impl EngineSpec {
             kind: EngineKind::Builtin(Box::new(config)),
             source: source.to_string(),
             limit: MoveLimit::default(),
+            bench: None,
+            bench_check: false,
         }
     }
 
@@ -152,13 +161,22 @@ impl EngineSpec {
             kind: EngineKind::XiangqiBuiltin(Box::new(config)),
             source: source.to_string(),
             limit: MoveLimit::default(),
+            bench: None,
+            bench_check: false,
         }
     }
 
     /// An entrant running the external UCI engine `engine`, named `name`; the move limit is left unset.
     pub fn uci(name: &str, engine: UciEngine) -> EngineSpec {
         let source = engine.command_line();
-        EngineSpec { name: name.to_string(), kind: EngineKind::Uci(engine), source, limit: MoveLimit::default() }
+        EngineSpec {
+            name: name.to_string(),
+            kind: EngineKind::Uci(engine),
+            source,
+            limit: MoveLimit::default(),
+            bench: None,
+            bench_check: false,
+        }
     }
 
     /// The memory one player of this entrant holds for its transposition table, in MiB (for an external
@@ -265,8 +283,9 @@ pub fn bad_engine_name(name: &str) -> Option<&'static str> {
 }
 
 /// The keys of `--engine`.
-pub const ENGINE_KEYS: [&str; 13] = [
+pub const ENGINE_KEYS: [&str; 14] = [
     "name",
+    "bench",
     "config",
     "cmd",
     "args",
@@ -573,7 +592,18 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
         None => MoveLimit::default(),
     };
     spec.limit = limit_from(&kv, shared)?;
+    spec.bench = bench_signature(&kv)?;
     Ok(spec)
+}
+
+/// The bench signature of `bench=N` (a whole number of nodes, at least 1), if given.
+fn bench_signature(kv: &KeyValues) -> Result<Option<u64>, KeyValueError> {
+    let mut kv = kv.clone();
+    let expected = "the engine's bench signature: a whole number of nodes, at least 1";
+    match kv.take::<u64>("bench", expected)? {
+        Some(0) => Err(kv.bad_value("bench", expected)),
+        bench => Ok(bench),
+    }
 }
 
 /// The game whose built-in engine an entrant of a `game` match runs (checkers has none: chess's is named).

@@ -37,7 +37,9 @@ pub use openings::{
     OpeningOrder, OpeningsOption, load_game_openings, load_openings, load_openings_as, opening_order,
     opening_order_from,
 };
-pub use plan::{EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, UciPlan};
+pub use plan::{
+    EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, TcScalePlan, UciPlan,
+};
 pub use report::lines::{cutechess_report, fastchess_report, match_report};
 pub use report::summary::{summary_rows, summary_text, write_summary};
 pub use run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};

@@ -148,8 +148,35 @@ pub struct MatchPlan {
     /// Restart a player whose process failed and go on (`--recover`). Not part of the schedule.
     #[serde(default, skip_serializing_if = "is_false")]
     pub recover: bool,
+    /// Check every `bench=` signature again at each worker's first start of the engine (`--bench-check`), not
+    /// only once before the match. Not part of the schedule.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bench_check: bool,
+    /// How the time controls were scaled to the machine that started the run (`--tc-scale-nps`): the engines'
+    /// limits in this plan are the scaled ones, and a resume keeps them, on any machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc_scale: Option<TcScalePlan>,
     /// Where and how the results are written. Not part of the schedule.
     pub output: OutputPlan,
+}
+
+/// The time scaling of a run (`--tc-scale-nps REF`): every time control multiplied by `factor` =
+/// `reference_nps / measured_nps` ([`tc_scale_factor`](crate::player::bench::tc_scale_factor)).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcScalePlan {
+    /// The reference speed given, in nodes per second.
+    #[serde(with = "wide")]
+    pub reference_nps: u64,
+    /// The speed measured by the bench of `engine` on the machine that started the run.
+    #[serde(with = "wide")]
+    pub measured_nps: u64,
+    /// The engine whose bench was measured (the first engine).
+    pub engine: String,
+    /// The factor applied to every time: `reference_nps / measured_nps`.
+    pub factor: f64,
+    /// The limits before scaling, per engine in order, as `MoveLimit` shows them (`tc 10+0.1`), for the record.
+    pub unscaled: Vec<String>,
 }
 
 /// One entrant of a match as planned: its name, its build and its move limits.
@@ -163,8 +190,11 @@ pub struct EnginePlan {
     /// Where the build came from, in words, as the summary shows it: the config file as given, `built-in`, or
     /// the command line of an external engine as given.
     pub source: String,
-    /// How long the engine may think per move.
+    /// How long the engine may think per move (scaled already when the plan has a [`TcScalePlan`]).
     pub limit: LimitPlan,
+    /// The bench signature checked before the match (`bench=N`).
+    #[serde(with = "wide_option", default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<u64>,
 }
 
 /// What an entrant runs.
@@ -422,7 +452,13 @@ impl EnginePlan {
                 EngineBuild::Uci(UciPlan { cmd, dir, ..UciPlan::from(engine) })
             }
         };
-        EnginePlan { name: spec.name.clone(), build, source: spec.source.clone(), limit: LimitPlan::of(&spec.limit) }
+        EnginePlan {
+            name: spec.name.clone(),
+            build,
+            source: spec.source.clone(),
+            limit: LimitPlan::of(&spec.limit),
+            bench: spec.bench,
+        }
     }
 
     /// The entrant of this plan in `game`: a built-in build, a config file read now, or an external engine.
@@ -446,6 +482,7 @@ impl EnginePlan {
         };
         spec.source = self.source.clone();
         spec.limit = self.limit.limit();
+        spec.bench = self.bench;
         Ok(spec)
     }
 }
@@ -615,7 +652,10 @@ impl MatchPlan {
         if self.game.name() != G::NAME {
             return Err(PlanError::Invalid(format!("--game {} built as {}", self.game.name(), G::NAME)));
         }
-        let engines = self.engines.iter().map(|e| e.load(self.game)).collect::<Result<Vec<_>, _>>()?;
+        let mut engines = self.engines.iter().map(|e| e.load(self.game)).collect::<Result<Vec<_>, _>>()?;
+        for engine in &mut engines {
+            engine.bench_check = self.bench_check;
+        }
         let book = &self.openings;
         let openings = load_game_openings::<G>(&book.file, book.format, book.plies, self.variant)?;
         if book.start > openings.len() {
@@ -852,6 +892,7 @@ pub(crate) mod tests {
             build: EngineBuild::Builtin,
             source: "built-in".into(),
             limit,
+            bench: None,
         };
         MatchPlan {
             format: PLAN_FORMAT,
@@ -875,6 +916,8 @@ pub(crate) mod tests {
             shard: None,
             concurrency: Some(2),
             recover: false,
+            bench_check: false,
+            tc_scale: None,
             output: OutputPlan {
                 out: Some(PathBuf::from("/runs/run")),
                 results: PathBuf::from("/runs"),
@@ -914,6 +957,26 @@ pub(crate) mod tests {
             toml::from_str::<MatchPlan>(&toml::to_string(&super::tests::plan()).unwrap()).unwrap(),
             self::plan()
         );
+    }
+
+    #[test]
+    fn bench_signatures_and_the_time_scaling_round_trip() {
+        let mut plan = plan();
+        plan.engines[0].bench = Some(1_467_420);
+        plan.bench_check = true;
+        plan.tc_scale = Some(TcScalePlan {
+            reference_nps: 1_000_000,
+            measured_nps: 400_000,
+            engine: "seed".into(),
+            factor: 2.5,
+            unscaled: vec!["nodes 300".into(), "nodes 300".into()],
+        });
+        let text = toml::to_string(&plan).unwrap();
+        assert!(text.contains("bench = 1467420") && text.contains("bench_check = true"), "{text}");
+        assert_eq!(toml::from_str::<MatchPlan>(&text).unwrap(), plan);
+        // The entrant loaded from the plan keeps its signature.
+        let engine = plan.engines[0].load(GameKind::Chess).unwrap();
+        assert_eq!(engine.bench, Some(1_467_420));
     }
 
     #[test]

@@ -21,7 +21,8 @@ use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
 use crate::game::{Game, GameKind};
-use crate::player::PlayerError;
+use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
+use crate::player::{BenchError, PlayerError};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write as _;
@@ -102,6 +103,9 @@ pub enum RunError {
     /// An engine cannot be started.
     #[error("--engine: {0}")]
     Engine(PlayerError),
+    /// An engine's bench signature is not its `bench=` (or its bench gave none): the match is refused.
+    #[error("--engine: {0}; the match is refused")]
+    Bench(BenchError),
     /// A result file or the run folder cannot be created or written.
     #[error(transparent)]
     Output(#[from] OutputError),
@@ -176,6 +180,7 @@ impl RunError {
             | RunError::Lock(LockError::Open(error)) => error.is_input(),
             RunError::Records(error) => !matches!(error, RecordError::Write(_)),
             RunError::Remove { .. } | RunError::Summary(_) => false,
+            RunError::Bench(error) => error.is_input(),
             _ => true,
         }
     }
@@ -196,11 +201,20 @@ pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicB
     }
 }
 
-/// Builds the match of `plan` in the game `G`: the spec, the hash budget, and every engine started once
-/// (before any file is written, so that a failing one leaves nothing behind).
+/// Builds the match of `plan` in the game `G`: the spec, the hash budget, every `bench=` signature checked
+/// ([`EngineSpec::check_bench`](crate::player::EngineSpec::check_bench)), and every engine started once (before
+/// any file is written, so that a failing one leaves nothing behind).
 pub(crate) fn prepare<G: Game>(plan: &MatchPlan, observer: &mut dyn RunObserver) -> Result<MatchSpec<G>, RunError> {
     let spec = plan.spec::<G>()?;
     check_hash_memory(&spec, physical_memory_mib())?;
+    for engine in &spec.engines {
+        if let Some(result) =
+            engine.check_bench(std::time::Duration::from_secs(DEFAULT_BENCH_TIMEOUT_S)).map_err(RunError::Bench)?
+        {
+            observer
+                .note(&format!("bench: {}: signature {} as expected ({} nps)", engine.name, result.nodes, result.nps));
+        }
+    }
     for engine in &spec.engines {
         let player = engine.create::<G>().map_err(RunError::Engine)?;
         for warning in player.warnings() {
@@ -266,6 +280,17 @@ pub(crate) fn play<G: Game>(
         spec.concurrency,
         dir.display()
     ));
+    if let Some(scale) = &plan.tc_scale {
+        observer.note(&format!(
+            "arbiter match: time controls scaled by {:.4} (reference {} nps / {} nps measured by the bench of {} \
+             when the run started); limits before scaling: {}",
+            scale.factor,
+            scale.reference_nps,
+            scale.measured_nps,
+            scale.engine,
+            scale.unscaled.join(" vs ")
+        ));
+    }
     if let Some(shard) = spec.shard {
         let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
         observer.note(&format!(

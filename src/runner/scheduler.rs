@@ -21,6 +21,7 @@ use crate::chess::Color;
 use crate::chess::game::GameResult;
 use crate::game::Game;
 use crate::game::opening::{Opening, Variant};
+use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{EngineSpec, Player};
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
 use std::collections::HashSet;
@@ -383,8 +384,11 @@ pub struct MatchState {
     /// The SPRT decision, once taken.
     pub verdict: Option<SprtVerdict>,
     /// An internal failure that stopped the match (an output file that cannot be written, a player that cannot
-    /// be created).
+    /// be created, a bench signature that changed: see `failure_is_input`).
     pub failure: Option<String>,
+    /// Whether `failure` is the user's input rather than a failure of the run: a `--bench-check` that found a
+    /// wrong bench signature at a worker's start (exit 2).
+    pub failure_is_input: bool,
     /// Why an engine failure stopped the match (without `--recover`, or an engine that failed to start
     /// [`MAX_FAILED_STARTS`] games in a row): the pairs in play were still played and recorded.
     pub halted: Option<String>,
@@ -410,6 +414,7 @@ impl MatchState {
             sprt: None,
             verdict: None,
             failure: None,
+            failure_is_input: false,
             halted: None,
             failed_starts: Vec::new(),
             interrupted: false,
@@ -480,6 +485,8 @@ enum Event<G: Game> {
     Abandoned,
     /// The worker cannot go on.
     Fatal(String),
+    /// The worker cannot go on because of the user's input (a wrong bench signature).
+    Refused(String),
 }
 
 /// Where the scheduler records each game as it ends, before counting it: the run folder's result files
@@ -582,6 +589,14 @@ pub fn run_match_from<G: Game>(
                     stop.store(true, Ordering::Relaxed);
                     observer.message(&format!("error: {reason}"));
                     state.failure.get_or_insert(reason);
+                }
+                Ok(Event::Refused(reason)) => {
+                    stop.store(true, Ordering::Relaxed);
+                    observer.message(&format!("error: {reason}"));
+                    if state.failure.is_none() {
+                        state.failure = Some(reason);
+                        state.failure_is_input = true;
+                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
@@ -715,6 +730,7 @@ fn worker<G: Game>(
     sender: &mpsc::Sender<Event<G>>,
 ) {
     let mut players: Vec<Option<Box<dyn Player<G>>>> = spec.engines.iter().map(|_| None).collect();
+    let mut started = vec![false; spec.engines.len()];
     let (recorded_sender, recorded) = mpsc::channel::<()>();
     while !flags.stop.load(Ordering::Relaxed) {
         let k = flags.next.fetch_add(1, Ordering::Relaxed);
@@ -729,6 +745,17 @@ fn worker<G: Game>(
             let (white, black) = pair.colours(game);
             for engine in [white, black] {
                 if players[engine].is_none() {
+                    // --bench-check: the signature again at this worker's first start of the engine.
+                    let entrant = &spec.engines[engine];
+                    if entrant.bench_check && !started[engine] {
+                        started[engine] = true;
+                        if let Err(error) = entrant.check_bench(Duration::from_secs(DEFAULT_BENCH_TIMEOUT_S)) {
+                            let text = format!("--bench-check at a worker's start: {error}");
+                            let _ =
+                                sender.send(if error.is_input() { Event::Refused(text) } else { Event::Fatal(text) });
+                            return;
+                        }
+                    }
                     match spec.engines[engine].create() {
                         Ok(mut player) => {
                             player.set_cancel(Arc::clone(flags.abandon));

@@ -41,6 +41,12 @@ fn say(out: &Out, line: &str) {
 /// Why a command sent to our UCI engine cannot be obeyed; the server answers `info string error: ...` with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum UciCommandError {
+    /// `bench` with words that are not one search depth.
+    #[error("bench {text}: expected `bench [DEPTH]` with a depth from 1 to 64")]
+    BenchDepth {
+        /// The words after `bench`.
+        text: String,
+    },
     /// A `go` keyword without its value.
     #[error("go {key}: missing value")]
     GoMissing {
@@ -262,9 +268,21 @@ impl UciServer {
             "go" => self.go(rest),
             "stop" => self.stop_search(),
             "quit" => return false,
+            "bench" => self.bench(rest),
             other => self.error(&format!("unknown command {other:?}")),
         }
         true
+    }
+
+    /// `bench [DEPTH]` (not UCI; Stockfish's and Ethereal's extension, which OpenBench uses): searches the bench
+    /// positions with the current build and prints `Bench: <nodes> nodes <nps> nps`, before reading the next
+    /// command (a search in progress finishes first).
+    fn bench(&mut self, words: &[&str]) {
+        self.join_search();
+        match bench_line(&self.config, words) {
+            Ok(line) => say(&self.out, &line),
+            Err(e) => self.error(&e.to_string()),
+        }
     }
 
     fn uci(&self) {
@@ -502,6 +520,29 @@ pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, UciCommand
         }
     }
     Ok(game)
+}
+
+/// The bench of `config` ([`bench_nodes_with`](crate::engine::chess::bench::bench_nodes_with)) at the depth of
+/// `words` (`[DEPTH]`; default [`DEFAULT_BENCH_DEPTH`](crate::engine::chess::bench::DEFAULT_BENCH_DEPTH)), as
+/// OpenBench's format prints it: `Bench: <nodes> nodes <nps> nps`.
+///
+/// # Errors
+/// [`UciCommandError::BenchDepth`] for words that are not one depth from 1 to the maximum search depth.
+pub fn bench_line(config: &EngineConfig, words: &[&str]) -> Result<String, UciCommandError> {
+    use crate::engine::chess::bench::{DEFAULT_BENCH_DEPTH, bench_nodes_with};
+    let depth = match words {
+        [] => DEFAULT_BENCH_DEPTH,
+        [depth] => depth
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=crate::engine::chess::search::MAX_DEPTH).contains(d))
+            .ok_or_else(|| UciCommandError::BenchDepth { text: words.join(" ") })?,
+        _ => return Err(UciCommandError::BenchDepth { text: words.join(" ") }),
+    };
+    let start = std::time::Instant::now();
+    let nodes = bench_nodes_with(config, depth);
+    let ms = (start.elapsed().as_millis() as u64).max(1);
+    Ok(format!("Bench: {nodes} nodes {} nps", nodes.saturating_mul(1000) / ms))
 }
 
 /// Runs the UCI loop on stdin and stdout with `config` until `quit` or end of input.

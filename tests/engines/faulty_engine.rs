@@ -22,6 +22,8 @@
 //!
 //! `--crash-fen TEXT` (for suite tests) exits with status 3 at a `go` whose position's FEN starts with `TEXT`,
 //! whatever the mode: an engine that crashes on one position of a suite and plays the others.
+//! `--bench-hang` (bench cues, for tests/bench.rs): run as `faulty-engine --bench-hang bench`, it prints a line
+//! and then hangs without printing a node count (an engine whose bench never ends).
 //!
 //! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
 //! `score cp 0`; `cp:-2147483648` tests scores at the integer limit).
@@ -52,6 +54,15 @@ fn main() {
             std::process::exit(4);
         }
     }
+    // --- bench cues (tests/bench.rs) ---
+    if args.iter().any(|a| a == "--bench-hang") && args.iter().any(|a| a == "bench") {
+        println!("faulty-engine: benching forever");
+        loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    }
+    // --- end of bench cues ---
+
     // The child is left running on purpose: its parent's process group must end it.
     let _child = value("--child-sleep").map(|secs| std::process::Command::new("sleep").arg(secs).spawn());
 

@@ -67,7 +67,12 @@ pub const BENCH_FENS: [&str; 46] = [
 /// The total nodes of searching every position of [`BENCH_FENS`] to `depth` plies, each with a fresh seed
 /// engine after `new_game()`: the bench signature, identical on every run.
 pub fn bench_nodes(depth: u32) -> u64 {
-    let mut engine = Engine::new(EngineConfig::seed());
+    bench_nodes_with(&EngineConfig::seed(), depth)
+}
+
+/// [`bench_nodes`] of the build `config`: the bench signature of any built-in chess build.
+pub fn bench_nodes_with(config: &EngineConfig, depth: u32) -> u64 {
+    let mut engine = Engine::new(config.clone());
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut nodes = 0;
     for fen in BENCH_FENS {

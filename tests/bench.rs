@@ -1,0 +1,198 @@
+//! `arbiter bench --engine SPEC` with real processes: Stockfish from Debian, `arbiter uci` itself as an external
+//! engine, and `faulty-engine` (tests/engines/faulty_engine.rs) as an engine whose bench prints no count or never
+//! ends; the `bench=` check before a match and `--tc-scale-nps`.
+//!
+//! Needs `stockfish` in /usr/games (the README's test command installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
+fn faulty_engine() -> PathBuf {
+    let profile_dir = Path::new(ARBITER).parent().expect("the binary's folder");
+    let path = profile_dir.join("examples").join("faulty-engine");
+    if !path.exists() {
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.ends_with("release") {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("run cargo to build the faulty engine");
+        assert!(status.success(), "cargo build --example faulty-engine failed");
+    }
+    path
+}
+
+/// The path of a Debian engine, or a panic that says how to install it.
+fn engine(program: &str, package: &str) -> String {
+    let path = format!("/usr/games/{program}");
+    assert!(Path::new(&path).exists(), "{path} is missing: install it with `apt-get install {package}`");
+    path
+}
+
+/// Runs `arbiter ARGS`.
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(ARBITER).args(args).output().expect("run arbiter")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The node count of a bench line `<nodes> nodes <nps> nps`, checking its form.
+fn signature(out: &Output) -> u64 {
+    assert_eq!(out.status.code(), Some(0), "stdout:\n{}\nstderr:\n{}", stdout(out), stderr(out));
+    let text = stdout(out);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert!(
+        words.len() == 4 && words[1] == "nodes" && words[3] == "nps" && words[2].parse::<u64>().is_ok(),
+        "not a bench line: {text:?}"
+    );
+    words[0].parse().expect("a node count")
+}
+
+#[test]
+fn stockfish_bench_signature() {
+    // Stockfish 15.1 (Debian) at depth 4 over its 48 default positions (`bench 16 1 4 default depth`: hash MiB,
+    // threads, depth, positions, limit type) prints `Nodes searched  : 9982` on stderr.
+    let stockfish = engine("stockfish", "stockfish");
+    let spec = format!("cmd={stockfish}");
+    let out = arbiter(&["bench", "--engine", &spec, "--bench-args", "16 1 4 default depth", "--runs", "2"]);
+    assert_eq!(signature(&out), 9982);
+    // --depth does not apply to an external engine: the error says what to give instead.
+    let out = arbiter(&["bench", "--engine", &spec, "--depth", "4"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--bench-args"), "{}", stderr(&out));
+}
+
+#[test]
+fn arbiter_uci_as_an_external_engine_has_the_builtin_signature() {
+    let builtin = signature(&arbiter(&["bench", "--depth", "3"]));
+    let spec = format!("cmd={ARBITER},args=uci");
+    let external = signature(&arbiter(&["bench", "--engine", &spec, "--bench-args", "3"]));
+    assert_eq!(external, builtin);
+    // The same through --engine for the built-in build, and `arbiter uci bench 3` in OpenBench's format.
+    assert_eq!(signature(&arbiter(&["bench", "--engine", "name=seed", "--depth", "3"])), builtin);
+    let out = arbiter(&["uci", "bench", "3"]);
+    assert!(stdout(&out).starts_with(&format!("Bench: {builtin} nodes ")), "{}", stdout(&out));
+}
+
+#[test]
+fn an_engine_without_a_bench_count_is_named() {
+    // faulty-engine knows no `bench`: on the command line it waits for UCI commands and ends with its input;
+    // over UCI it ignores `bench` and answers `isready`.
+    let faulty = faulty_engine();
+    let spec = format!("name=nobench,cmd={}", faulty.display());
+    let out = arbiter(&["bench", "--engine", &spec, "--bench-timeout", "20"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("engine nobench: no bench node count found"), "{text}");
+    assert!(text.contains("bench` exited with status 0"), "{text}");
+    assert!(stdout(&out).is_empty());
+}
+
+#[test]
+fn a_bench_that_never_ends_is_killed_at_the_time_limit() {
+    let faulty = faulty_engine();
+    let spec = format!("name=slow,cmd={},args=--bench-hang", faulty.display());
+    let out = arbiter(&["bench", "--engine", &spec, "--bench-timeout", "2"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("engine slow: bench did not finish within 2 s"), "{text}");
+    assert!(text.contains("benching forever"), "{text}");
+}
+
+/// A fresh output folder for a match test.
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("bench-tests").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.parent().expect("a parent")).expect("create the parent folder");
+    dir
+}
+
+#[test]
+fn a_wrong_bench_signature_refuses_the_match() {
+    let dir = out_dir("wrong-bench");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed,bench=123",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("engine seed: wrong bench: expected 123 (bench=123), measured 1467420 nodes"), "{text}");
+    assert!(!dir.join("games.csv").exists(), "a refused match writes no results");
+    // bench= must be a count of nodes.
+    let out = arbiter(&["match", "--engine", "name=seed,bench=0", "--engine", "name=nomob", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bench=\"0\""), "{}", stderr(&out));
+}
+
+#[test]
+fn a_right_bench_signature_plays_and_is_recorded() {
+    let dir = out_dir("right-bench");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed,bench=1467420",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--concurrency",
+        "1",
+        "--bench-check",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("bench: seed: signature 1467420 as expected"), "{}", stderr(&out));
+    let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
+    assert!(run.contains("bench = 1467420"), "{run}");
+    assert!(run.contains("bench_check = true"), "{run}");
+}
+
+#[test]
+fn tc_scale_nps_prints_the_factor_and_records_the_scaled_clock() {
+    let dir = out_dir("tc-scale");
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--maxmoves",
+        "4",
+        "--tc-scale-nps",
+        "1000000",
+        "--out",
+        dir.to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("--tc-scale-nps 1000000: seed benches"), "{text}");
+    assert!(text.contains("factor "), "{text}");
+    let run = std::fs::read_to_string(dir.join("run.toml")).expect("run.toml");
+    assert!(run.contains("[plan.tc_scale]") && run.contains("reference_nps = 1000000"), "{run}");
+    assert!(run.contains("unscaled = [\"tc 1+0.01\", \"tc 1+0.01\"]"), "{run}");
+}
