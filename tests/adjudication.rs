@@ -14,6 +14,9 @@ use arbiter::chess::Color;
 use arbiter::player::EngineScore;
 use arbiter::runner::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 
+mod support;
+use support::faulty_engine;
+
 /// One ply of a generated game as the engines played it.
 #[derive(Clone, Copy, Debug)]
 struct Ply {
@@ -368,22 +371,6 @@ fn arbiter_adjudicates_as_fastchess_where_the_tools_agree() {
         seen[verdict_kind(ours)] += 1;
     }
     assert!(seen.iter().all(|&k| k > 1000), "none, draw, resign, maxmoves: {seen:?}");
-}
-
-/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
-fn faulty_engine() -> std::path::PathBuf {
-    let arbiter = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
-    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
-    let path = profile_dir.join("examples").join("faulty-engine");
-    if !path.exists() {
-        let mut cargo = std::process::Command::new(env!("CARGO"));
-        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cargo.arg("--release");
-        }
-        assert!(cargo.status().expect("run cargo").success(), "cargo build --example faulty-engine failed");
-    }
-    path
 }
 
 /// (termination, PGN text) of each game of a real match of `seed` against `faulty-engine --score SCORE`.

@@ -7,23 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+mod support;
+use support::faulty_engine;
 
-/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
-fn faulty_engine() -> PathBuf {
-    let profile_dir = Path::new(ARBITER).parent().expect("the binary's folder");
-    let path = profile_dir.join("examples").join("faulty-engine");
-    if !path.exists() {
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.ends_with("release") {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("run cargo to build the faulty engine");
-        assert!(status.success(), "cargo build --example faulty-engine failed");
-    }
-    path
-}
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// The path of a Debian engine, or a panic that says how to install it.
 fn engine(program: &str, package: &str) -> String {

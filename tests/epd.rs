@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+mod support;
+use support::faulty_engine;
+
 const WAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/tactics/wac.epd");
 const STS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/tactics/STS1-STS15_LAN_v3.epd");
 
@@ -63,22 +66,6 @@ fn arbiter_uci() -> String {
 }
 
 const STOCKFISH: &str = "name=sf,cmd=/usr/games/stockfish,option.Threads=1,option.Hash=16";
-
-/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
-fn faulty_engine() -> PathBuf {
-    let arbiter = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
-    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
-    let path = profile_dir.join("examples").join("faulty-engine");
-    if !path.exists() {
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cargo.arg("--release");
-        }
-        assert!(cargo.status().expect("run cargo").success(), "cargo build --example faulty-engine failed");
-    }
-    path
-}
 
 #[test]
 fn wac_first_ten() {

@@ -10,23 +10,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
-fn faulty_engine() -> PathBuf {
-    let arbiter = Path::new(env!("CARGO_BIN_EXE_arbiter"));
-    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
-    let path = profile_dir.join("examples").join("faulty-engine");
-    if !path.exists() {
-        let release = profile_dir.file_name().is_some_and(|n| n == "release");
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if release {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("run cargo to build the faulty engine");
-        assert!(status.success(), "cargo build --example faulty-engine failed");
-    }
-    path
-}
+mod support;
+use support::faulty_engine;
 
 /// A fresh folder for one test's results (not created: the match creates it).
 fn out_dir(name: &str) -> PathBuf {

@@ -12,6 +12,9 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
 
+mod support;
+use support::faulty_engine;
+
 fn suite(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/perft")).join(name)
 }
@@ -248,22 +251,6 @@ fn huge_fields_are_cut_in_error_messages() {
 // ---- `arbiter perft --suite FILE --engine SPEC`: the suite's counts checked against an engine's `go perft` ----
 
 const STOCKFISH: &str = "/usr/games/stockfish";
-
-/// The `faulty-engine` example beside the `arbiter` binary, built first if this test target was built alone.
-fn faulty_engine() -> PathBuf {
-    let arbiter = std::path::Path::new(env!("CARGO_BIN_EXE_arbiter"));
-    let profile_dir = arbiter.parent().expect("the binary is in a profile folder");
-    let path = profile_dir.join("examples").join("faulty-engine");
-    if !path.exists() {
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo.args(["build", "--example", "faulty-engine"]).current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cargo.arg("--release");
-        }
-        assert!(cargo.status().expect("run cargo").success(), "cargo build --example faulty-engine failed");
-    }
-    path
-}
 
 /// The first four lines of perftsuite.epd, counts to D6.
 fn first_lines(name: &str, replace: Option<(&str, &str)>) -> PathBuf {

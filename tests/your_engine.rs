@@ -168,5 +168,5 @@ fn step_5_training_data() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let size = std::fs::metadata(&out_file).expect("written").len();
-    assert!(size > 0 && size % 32 == 0, "32-byte records: {size} bytes");
+    assert!(size > 0 && size.is_multiple_of(32), "32-byte records: {size} bytes");
 }
