@@ -716,8 +716,8 @@ mod tests {
         let err = parse_engine("name=seed,hash=16").unwrap_err().to_string();
         assert_eq!(
             err,
-            "--engine: unknown key `hash`, expected one of: name, config, cmd, args, dir, proto, restart, tc, st, nodes, \
-             depth, timemargin, option.*"
+            "--engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
+             nodes, depth, timemargin, option.*"
         );
         let err = parse_engine("name=x").unwrap_err().to_string();
         assert!(err.contains("`x` has no config="), "{err}");
