@@ -95,3 +95,36 @@ fn an_external_engine_without_a_limit_is_refused() {
         assert_eq!(out.status.code(), Some(0), "{limit:?}: {}", text(&out));
     }
 }
+
+/// The other jobs that start an engine refuse an option it does not list the same way, before any search
+/// (exit 2, the closest listed name suggested), and run with `--allow-unknown-options`.
+#[test]
+fn an_option_the_engine_does_not_list_refuses_epd_datagen_and_perft() {
+    let dir = out_dir("unknown-option-jobs");
+    std::fs::create_dir_all(&dir).expect("create the folder");
+    let suites = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/suites");
+    let epd = suites.join("tactics/bratko_kopec.epd").display().to_string();
+    let perft = suites.join("perft/perftsuite.epd").display().to_string();
+    let data = dir.join("dg.epd").display().to_string();
+    let spec = format!("name=sf,cmd={STOCKFISH},option.Hsah=16,option.Threads=1");
+    let jobs: [Vec<&str>; 3] = [
+        vec!["epd", &epd, "--engine", &spec, "--nodes", "500", "--concurrency", "1"],
+        vec!["datagen", "--engine", &spec, "--nodes", "500", "--games", "1", "--concurrency", "1", "--out", &data],
+        vec!["perft", "--suite", &perft, "--skip-bad-lines", "--depth", "1", "--engine", &spec, "--quiet"],
+    ];
+    for job in &jobs {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(job).output().expect("run arbiter");
+        assert_eq!(out.status.code(), Some(2), "{}: {}", job[0], text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("does not list the option \"Hsah\" (did you mean \"Hash\"?)"), "{}: {stderr}", job[0]);
+        if job[0] == "datagen" {
+            assert!(!Path::new(&data).exists(), "datagen writes nothing before its engines start");
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(job)
+            .arg("--allow-unknown-options")
+            .output()
+            .expect("run arbiter");
+        assert_eq!(out.status.code(), Some(0), "{} --allow-unknown-options: {}", job[0], text(&out));
+    }
+}

@@ -12,7 +12,7 @@
 //!
 //! Exit codes: 0 done, 1 an engine failed the run (crash, stall, illegal move, no score), 2 bad input (a
 //! flag, the config, the book, an existing `--out` without `--force` or `--resume`, settings that differ
-//! from the resumed run, no balanced opening found), 3 a file that cannot be written, 130 interrupted.
+//! from the resumed run, no balanced opening found, an engine that cannot be started), 3 a file that cannot be written, 130 interrupted.
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use crate::engine::registry::chess_config;
@@ -20,7 +20,7 @@ use crate::player::spec::{EachArgs, parse_engine_with};
 use crate::player::{EngineSpec, TimeControl};
 use crate::selfplay::datagen::output::{Output, keys_path, progress_path};
 use crate::selfplay::datagen::{
-    DatagenError, DatagenRequest, SelectMode, Start, Totals, TrainingFormat, meta_path, summary_text,
+    DatagenError, DatagenRequest, SelectMode, Start, Totals, TrainingFormat, create_players, meta_path, summary_text,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -121,6 +121,11 @@ pub struct DatagenArgs {
     /// last complete game and the next game follows.
     #[arg(long)]
     pub resume: bool,
+
+    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
+    /// (often a typo) refuses the run before any search, suggesting the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
 }
 
 impl DatagenArgs {
@@ -139,6 +144,10 @@ impl DatagenArgs {
             let each = EachArgs::default();
             self.engines.iter().map(|text| parse_engine_with(text, &each)).collect::<Result<Vec<_>, _>>()?
         };
+        let mut engines = engines;
+        if self.allow_unknown_options {
+            engines.iter_mut().for_each(EngineSpec::allow_unknown_options);
+        }
         let tc = match &self.tc {
             Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
             None => None,
@@ -194,6 +203,9 @@ fn failure(error: DatagenError) -> Failure {
 
 fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
     let spec = args.request()?.validate().map_err(failure)?;
+    // Every engine is started once before any file is touched, as before a match: an engine that cannot
+    // start (no such program, an option it does not list) leaves no output behind to --force or --resume.
+    drop(create_players(&spec).map_err(failure)?);
     let (mut output, start) = if args.resume {
         Output::resume(&args.out, &spec).map_err(|e| failure(e.into()))?
     } else {
@@ -284,6 +296,7 @@ mod tests {
             max_score: None,
             force: false,
             resume: false,
+            allow_unknown_options: false,
         }
     }
 

@@ -3,9 +3,9 @@
 //! position, in file order as they are produced, and a summary.
 //!
 //! Exit codes: 0 after a run (engine failures on single positions are rows with status `error`, counted in the
-//! summary), 1 when an engine cannot be started before the run, 2 for bad input (flags, an unreadable or
-//! malformed EPD naming file:line, an engine spec, an external engine without a limit), 3 when the CSV cannot
-//! be written, 130 when interrupted (the rows written so far stay).
+//! summary), 2 for bad input (flags, an unreadable or malformed EPD naming file:line, an engine spec, an
+//! external engine without a limit, an engine that cannot be started before the run, as before a match), 3
+//! when the CSV cannot be written, 130 when interrupted (the rows written so far stay).
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
 use crate::notation::epd::read_epd_file;
@@ -53,6 +53,10 @@ pub struct EpdArgs {
     /// Write the per-position CSV here instead of stdout (the summary then goes to stdout).
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
+    /// (often a typo) refuses the run before any search, suggesting the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
 }
 
 /// Set by Ctrl-C or SIGTERM: no new position is handed out and the searches in progress stop.
@@ -75,7 +79,10 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
         (None, Some(path)) => format!("config={}", path.display()),
         (None, None) => "name=seed".to_string(),
     };
-    let spec = parse_engine(&spec_text)?;
+    let mut spec = parse_engine(&spec_text)?;
+    if args.allow_unknown_options {
+        spec.allow_unknown_options();
+    }
     let records = read_epd_file(&args.file, false)?;
     let tasks = tasks(&records).map_err(|e| match e {
         SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
@@ -103,7 +110,8 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
     });
     let suite = match result {
         Ok(suite) => suite,
-        Err(EpdError::Start(e)) => return Err(Failure::Internal(anyhow!("{e}"))),
+        // As before a match: an engine that cannot be started is the input's fault (exit 2).
+        Err(EpdError::Start(e)) => return Err(Failure::Input(anyhow!("{e}"))),
         Err(e @ EpdError::Write(_)) => return Err(Failure::System(e.into())),
         Err(e) => return Err(Failure::Input(e.into())),
     };

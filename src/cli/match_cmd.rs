@@ -455,7 +455,9 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
             uci.handshake_timeout_ms = args.handshake_timeout_ms;
             uci.ping_timeout_ms = args.ping_timeout_ms;
             uci.stall_timeout_ms = args.stall_timeout_ms;
-            uci.allow_unknown_options = args.allow_unknown_options;
+        }
+        if args.allow_unknown_options {
+            engine.allow_unknown_options();
         }
     }
 

@@ -92,6 +92,10 @@ pub struct PerftArgs {
     /// 1`) with a count; an engine that does not is named as not supporting `go perft` (exit 2).
     #[arg(value_parser = crate::cli::args::int_in(1u64, 3600), long, default_value_t = 5)]
     pub probe_timeout_s: u64,
+    /// Send the --engine or --compare-with engine an option.NAME it does not list; without it such an option
+    /// (often a typo) is refused before any count (exit 2), with the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
 }
 
 /// How `arbiter perft --suite` reports.
@@ -196,7 +200,12 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Re
     let engine = match &args.engine {
         None => None,
         Some(text) => match parse_engine_for(text, &EachArgs::default(), args.game) {
-            Ok(spec) => Some(spec),
+            Ok(mut spec) => {
+                if args.allow_unknown_options {
+                    spec.allow_unknown_options();
+                }
+                Some(spec)
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return Ok(2);
@@ -206,7 +215,12 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Re
     let compared = match &args.compare_with {
         None => None,
         Some(text) => match compare_spec(text, args.game) {
-            Ok(spec) => Some((spec, text.clone())),
+            Ok(mut spec) => {
+                if args.allow_unknown_options {
+                    spec.allow_unknown_options();
+                }
+                Some((spec, text.clone()))
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return Ok(2);
@@ -239,7 +253,8 @@ fn engine_failure_code(error: &CompareError) -> i32 {
         CompareError::NoPerft { .. }
         | CompareError::Setup { .. }
         | CompareError::Spec(_)
-        | CompareError::Command { .. } => 2,
+        | CompareError::Command { .. }
+        | CompareError::Option(_) => 2,
         CompareError::Uci(_) => 1,
     }
 }

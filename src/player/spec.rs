@@ -228,6 +228,14 @@ impl EngineSpec {
         }
     }
 
+    /// Lets an external engine be sent `option.NAME` values it does not list, with a warning, instead of
+    /// refusing to start it (`--allow-unknown-options`); nothing for a built-in engine.
+    pub fn allow_unknown_options(&mut self) {
+        if let EngineKind::Uci(engine) = &mut self.kind {
+            engine.allow_unknown_options = true;
+        }
+    }
+
     /// Creates a fresh player for one worker thread: for an external engine, starts its process and performs
     /// the UCI handshake.
     ///

@@ -114,6 +114,23 @@ pub fn listed_options(reply: &[String]) -> Option<Vec<String>> {
     Some(names)
 }
 
+/// The first `option.NAME` of `engine` that its `uci` reply (`reply`) does not list, as the
+/// [`PlayerError::UnknownOption`] of the player `player`, with the closest listed names; `None` when every
+/// option is listed, when [`UciEngine::allow_unknown_options`] is set, or when the reply was too long to read
+/// whole ([`listed_options`]). For the jobs that start an engine without a [`UciPlayer`] (`perft --engine`).
+pub fn unknown_option(player: &str, engine: &UciEngine, reply: &[String]) -> Option<PlayerError> {
+    if engine.allow_unknown_options {
+        return None;
+    }
+    let listed = listed_options(reply)?;
+    let (name, _) = engine.options.iter().find(|(name, _)| !listed.iter().any(|l| l.eq_ignore_ascii_case(name)))?;
+    Some(PlayerError::UnknownOption {
+        player: player.to_string(),
+        option: name.clone(),
+        suggestions: closest_options(name, &listed),
+    })
+}
+
 /// The names of `listed` closest to `name` (at most 3, closest first, ties in listed order), by Levenshtein
 /// distance without regard to ASCII case (`strsim`); a name counts as close within a distance of a third of
 /// its length, at least 2 (`Hsah` is 2 from `Hash`), or when one name holds the other (`Skill` in

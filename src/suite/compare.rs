@@ -18,6 +18,9 @@ pub enum CompareError {
     /// The engine process failed.
     #[error(transparent)]
     Uci(#[from] UciError),
+    /// An `option.NAME` the engine does not list (a typo, most often), unless the spec allows it.
+    #[error(transparent)]
+    Option(crate::player::PlayerError),
     /// The engine does not answer `go perft` with a count.
     #[error("{engine} does not support `go perft`: {reason}")]
     NoPerft {
@@ -260,7 +263,10 @@ impl UciPerftOracle {
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())?;
         process.send("uci")?;
-        process.wait_for(|l| l.trim() == "uciok", "uciok", handshake)?;
+        let reply = process.wait_for(|l| l.trim() == "uciok", "uciok", handshake)?;
+        if let Some(error) = crate::player::uci::unknown_option(name, engine, &reply) {
+            return Err(CompareError::Option(error));
+        }
         for (option, value) in G::uci_options(chess960) {
             process.set_option(option, value)?;
         }

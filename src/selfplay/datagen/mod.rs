@@ -477,7 +477,11 @@ pub enum DatagenError {
         /// The first engine's move limit.
         limit: String,
     },
-    /// An engine could not start, crashed, stalled or sent a bad move.
+    /// An engine could not be started before the first game (no such program, no `uciok`, an option it does
+    /// not list): the input's fault, as before a match.
+    #[error("{0}")]
+    Start(PlayerError),
+    /// An engine crashed, stalled or sent a bad move.
     #[error("game {game}: {error}")]
     Engine {
         /// The game number.
@@ -701,14 +705,14 @@ impl GameWriter<'_, '_> {
 /// The players of one worker: one per engine of `spec`, created through [`EngineSpec::create`].
 ///
 /// # Errors
-/// [`DatagenError::Engine`] (game 0) when a player cannot start.
+/// [`DatagenError::Start`] when a player cannot start.
 pub fn create_players(spec: &DatagenSpec) -> Result<Players, DatagenError> {
     let players = spec
         .engines
         .iter()
         .map(|engine| engine.create::<crate::chess::Game>())
         .collect::<Result<Vec<Box<dyn Player>>, _>>()
-        .map_err(|error| DatagenError::Engine { game: 0, error })?;
+        .map_err(DatagenError::Start)?;
     Ok(Players { players, limits: spec.engines.iter().map(|e| e.limit).collect::<Vec<MoveLimit>>() })
 }
 
