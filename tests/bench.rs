@@ -155,6 +155,50 @@ fn a_right_bench_signature_plays_and_is_recorded() {
     assert!(run.contains("bench_check = true"), "{run}");
 }
 
+/// `--bench-check`: an engine whose bench changes after the check before the match (here a shell wrapper around
+/// Stockfish whose `bench` prints 1000 nodes the first time and 1001 after) stops the match at a worker's
+/// start with exit 2, naming both numbers.
+#[test]
+fn bench_check_stops_a_match_when_a_worker_measures_another_signature() {
+    let dir = out_dir("bench-check-changes");
+    std::fs::create_dir_all(&dir).expect("create the folder");
+    let counter = dir.join("benches");
+    let stockfish = engine("stockfish", "stockfish");
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = bench ]; then\n  n=$(cat '{c}' 2>/dev/null || echo 0)\n  echo $((n + 1)) > '{c}'\n  \
+             echo \"Nodes searched  : $((1000 + n))\"\n  echo \"Nodes/second    : 100000\"\n  exit 0\nfi\nexec {stockfish}\n",
+            c = counter.display()
+        ),
+    )
+    .expect("write the wrapper");
+    let status = Command::new("chmod").arg("+x").arg(&script).status().expect("chmod");
+    assert!(status.success());
+    let spec = format!("name=changing,cmd={},bench=1000,option.Threads=1", script.display());
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        &spec,
+        "--engine",
+        "name=seed",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--concurrency",
+        "1",
+        "--bench-check",
+        "--out",
+        dir.join("run").to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let text = stderr(&out);
+    assert!(text.contains("changing: signature 1000 as expected"), "the check before the match passes: {text}");
+    assert!(text.contains("expected 1000") && text.contains("1001"), "both numbers at the worker's start: {text}");
+}
+
 #[test]
 fn tc_scale_nps_prints_the_factor_and_records_the_scaled_clock() {
     let dir = out_dir("tc-scale");
