@@ -387,3 +387,67 @@ fn engine_arbiter_uci_answers_go_perft_as_stockfish_does() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("4 positions, 4 checks, 0 failed") && out.contains("engine arbiter-uci"), "{out}");
 }
+
+/// The process ids of the children of process `pid` (Linux: `/proc/PID/task/*/children`).
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    tasks
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("children")).ok())
+        .flat_map(|text| text.split_whitespace().filter_map(|w| w.parse().ok()).collect::<Vec<u32>>())
+        .collect()
+}
+
+/// QA finding 3: Ctrl-C during `arbiter perft --suite --engine` (Stockfish counting kiwipete at depth 7, minutes
+/// of work) ends the run with exit 130 at once, the engine ended and reaped, not left counting.
+#[test]
+fn sigint_stops_an_engine_perft_with_exit_130() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        eprintln!("skipped: no {STOCKFISH}");
+        return;
+    }
+    let suite = temp_file(
+        "interrupt.epd",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1 ;D7 374190009323\n",
+    );
+    let engine = format!("cmd={STOCKFISH},option.Threads=1");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["perft", "--quiet", "--depth", "7", "--max-nodes", "1000000000000", "--engine", &engine, "--suite"])
+        .arg(&suite)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start arbiter");
+    let started = std::time::Instant::now();
+    let engine_pid = loop {
+        if let Some(&pid) = children_of(child.id()).first() {
+            break pid;
+        }
+        assert!(started.elapsed().as_secs() < 60, "the engine never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // Past the handshake and the probe: the engine is counting.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let signalled = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        if signalled.elapsed().as_secs() > 20 {
+            let _ = child.kill();
+            panic!("arbiter perft did not stop within 20 s of SIGINT");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    let _ = std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("arbiter perft: interrupted"), "{stderr}");
+    // The engine is gone (reaped by arbiter, or by init once arbiter exited).
+    let gone = std::time::Instant::now();
+    while std::path::Path::new(&format!("/proc/{engine_pid}")).exists() {
+        assert!(gone.elapsed().as_secs() < 10, "the engine (pid {engine_pid}) outlived arbiter perft");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

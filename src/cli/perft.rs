@@ -1,6 +1,9 @@
 //! `arbiter perft`: node counts for one position or a whole EPD suite, with divide for debugging, for chess
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
 //! driver is written once over [`Game`].
+//!
+//! Ctrl-C or SIGTERM ends a run at once with exit 130 ([`install_perft_interrupt`]): an external engine is sent
+//! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
 use crate::game::Game;
 pub use crate::game::GameKind;
@@ -16,6 +19,8 @@ use crate::suite::perft::{Check, Selection, count_checks, plan_checks, read_suit
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
 /// Flags of `arbiter perft`.
@@ -107,6 +112,36 @@ pub enum ReportFormat {
     Csv,
 }
 
+/// Set by Ctrl-C or SIGTERM: the engine's wait ends at once ([`crate::uci::EngineProcess::set_cancel`]).
+static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// How long after Ctrl-C the run may take to end its engine (`stop`, `quit`, the group killed and reaped)
+/// before the handler kills every engine's group and exits itself.
+const INTERRUPT_GRACE: Duration = Duration::from_secs(2);
+
+/// Installs the Ctrl-C/SIGTERM handler of `arbiter perft`: it sets [`INTERRUPTED`], so that an external engine's
+/// wait ends (the engine sent `stop`) and the run returns [`super::EXIT_INTERRUPTED`] with the engine sent `quit`,
+/// killed and reaped; once no engine runs (at once for Arbiter's own generator, whose count cannot be stopped
+/// midway), or after [`INTERRUPT_GRACE`] (every engine's process group then killed), the handler exits with
+/// [`super::EXIT_INTERRUPTED`] itself. Without a handler (the system refused it) a warning is printed.
+fn install_perft_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        super::stderr_line(format_args!("\narbiter perft: interrupted"));
+        let deadline = Instant::now() + INTERRUPT_GRACE;
+        while !crate::uci::group::engine_groups().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        crate::uci::group::kill_all_engines();
+        std::process::exit(super::EXIT_INTERRUPTED);
+    });
+    if let Err(error) = installed {
+        super::stderr_line(format_args!("warning: cannot catch Ctrl-C ({error})"));
+    }
+}
+
 /// The depth of `--fen` and `--compare-with` when `--depth` is not given.
 pub const DEFAULT_DEPTH: u32 = 5;
 
@@ -170,6 +205,7 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
     }
     let table = table.as_ref();
+    install_perft_interrupt();
     match args.game {
         GameKind::Chess => run_game::<crate::chess::Game>(&args, table),
         GameKind::Xiangqi => run_game::<crate::xiangqi::Game>(&args, table),
@@ -269,8 +305,10 @@ fn compare_fens<G: Game>(
     label: &str,
 ) -> anyhow::Result<i32> {
     let flag = if args.engine.is_some() { "--engine" } else { "--compare-with" };
-    let mut theirs = match PerftEngine::<G>::start(spec, args.chess960, timeouts(args)) {
+    let mut theirs = match PerftEngine::<G>::start(spec, args.chess960, timeouts(args), Some(Arc::clone(&INTERRUPTED)))
+    {
         Ok(o) => o,
+        Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::EXIT_INTERRUPTED),
         Err(e) => {
             eprintln!("error: {flag} {label}: {e}");
             return Ok(2);
@@ -286,6 +324,7 @@ fn compare_fens<G: Game>(
                 differ += 1;
                 print_divergence(place.as_deref(), fen, depth, &d, label);
             }
+            Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::EXIT_INTERRUPTED),
             Err(e) => {
                 eprintln!("error: {}{fen}: {e}", place.as_deref().map(|p| format!("{p}: ")).unwrap_or_default());
                 return Ok(engine_failure_code(&e));
@@ -433,13 +472,16 @@ fn run_suite<G: Game>(
     }
     let mut engine = match spec {
         None => PerftEngine::<G>::Arbiter("arbiter".to_string(), ArbiterOracle::new(args.chess960)),
-        Some(spec) => match PerftEngine::<G>::start(spec, args.chess960, timeouts(args)) {
-            Ok(engine) => engine,
-            Err(e) => {
-                eprintln!("error: --engine {}: {e}", spec.name);
-                return Ok(2);
+        Some(spec) => {
+            match PerftEngine::<G>::start(spec, args.chess960, timeouts(args), Some(Arc::clone(&INTERRUPTED))) {
+                Ok(engine) => engine,
+                Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::EXIT_INTERRUPTED),
+                Err(e) => {
+                    eprintln!("error: --engine {}: {e}", spec.name);
+                    return Ok(2);
+                }
             }
-        },
+        }
     };
     let name = engine.name();
     let total_expected: u64 = checks.iter().map(|c| c.expected).sum();
@@ -454,6 +496,7 @@ fn run_suite<G: Game>(
     bar.finish_and_clear();
     let counted = match counted {
         Ok(counted) => counted,
+        Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::EXIT_INTERRUPTED),
         Err(failed) => {
             let c = &checks[failed.check];
             let epd = &epds[c.epd];

@@ -6,6 +6,8 @@ use crate::game::{Game, GameKind};
 use crate::player::{EngineKind, EngineSpec, UciEngine};
 use crate::uci::{EngineProcess, UciError};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -253,15 +255,20 @@ impl UciPerftOracle {
     /// # Errors
     /// [`CompareError::Uci`] when the engine cannot be started or does not answer the handshake;
     /// [`CompareError::NoPerft`] when the probe gives no count in time or a `bestmove` instead (the engine is
-    /// then sent `stop` and `quit`, killed after a grace time and reaped).
+    /// then sent `stop` and `quit`, killed after a grace time and reaped). [`UciError::Cancelled`] once
+    /// `cancel` is set (a Ctrl-C): every wait, from the handshake on, then ends at once, the engine sent `stop`.
     pub fn start_engine<G: Game>(
         name: &str,
         engine: &UciEngine,
         chess960: bool,
         timeouts: PerftTimeouts,
+        cancel: Option<Arc<AtomicBool>>,
     ) -> Result<UciPerftOracle, CompareError> {
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())?;
+        if let Some(flag) = cancel {
+            process.set_cancel(flag);
+        }
         process.send("uci")?;
         let reply = process.wait_for(|l| l.trim() == "uciok", "uciok", handshake)?;
         if let Some(error) = crate::player::uci::unknown_option(name, engine, &reply) {
@@ -293,7 +300,13 @@ impl UciPerftOracle {
     pub fn start<G: Game>(cmd: &str, chess960: bool, timeout: Duration) -> Result<UciPerftOracle, CompareError> {
         let mut engine = UciEngine::new(cmd);
         engine.handshake_timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
-        UciPerftOracle::start_engine::<G>(cmd, &engine, chess960, PerftTimeouts { probe: timeout, reply: timeout })
+        UciPerftOracle::start_engine::<G>(
+            cmd,
+            &engine,
+            chess960,
+            PerftTimeouts { probe: timeout, reply: timeout },
+            None,
+        )
     }
 
     /// `position startpos`, `go perft 1`: a count within `timeout`, or [`CompareError::NoPerft`].
@@ -405,17 +418,23 @@ pub enum PerftEngine<G: Game> {
 }
 
 impl<G: Game> PerftEngine<G> {
-    /// Starts what `spec` names (see [`UciPerftOracle::start_engine`] for an external engine).
+    /// Starts what `spec` names (see [`UciPerftOracle::start_engine`] for an external engine, whose waits end
+    /// once `cancel` is set).
     ///
     /// # Errors
     /// As [`UciPerftOracle::start_engine`].
-    pub fn start(spec: &EngineSpec, chess960: bool, timeouts: PerftTimeouts) -> Result<PerftEngine<G>, CompareError> {
+    pub fn start(
+        spec: &EngineSpec,
+        chess960: bool,
+        timeouts: PerftTimeouts,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<PerftEngine<G>, CompareError> {
         match &spec.kind {
             EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => {
                 Ok(PerftEngine::Arbiter(spec.name.clone(), ArbiterOracle::new(chess960)))
             }
             EngineKind::Uci(engine) => {
-                Ok(PerftEngine::Uci(UciPerftOracle::start_engine::<G>(&spec.name, engine, chess960, timeouts)?))
+                Ok(PerftEngine::Uci(UciPerftOracle::start_engine::<G>(&spec.name, engine, chess960, timeouts, cancel)?))
             }
         }
     }
