@@ -66,7 +66,7 @@ fn tune_writes_a_better_build_and_validates_it_by_a_match() {
     // The tuned build loads, keeps every name and shape, and fits the training set better than the seed.
     let config = EngineConfig::load(&out).unwrap();
     assert_eq!(config.name, "small");
-    let line = all.lines().find(|l| l.starts_with("MSE after 30 epochs")).expect("the MSE line");
+    let line = all.lines().find(|l| l.starts_with("MSE of the build written (epoch ")).expect("the MSE line");
     let number_after = |key: &str| -> f64 {
         let at = line.find(key).unwrap() + key.len();
         line[at..].split([' ', ',', ')']).next().unwrap().parse().unwrap()

@@ -269,9 +269,15 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
     let tuned = weights_from_params(&start_config.weights, &params);
     let final_train = train.mse(&params_of(&tuned), k);
     let final_validation = (!validation.is_empty()).then(|| validation.mse(&params_of(&tuned), k));
+    // The build written holds the kept epoch's weights (the lowest validation MSE), or the last epoch's without
+    // a validation set; epoch 0 is the start weights.
+    let written = match totals.kept {
+        Some(kept) if kept.epoch == 0 => "the start weights, epoch 0".to_string(),
+        Some(kept) => format!("epoch {}'s weights", kept.epoch),
+        None => format!("epoch {}'s weights, the last", totals.epochs_run),
+    };
     println!(
-        "MSE after {} epochs, of the build written (weights rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
-        totals.epochs_run,
+        "MSE of the build written ({written}, rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
         match (start_validation, final_validation) {
             (Some(a), Some(b)) => format!(", validation {b:.6} (start {a:.6})"),
             _ => String::new(),
