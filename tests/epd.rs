@@ -260,3 +260,15 @@ fn illegal_and_late_moves_are_error_rows() {
     assert!(stderr.contains("solved 0 / 2") && stderr.contains("errors 2"), "{stderr}");
     let _ = std::fs::remove_file(file);
 }
+
+/// QA finding 6: a `bench=` signature is checked before the first search, as before a match; a wrong one is
+/// exit 2 with both numbers.
+#[test]
+fn a_wrong_bench_signature_refuses_the_run() {
+    let file = head(WAC, 1, "bench");
+    let (code, out, err) =
+        epd(&[file.to_str().unwrap(), "--engine", &format!("{STOCKFISH},bench=1"), "--nodes", "1000"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("expected 1") && err.contains("measured 3467381"), "{err}");
+    assert!(!out.contains("solved"), "{out}");
+}

@@ -451,3 +451,17 @@ fn sigint_stops_an_engine_perft_with_exit_130() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// QA finding 6: `perft --engine` checks a `bench=` signature before the first count, as a match does; a wrong
+/// one is exit 2 with both numbers.
+#[test]
+fn engine_with_a_wrong_bench_signature_is_refused() {
+    if !std::path::Path::new(STOCKFISH).exists() {
+        eprintln!("skipped: no {STOCKFISH}");
+        return;
+    }
+    let engine = format!("cmd={STOCKFISH},option.Threads=1,bench=1");
+    let (code, out, err) = arbiter(&["perft", "--depth", "2", "--engine", &engine]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("expected 1") && err.contains("measured 3467381"), "{err}");
+}

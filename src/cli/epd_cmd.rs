@@ -83,6 +83,7 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
     if args.allow_unknown_options {
         spec.allow_unknown_options();
     }
+    check_bench(&spec)?;
     let records = read_epd_file(&args.file, false)?;
     let tasks = tasks(&records).map_err(|e| match e {
         SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
@@ -130,4 +131,23 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
         return Ok(EXIT_INTERRUPTED);
     }
     Ok(0)
+}
+
+/// Checks `spec`'s `bench=` signature before the first search, as before a match
+/// ([`crate::player::EngineSpec::check_bench`]): a mismatch (both numbers), an engine without a readable bench or
+/// one that cannot be started is bad input (exit 2), a crash or stall of the bench a failure (exit 1).
+pub(crate) fn check_bench(spec: &crate::player::EngineSpec) -> Result<(), Failure> {
+    let timeout = std::time::Duration::from_secs(crate::player::bench::DEFAULT_BENCH_TIMEOUT_S);
+    match spec.check_bench(timeout) {
+        Ok(Some(result)) => {
+            super::stderr_line(format_args!(
+                "bench: {}: signature {} as expected ({} nps)",
+                spec.name, result.nodes, result.nps
+            ));
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(e) if e.is_input() => Err(Failure::Input(e.into())),
+        Err(e) => Err(Failure::Internal(e.into())),
+    }
 }

@@ -263,6 +263,12 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Re
             }
         },
     };
+    for spec in engine.iter().chain(compared.as_ref().map(|(spec, _)| spec)) {
+        let code = super::exit_code(super::epd_cmd::check_bench(spec).map(|()| 0));
+        if code != 0 {
+            return Ok(code);
+        }
+    }
     let external = engine.as_ref().filter(|spec| matches!(spec.kind, EngineKind::Uci(_)));
     match (&args.suite, compared) {
         (Some(path), Some((spec, label))) => compare_suite::<G>(args, path, &spec, &label),
