@@ -303,3 +303,14 @@ fn bench_args_with_an_unclosed_quote_are_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--bench-args") && stderr(&out).contains("unclosed quote"), "{}", stderr(&out));
 }
+
+/// `arbiter bench --engine SPEC,bench=N` checks the signature: exit 1 on another one, naming both numbers.
+#[test]
+fn bench_checks_the_spec_signature() {
+    let out = arbiter(&["bench", "--engine", "name=seed,bench=1", "--depth", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("wrong bench: expected 1 (bench=1), measured"), "{}", stderr(&out));
+    let nodes = signature(&arbiter(&["bench", "--depth", "3"]));
+    let spec = format!("name=seed,bench={nodes}");
+    assert_eq!(signature(&arbiter(&["bench", "--engine", &spec, "--depth", "3"])), nodes);
+}

@@ -5,7 +5,7 @@
 //!
 //! Exit codes: 0 done; 2 bad input (a bad `--engine`, an option that does not apply, an engine that cannot be
 //! started or prints no node count); 1 the engine failed (a crash, the time limit, an output flood, node counts
-//! that differ between `--runs`); 130 interrupted (Ctrl-C or SIGTERM: the engine's process group is killed
+//! that differ between `--runs`, a node count other than the spec's `bench=N`); 130 interrupted (Ctrl-C or SIGTERM: the engine's process group is killed
 //! and Arbiter exits at once).
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
@@ -108,5 +108,15 @@ fn bench(args: &BenchArgs) -> Result<i32, Failure> {
         ),
     }
     println!("{} nodes {} nps", result.nodes, result.nps);
+    // `bench=N` in the spec: a check CI can gate on (exit 1 on another signature).
+    if let Some(expected) = spec.bench
+        && expected != result.nodes
+    {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "engine {}: wrong bench: expected {expected} (bench={expected}), measured {} nodes",
+            spec.name,
+            result.nodes
+        )));
+    }
     Ok(0)
 }
