@@ -227,3 +227,90 @@ fn tc_scale_nps_prints_the_factor_and_records_the_scaled_clock() {
     assert!(run.contains("[plan.tc_scale]") && run.contains("reference_nps = 1000000"), "{run}");
     assert!(run.contains("unscaled = [\"tc 1+0.01\", \"tc 1+0.01\"]"), "{run}");
 }
+
+/// The process ids but `except` whose command line holds `tag` (read from /proc; a zombie's command line is
+/// empty).
+fn processes_tagged(tag: &str, except: u32) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().chars().all(|c| c.is_ascii_digit()))
+        .filter(|e| std::fs::read(e.path().join("cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(tag)))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|pid| *pid != except.to_string())
+        .collect()
+}
+
+/// Ctrl-C or SIGTERM during a bench that never ends: exit 130 at once, the engine killed with Arbiter.
+#[test]
+fn an_interrupted_bench_exits_130_and_kills_the_engine() {
+    let faulty = faulty_engine();
+    for signal in ["-INT", "-TERM"] {
+        let tag = format!("bench-interrupt-{}{signal}", std::process::id());
+        let spec = format!("name=hang,cmd={},args=--bench-hang --tag {tag}", faulty.display());
+        let mut child = Command::new(ARBITER)
+            .args(["bench", "--engine", &spec, "--bench-timeout", "60"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the arbiter binary");
+        let started = std::time::Instant::now();
+        while processes_tagged(&tag, child.id()).is_empty() {
+            assert!(child.try_wait().expect("poll arbiter").is_none(), "the bench ended before the engine started");
+            assert!(started.elapsed().as_secs() < 20, "the engine did not start");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let kill = Command::new("kill").args([signal, &child.id().to_string()]).status().expect("run kill");
+        assert!(kill.success());
+        let signalled = std::time::Instant::now();
+        while child.try_wait().expect("poll arbiter").is_none() {
+            assert!(signalled.elapsed().as_secs() < 10, "arbiter bench did not stop at {signal}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let arbiter_pid = child.id();
+        let out = child.wait_with_output().expect("wait for the arbiter binary");
+        assert_eq!(out.status.code(), Some(130), "{signal}: {}", stderr(&out));
+        assert!(stderr(&out).contains("arbiter bench: interrupted"), "{}", stderr(&out));
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+        while !processes_tagged(&tag, arbiter_pid).is_empty() && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(processes_tagged(&tag, arbiter_pid).is_empty(), "the engine outlived arbiter bench ({signal})");
+    }
+}
+
+/// An engine with no bench count that never finishes the UCI handshake is given up on after the handshake
+/// timeout (10 s), as in every other job, not the whole --bench-timeout: exit 2, "sent no uciok".
+#[test]
+fn a_bench_without_uciok_gives_up_at_the_handshake_timeout() {
+    let faulty = faulty_engine();
+    let spec = format!("name=mute,cmd={},args=--mode no-uciok", faulty.display());
+    let started = std::time::Instant::now();
+    let out = arbiter(&["bench", "--engine", &spec, "--bench-timeout", "100"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("engine mute: no bench node count found"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("sent no uciok within 10000 ms"), "{}", stderr(&out));
+    assert!(started.elapsed().as_secs() < 60, "waited {:?}", started.elapsed());
+}
+
+/// --bench-args is split as a shell splits it: an unclosed quote is bad input (exit 2), before any engine runs.
+#[test]
+fn bench_args_with_an_unclosed_quote_are_refused() {
+    let stockfish = engine("stockfish", "stockfish");
+    let spec = format!("cmd={stockfish}");
+    let out = arbiter(&["bench", "--engine", &spec, "--bench-args", "16 1 'unbalanced"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--bench-args") && stderr(&out).contains("unclosed quote"), "{}", stderr(&out));
+}
+
+/// `arbiter bench --engine SPEC,bench=N` checks the signature: exit 1 on another one, naming both numbers.
+#[test]
+fn bench_checks_the_spec_signature() {
+    let out = arbiter(&["bench", "--engine", "name=seed,bench=1", "--depth", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("wrong bench: expected 1 (bench=1), measured"), "{}", stderr(&out));
+    let nodes = signature(&arbiter(&["bench", "--depth", "3"]));
+    let spec = format!("name=seed,bench={nodes}");
+    assert_eq!(signature(&arbiter(&["bench", "--engine", &spec, "--depth", "3"])), nodes);
+}

@@ -5,9 +5,10 @@
 //!
 //! Exit codes: 0 done; 2 bad input (a bad `--engine`, an option that does not apply, an engine that cannot be
 //! started or prints no node count); 1 the engine failed (a crash, the time limit, an output flood, node counts
-//! that differ between `--runs`).
+//! that differ between `--runs`, a node count other than the spec's `bench=N`); 130 interrupted (Ctrl-C or SIGTERM: the engine's process group is killed
+//! and Arbiter exits at once).
 
-use super::{Failure, exit_code};
+use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use crate::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH};
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::spec::parse_engine;
@@ -28,7 +29,8 @@ pub struct BenchArgs {
     pub depth: Option<u32>,
 
     /// Words passed after `bench` to an external engine, such as "16 1 13 default depth" for Stockfish (hash
-    /// MiB, threads, depth) or "13" for Ethereal (depth).
+    /// MiB, threads, depth) or "13" for Ethereal (depth); split as a shell splits them (quotes group words, an
+    /// unclosed quote is refused).
     #[arg(long, value_name = "WORDS", allow_hyphen_values = true)]
     pub bench_args: Option<String>,
 
@@ -47,7 +49,39 @@ pub struct BenchArgs {
 /// # Errors
 /// None in practice: errors are printed here and become the exit code.
 pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
+    install_bench_interrupt_handler();
     Ok(exit_code(bench(&args)))
+}
+
+/// Installs the Ctrl-C/SIGTERM handler of `arbiter bench`: a bench has nothing to wind down, so the first
+/// signal (and any later one) kills the engine's process group and exits at once with [`EXIT_INTERRUPTED`].
+/// The engine's group is its own, so a Ctrl-C at a terminal reaches only Arbiter: without this the engine
+/// would outlive it.
+fn install_bench_interrupt_handler() {
+    let installed = ctrlc::set_handler(|| {
+        crate::uci::group::kill_all_engines();
+        super::stderr_line(format_args!("\narbiter bench: interrupted; the engine was killed"));
+        std::process::exit(EXIT_INTERRUPTED);
+    });
+    if let Err(error) = installed {
+        super::stderr_line(format_args!(
+            "warning: cannot catch Ctrl-C ({error}); an interrupted bench may leave its engine running"
+        ));
+    }
+}
+
+/// The words of `--bench-args`, split as a POSIX shell splits them (by `shlex`, as `args=` of an engine spec):
+/// `'a b'` is one word.
+///
+/// # Errors
+/// An unclosed quote or a trailing backslash (bad input).
+fn bench_words(text: &str) -> anyhow::Result<Vec<String>> {
+    shlex::split(text).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--bench-args {}: an unclosed quote or a trailing backslash",
+            crate::notation::quote::shown(text)
+        )
+    })
 }
 
 /// The bench of `args`, printed.
@@ -55,7 +89,7 @@ fn bench(args: &BenchArgs) -> Result<i32, Failure> {
     let spec = parse_engine(args.engine.as_deref().unwrap_or("name=seed"))?;
     let options = BenchOptions {
         depth: args.depth,
-        args: args.bench_args.as_deref().unwrap_or_default().split_whitespace().map(str::to_string).collect(),
+        args: bench_words(args.bench_args.as_deref().unwrap_or_default())?,
         timeout: Duration::from_secs(args.bench_timeout),
     };
     let start = Instant::now();
@@ -74,5 +108,15 @@ fn bench(args: &BenchArgs) -> Result<i32, Failure> {
         ),
     }
     println!("{} nodes {} nps", result.nodes, result.nps);
+    // `bench=N` in the spec: a check CI can gate on (exit 1 on another signature).
+    if let Some(expected) = spec.bench
+        && expected != result.nodes
+    {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "engine {}: wrong bench: expected {expected} (bench={expected}), measured {} nodes",
+            spec.name,
+            result.nodes
+        )));
+    }
     Ok(0)
 }

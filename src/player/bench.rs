@@ -102,6 +102,24 @@ pub enum BenchError {
         /// The engine's last lines.
         last: Vec<String>,
     },
+    /// `ENGINE bench` printed no node count, and the engine started over UCI sent no `uciok` within its
+    /// handshake timeout (`handshake_timeout_ms`, as in every other job); it was killed.
+    #[error(
+        "engine {engine}: no bench node count found: `{command}` {first}, and over UCI the engine sent no uciok within {ms} ms; last lines: {}",
+        shown_lines(.last)
+    )]
+    NoUciok {
+        /// The engine's name.
+        engine: String,
+        /// The command line run first.
+        command: String,
+        /// What the command line did (`exited with status 0`).
+        first: String,
+        /// The handshake timeout in milliseconds.
+        ms: u64,
+        /// The engine's last lines.
+        last: Vec<String>,
+    },
     /// The engine's process was killed by a signal (a crash) before it printed a node count.
     #[error("engine {engine}: crashed during its bench ({how}); last lines: {}", shown_lines(.last))]
     Crashed {
@@ -162,13 +180,14 @@ pub enum BenchError {
 
 impl BenchError {
     /// Whether the error is the user's input (exit 2): a program that cannot be started, an engine without a
-    /// readable bench, an option that does not apply, a wrong signature. A crash, a timeout, a flood or
+    /// readable bench (or without a UCI handshake), an option that does not apply, a wrong signature. A crash, a timeout, a flood or
     /// unsteady counts are failures of the engine (exit 1).
     pub fn is_input(&self) -> bool {
         matches!(
             self,
             BenchError::Start { .. }
                 | BenchError::NoCount { .. }
+                | BenchError::NoUciok { .. }
                 | BenchError::Unsupported { .. }
                 | BenchError::Mismatch { .. }
         )
@@ -421,7 +440,8 @@ fn bench_builtin(config: &EngineConfig, depth: u32) -> BenchResult {
 ///
 /// # Errors
 /// [`BenchError::Start`], [`BenchError::Timeout`], [`BenchError::Flood`], [`BenchError::Crashed`] (killed by a
-/// signal in the UCI attempt without a count), [`BenchError::NoCount`].
+/// signal in the UCI attempt without a count), [`BenchError::NoUciok`] (no `uciok` within the engine's
+/// handshake timeout), [`BenchError::NoCount`].
 pub fn bench_external(
     name: &str,
     engine: &UciEngine,
@@ -453,7 +473,21 @@ pub fn bench_external(
     let mut process = BenchProcess::spawn(name, engine, &engine.args, true)?;
     let mut parser = BenchParser::default();
     process.send("uci");
-    let handshake = process.read(deadline, timeout, |line| line.trim() == "uciok")?;
+    // As every other job: `uciok` within the handshake timeout, not the whole bench's time limit.
+    let handshake_timeout = Duration::from_millis(engine.handshake_timeout_ms);
+    let handshake_deadline = deadline.min(Instant::now() + handshake_timeout);
+    let handshake = match process.read(handshake_deadline, timeout, |line| line.trim() == "uciok") {
+        Err(BenchError::Timeout { last, .. }) if handshake_deadline < deadline => {
+            return Err(BenchError::NoUciok {
+                engine: name.to_string(),
+                command,
+                first,
+                ms: engine.handshake_timeout_ms,
+                last,
+            });
+        }
+        other => other?,
+    };
     let second = if handshake {
         let bench = std::iter::once("bench").chain(bench_args.iter().map(String::as_str)).collect::<Vec<_>>();
         process.send(&bench.join(" "));
