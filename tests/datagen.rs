@@ -129,6 +129,20 @@ fn resume_refuses_other_settings_and_a_missing_record() {
         "{}",
         text(&other)
     );
+    assert!(text(&first).contains("select quiet, format epd, into"), "{}", text(&first));
+    let nodes = datagen(&["--games", "2", "--nodes", "300", "--out", &out, "--resume"]);
+    assert_eq!(nodes.status.code(), Some(2), "{}", text(&nodes));
+    assert!(
+        text(&nodes).contains("--resume: engine 1 limit differs from the run being resumed (was: "),
+        "{}",
+        text(&nodes)
+    );
+    let max = datagen(&["--games", "2", "--nodes", "200", "--max-score", "500", "--out", &out, "--resume"]);
+    assert!(
+        text(&max).contains("max-score differs from the run being resumed (was: (none); now: 500)"),
+        "{}",
+        text(&max)
+    );
     let again = datagen(&["--games", "1", "--nodes", "200", "--out", &out]);
     assert_eq!(again.status.code(), Some(2), "{}", text(&again));
     assert!(text(&again).contains("pass --force to replace it or --resume to continue the run"));
@@ -136,6 +150,62 @@ fn resume_refuses_other_settings_and_a_missing_record() {
     let none = datagen(&["--games", "1", "--nodes", "200", "--out", &missing, "--resume"]);
     assert_eq!(none.status.code(), Some(2), "{}", text(&none));
     assert!(text(&none).contains("there is no run to continue"), "{}", text(&none));
+}
+
+/// Replaces `"name": N` in the resume record of `out` with `"name": value`.
+fn edit_progress(out: &str, name: &str, value: &str) {
+    let path = format!("{out}.progress");
+    let record = std::fs::read_to_string(&path).expect("read the record");
+    let key = format!("\"{name}\": ");
+    let at = record.find(&key).expect("the field") + key.len();
+    let end = at + record[at..].find([',', '\n']).expect("the value's end");
+    std::fs::write(&path, format!("{}{value}{}", &record[..at], &record[end..])).expect("write the record");
+}
+
+#[test]
+fn resume_refuses_a_damaged_record_without_a_panic() {
+    let d = dir("resume-damaged");
+    let out = d.join("dg.epd").display().to_string();
+    let first = datagen(&["--games", "1", "--nodes", "200", "--out", &out]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let record = std::fs::read_to_string(format!("{out}.progress")).unwrap();
+    let cases = [
+        ("games", "18446744073709551615"),
+        ("games", "3"),
+        ("plies", "18446744073709551615"),
+        ("book", "18446744073709551615"),
+    ];
+    for (name, value) in cases {
+        std::fs::write(format!("{out}.progress"), &record).unwrap();
+        edit_progress(&out, name, value);
+        let resumed = datagen(&["--games", "2", "--nodes", "200", "--out", &out, "--resume"]);
+        let code = if name == "plies" { 0 } else { 2 };
+        assert_eq!(resumed.status.code(), Some(code), "{name} {value}: {}", text(&resumed));
+        if code == 2 {
+            let expected = format!("--resume: {out}.progress: not a datagen progress record");
+            assert!(text(&resumed).contains(&expected), "{name} {value}: {}", text(&resumed));
+        }
+    }
+    std::fs::write(format!("{out}.progress"), b"{\xff\xfe}").unwrap();
+    let binary = datagen(&["--games", "2", "--nodes", "200", "--out", &out, "--resume"]);
+    assert_eq!(binary.status.code(), Some(2), "{}", text(&binary));
+    assert!(text(&binary).contains(&format!("{out}.progress: not a datagen progress record")), "{}", text(&binary));
+    std::fs::write(format!("{out}.progress"), &record).unwrap();
+    std::fs::remove_file(format!("{out}.keys")).unwrap();
+    let no_keys = datagen(&["--games", "2", "--nodes", "200", "--out", &out, "--resume"]);
+    assert_eq!(no_keys.status.code(), Some(2), "{}", text(&no_keys));
+    assert!(text(&no_keys).contains(&format!("--resume: {out}.keys does not exist")), "{}", text(&no_keys));
+}
+
+#[test]
+fn a_wrong_bench_signature_is_refused_before_any_game() {
+    let d = dir("bench-signature");
+    let out = d.join("dg.epd");
+    let engine = format!("name=sf,cmd={},bench=1", stockfish());
+    let run = datagen(&["--engine", &engine, "--nodes", "200", "--games", "1", "--out", &out.display().to_string()]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
+    assert!(text(&run).contains("engine sf: wrong bench: expected 1 (bench=1), measured "), "{}", text(&run));
+    assert!(!out.exists(), "no file is written before the check");
 }
 
 /// The `score_white` column of a `.meta.tsv`.

@@ -12,10 +12,12 @@
 //!
 //! Exit codes: 0 done, 1 an engine failed the run (crash, stall, illegal move, no score), 2 bad input (a
 //! flag, the config, the book, an existing `--out` without `--force` or `--resume`, settings that differ
-//! from the resumed run, no balanced opening found, an engine that cannot be started), 3 a file that cannot be written, 130 interrupted.
+//! from the resumed run or an unusable resume file, no balanced opening found, an engine that cannot be started,
+//! a `bench=N` signature the engine does not measure), 3 a file that cannot be written, 130 interrupted.
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use crate::engine::registry::chess_config;
+use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::spec::{EachArgs, parse_engine_with};
 use crate::player::{EngineSpec, TimeControl};
 use crate::selfplay::datagen::output::{Output, keys_path, progress_path};
@@ -25,7 +27,7 @@ use crate::selfplay::datagen::{
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Flags of `arbiter datagen`.
 #[derive(clap::Args, Debug, Clone)]
@@ -205,6 +207,18 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
     let spec = args.request()?.validate().map_err(failure)?;
     // Every engine is started once before any file is touched, as before a match: an engine that cannot
     // start (no such program, an option it does not list) leaves no output behind to --force or --resume.
+    // A `bench=N` signature is checked first, as before a match: a wrong build is refused (exit 2, both
+    // numbers) before any game.
+    for engine in &spec.engines {
+        match engine.check_bench(Duration::from_secs(DEFAULT_BENCH_TIMEOUT_S)) {
+            Ok(Some(result)) => {
+                eprintln!("bench: {}: signature {} as expected ({} nps)", engine.name, result.nodes, result.nps);
+            }
+            Ok(None) => {}
+            Err(error) if error.is_input() => return Err(Failure::Input(error.into())),
+            Err(error) => return Err(Failure::Internal(error.into())),
+        }
+    }
     drop(create_players(&spec).map_err(failure)?);
     let (mut output, start) = if args.resume {
         Output::resume(&args.out, &spec).map_err(|e| failure(e.into()))?
@@ -214,15 +228,12 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
     super::install_interrupt_handler("datagen", &INTERRUPTED);
     let engines = spec.engines.iter().map(|e| format!("{} ({})", e.name, e.limit)).collect::<Vec<_>>();
     eprintln!(
-        "arbiter datagen: {} games of {}, concurrency {}, select {}, format {:?}, into {}{}",
+        "arbiter datagen: {} games of {}, concurrency {}, select {}, format {}, into {}{}",
         spec.games,
         engines.join(" against "),
         spec.concurrency,
-        match spec.select {
-            SelectMode::Quiet => "quiet",
-            SelectMode::QLeaf => "qleaf",
-        },
-        spec.format,
+        spec.select.name(),
+        spec.format.name(),
         args.out.display(),
         if args.resume { format!(", resuming after game {}", start.totals.games) } else { String::new() }
     );
@@ -232,7 +243,8 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
         }
     }
     let started = Instant::now();
-    let first = start.totals.games;
+    let before = start.totals;
+    let first = before.games;
     let bar = ProgressBar::new(spec.games).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
             .expect("the template is valid")
@@ -242,13 +254,17 @@ fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
     let mut on_game = |t: &Totals| {
         bar.set_position(t.games);
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
-        bar.set_message(format!("{} positions, {:.2} games/s", t.positions, (t.games - first) as f64 / seconds));
+        bar.set_message(format!(
+            "{} positions, {:.2} games/s",
+            t.positions,
+            t.games.saturating_sub(first) as f64 / seconds
+        ));
     };
     let outcome = output.generate(&spec, start, &INTERRUPTED, &mut on_game);
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let totals = outcome.map_err(failure)?;
-    print!("{}", summary_text(&totals, seconds));
+    print!("{}", summary_text(&totals, &before, seconds));
     let written = match spec.format {
         TrainingFormat::Epd => format!("{} and {}", args.out.display(), meta_path(&args.out).display()),
         _ => args.out.display().to_string(),

@@ -28,6 +28,18 @@ pub enum TrainingFormat {
     Bulletformat,
 }
 
+impl TrainingFormat {
+    /// The format as `--format` spells it (`epd`, `text`, `viriformat`, `bulletformat`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TrainingFormat::Epd => "epd",
+            TrainingFormat::Text => "text",
+            TrainingFormat::Viriformat => "viriformat",
+            TrainingFormat::Bulletformat => "bulletformat",
+        }
+    }
+}
+
 /// One searched move of a game: the move played and the search's score of the position it was played from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrainingPly {

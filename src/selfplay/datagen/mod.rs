@@ -166,16 +166,27 @@ impl DatagenSpec {
     pub fn settings(&self) -> BTreeMap<String, String> {
         let mut settings = BTreeMap::new();
         for (i, engine) in self.engines.iter().enumerate() {
-            let kind = match &engine.kind {
-                EngineKind::Uci(uci) => format!("{uci:?}"),
-                kind => format!(
-                    "{} from {}, weights {:016x}",
-                    engine.name,
-                    engine.source,
-                    crate::game::keys::fnv1a(format!("{kind:?}").as_bytes())
-                ),
-            };
-            settings.insert(format!("engine {}", i + 1), format!("{kind}; limit {}", engine.limit));
+            let name = format!("engine {}", i + 1);
+            match &engine.kind {
+                EngineKind::Uci(uci) => {
+                    settings.insert(format!("{name} command"), uci.command_line());
+                    let options = uci.options.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>();
+                    let options = if options.is_empty() { "(none)".to_string() } else { options.join(", ") };
+                    settings.insert(format!("{name} options"), options);
+                    let dir =
+                        uci.dir.as_ref().map_or_else(|| "(the current one)".to_string(), |d| d.display().to_string());
+                    settings.insert(format!("{name} dir"), dir);
+                    settings.insert(format!("{name} restart"), if uci.restart { "on" } else { "off" }.to_string());
+                }
+                kind => {
+                    let weights = crate::game::keys::fnv1a(format!("{kind:?}").as_bytes());
+                    settings.insert(
+                        name.clone(),
+                        format!("{} from {}, weights {weights:016x}", engine.name, engine.source),
+                    );
+                }
+            }
+            settings.insert(format!("{name} limit"), engine.limit.to_string());
         }
         let opening = match &self.opening {
             OpeningSource::Random { plies } => format!("random, {plies} plies, window {}", self.window),
@@ -190,9 +201,10 @@ impl DatagenSpec {
         settings.insert("seed".to_string(), self.seed.to_string());
         settings.insert("maxplies".to_string(), self.max_plies.to_string());
         settings.insert("resign-score".to_string(), self.resign_score.to_string());
-        settings.insert("select".to_string(), format!("{:?}", self.select));
-        settings.insert("max-score".to_string(), format!("{:?}", self.max_score));
-        settings.insert("format".to_string(), format!("{:?}", self.format));
+        settings.insert("select".to_string(), self.select.name().to_string());
+        settings
+            .insert("max-score".to_string(), self.max_score.map_or_else(|| "(none)".to_string(), |m| m.to_string()));
+        settings.insert("format".to_string(), self.format.name().to_string());
         settings
     }
 }
@@ -356,16 +368,17 @@ pub struct Ends {
 impl Ends {
     /// Counts one game ended by `end`.
     pub fn add(&mut self, end: GameEnd) {
-        match end {
-            GameEnd::Rules(Termination::Checkmate) => self.checkmate += 1,
-            GameEnd::Rules(Termination::Stalemate) => self.stalemate += 1,
-            GameEnd::Rules(Termination::ThreefoldRepetition) => self.repetition += 1,
-            GameEnd::Rules(Termination::FiftyMoveRule) => self.fifty_moves += 1,
-            GameEnd::Rules(Termination::InsufficientMaterial) => self.insufficient_material += 1,
-            GameEnd::Resign => self.resign += 1,
-            GameEnd::MaxPlies => self.max_plies += 1,
-            GameEnd::TimeForfeit => self.time_forfeit += 1,
-        }
+        let count = match end {
+            GameEnd::Rules(Termination::Checkmate) => &mut self.checkmate,
+            GameEnd::Rules(Termination::Stalemate) => &mut self.stalemate,
+            GameEnd::Rules(Termination::ThreefoldRepetition) => &mut self.repetition,
+            GameEnd::Rules(Termination::FiftyMoveRule) => &mut self.fifty_moves,
+            GameEnd::Rules(Termination::InsufficientMaterial) => &mut self.insufficient_material,
+            GameEnd::Resign => &mut self.resign,
+            GameEnd::MaxPlies => &mut self.max_plies,
+            GameEnd::TimeForfeit => &mut self.time_forfeit,
+        };
+        *count = count.saturating_add(1);
     }
 }
 
@@ -688,14 +701,15 @@ impl GameWriter<'_, '_> {
             output::Written { out: counted.bytes, meta: 0 }
         };
         let t = &mut self.totals;
-        t.games += 1;
-        t.positions += kept.len() as u64;
-        match record.result {
-            GameResult::WhiteWins => t.white_wins += 1,
-            GameResult::Draw => t.draws += 1,
-            GameResult::BlackWins => t.black_wins += 1,
-        }
-        t.plies += record.plies as u64;
+        t.games = t.games.saturating_add(1);
+        t.positions = t.positions.saturating_add(kept.len() as u64);
+        let wins = match record.result {
+            GameResult::WhiteWins => &mut t.white_wins,
+            GameResult::Draw => &mut t.draws,
+            GameResult::BlackWins => &mut t.black_wins,
+        };
+        *wins = wins.saturating_add(1);
+        t.plies = t.plies.saturating_add(record.plies as u64);
         t.skipped.merge(&skipped);
         t.ends.add(record.end);
         (self.sink.checkpoint)(&self.totals, &keys, written)
@@ -732,7 +746,7 @@ pub fn generate(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&Totals),
 ) -> Result<Totals, DatagenError> {
-    let first = start.totals.games + 1;
+    let first = start.totals.games.saturating_add(1);
     let next_game = AtomicU64::new(first);
     let abort = AtomicBool::new(false);
     let mut writer = GameWriter { sink, seen: start.seen, totals: start.totals };
@@ -808,10 +822,11 @@ pub fn meta_path(out: &Path) -> PathBuf {
 }
 
 /// The end-of-run report: games with W/D/L, positions written and skipped by reason, how games ended, and
-/// the time with games/s and positions/s (`seconds` of wall time).
-pub fn summary_text(t: &Totals, seconds: f64) -> String {
+/// the time with games/s and positions/s of this session (`seconds` of wall time, in which the games after
+/// `before`, the totals of a resumed run's earlier sessions, were played).
+pub fn summary_text(t: &Totals, before: &Totals, seconds: f64) -> String {
     let per = |n: u64| if t.games == 0 { 0.0 } else { n as f64 / t.games as f64 };
-    let rate = |n: u64| if seconds > 0.0 { n as f64 / seconds } else { 0.0 };
+    let rate = |n: u64, was: u64| if seconds > 0.0 { n.saturating_sub(was) as f64 / seconds } else { 0.0 };
     let s = &t.skipped;
     let e = &t.ends;
     format!(
@@ -844,8 +859,8 @@ pub fn summary_text(t: &Totals, seconds: f64) -> String {
         e.resign,
         e.max_plies,
         e.time_forfeit,
-        rate(t.games),
-        rate(t.positions),
+        rate(t.games, before.games),
+        rate(t.positions, before.positions),
     )
 }
 
@@ -1029,5 +1044,13 @@ mod tests {
         a.engines = vec![crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish,depth=3").unwrap()];
         assert_eq!(DatagenRequest::validate(&a).unwrap().engines[0].limit.depth, Some(3));
         assert_eq!(DatagenRequest::validate(&args(3, 300, 8, out)).unwrap().concurrency, 3);
+    }
+
+    #[test]
+    fn the_rates_are_those_of_this_session() {
+        let before = Totals { games: 10, positions: 100, ..Totals::default() };
+        let after = Totals { games: 12, positions: 120, ..before };
+        let text = summary_text(&after, &before, 2.0);
+        assert!(text.contains("time: 2.0 s, 1.00 games/s, 10.0 positions/s"), "{text}");
     }
 }

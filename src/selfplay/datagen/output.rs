@@ -62,6 +62,9 @@ pub enum ResumeError {
         /// Bytes found.
         actual: u64,
     },
+    /// An output file of the run being resumed is gone.
+    #[error("--resume: {0} does not exist, so the run cannot continue; start it again with --force")]
+    Missing(PathBuf),
     /// A file cannot be created, read or written.
     #[error("{path}: {error}")]
     Io {
@@ -77,6 +80,43 @@ impl ResumeError {
     pub fn is_system(&self) -> bool {
         matches!(self, ResumeError::Io { .. })
     }
+}
+
+/// Checks that the totals of a progress record agree with each other and with `spec`: the results and the
+/// ends each add up to the games, the skipped counts add up (no sum past `u64`), and no more games than
+/// `--games`; the reason when they do not.
+fn check_totals(t: &Totals, spec: &DatagenSpec) -> Result<(), String> {
+    let sum = |counts: &[u64]| counts.iter().try_fold(0u64, |sum, &n| sum.checked_add(n));
+    let results = sum(&[t.white_wins, t.draws, t.black_wins]);
+    if results != Some(t.games) {
+        return Err(format!(
+            "{} games but {} White wins, {} draws and {} Black wins",
+            t.games, t.white_wins, t.draws, t.black_wins
+        ));
+    }
+    let e = &t.ends;
+    let ends = [
+        e.checkmate,
+        e.stalemate,
+        e.repetition,
+        e.fifty_moves,
+        e.insufficient_material,
+        e.resign,
+        e.max_plies,
+        e.time_forfeit,
+    ];
+    if sum(&ends) != Some(t.games) {
+        return Err(format!("{} games but the game ends do not add up to them", t.games));
+    }
+    let s = &t.skipped;
+    let skipped = [s.book, s.decided, s.in_check, s.tactical, s.leaf_in_check, s.score_window, s.duplicate];
+    if sum(&skipped).is_none() {
+        return Err("the skipped counts add up past the largest count".to_string());
+    }
+    if t.games > spec.games {
+        return Err(format!("{} games recorded, more than the --games {} of this run", t.games, spec.games));
+    }
+    Ok(())
 }
 
 /// The `.progress` record.
@@ -122,7 +162,11 @@ impl OutFile {
     /// Opens `path` for appending after cutting it to `length` bytes.
     fn reopen(path: &Path, length: u64) -> Result<OutFile, ResumeError> {
         let io = |error| ResumeError::Io { path: path.to_path_buf(), error };
-        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
+        let file = match OpenOptions::new().append(true).open(path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ResumeError::Missing(path.to_path_buf())),
+            Err(error) => return Err(io(error)),
+        };
         let actual = file.metadata().map_err(io)?.len();
         if actual < length {
             return Err(ResumeError::Short { path: path.to_path_buf(), recorded: length, actual });
@@ -185,7 +229,7 @@ impl Output {
     ///
     /// # Errors
     /// [`ResumeError::NoProgress`], [`ResumeError::BadProgress`], [`ResumeError::Settings`],
-    /// [`ResumeError::Short`], [`ResumeError::Io`].
+    /// [`ResumeError::Missing`], [`ResumeError::Short`], [`ResumeError::Io`].
     pub fn resume(out: &Path, spec: &DatagenSpec) -> Result<(Output, Start), ResumeError> {
         let path = progress_path(out);
         let bad = |reason: String| ResumeError::BadProgress { path: path.clone(), reason };
@@ -194,17 +238,19 @@ impl Output {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(ResumeError::NoProgress(path)),
             Err(error) => return Err(ResumeError::Io { path, error }),
         };
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         file.take(MAX_PROGRESS_BYTES + 1)
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|error| ResumeError::Io { path: path.clone(), error })?;
-        if text.len() as u64 > MAX_PROGRESS_BYTES {
+        if bytes.len() as u64 > MAX_PROGRESS_BYTES {
             return Err(bad(format!("longer than {MAX_PROGRESS_BYTES} bytes")));
         }
+        let text = String::from_utf8(bytes).map_err(|_| bad("not UTF-8 text".to_string()))?;
         let record: Progress = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
         if record.format != PROGRESS_FORMAT {
             return Err(bad(format!("format {}, expected {PROGRESS_FORMAT}", record.format)));
         }
+        check_totals(&record.totals, spec).map_err(bad)?;
         let settings = spec.settings();
         for name in settings.keys().chain(record.settings.keys()) {
             let (was, now) = (record.settings.get(name), settings.get(name));
@@ -324,8 +370,11 @@ impl Recorder<'_> {
         };
         let text = serde_json::to_string_pretty(&record).expect("the record serializes");
         let aside = with_suffix(self.progress, ".tmp");
-        let io = |error| ResumeError::Io { path: aside.clone(), error };
-        std::fs::write(&aside, text + "\n").map_err(io)?;
-        std::fs::rename(&aside, self.progress).map_err(io)
+        let written = std::fs::write(&aside, text + "\n").and_then(|()| std::fs::rename(&aside, self.progress));
+        written.map_err(|error| {
+            // A record that could not be written whole (a full disk) is not left behind.
+            let _ = std::fs::remove_file(&aside);
+            ResumeError::Io { path: aside.clone(), error }
+        })
     }
 }

@@ -12,6 +12,16 @@ pub enum SelectMode {
     QLeaf,
 }
 
+impl SelectMode {
+    /// The mode as `--select` spells it (`quiet`, `qleaf`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SelectMode::Quiet => "quiet",
+            SelectMode::QLeaf => "qleaf",
+        }
+    }
+}
+
 /// Why a candidate position was not written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SkipReason {
@@ -67,24 +77,20 @@ impl Skipped {
 
     /// Adds every count of `other`.
     pub fn merge(&mut self, other: &Skipped) {
-        self.book += other.book;
-        self.decided += other.decided;
-        self.in_check += other.in_check;
-        self.tactical += other.tactical;
-        self.leaf_in_check += other.leaf_in_check;
-        self.score_window += other.score_window;
-        self.duplicate += other.duplicate;
+        self.book = self.book.saturating_add(other.book);
+        self.decided = self.decided.saturating_add(other.decided);
+        self.in_check = self.in_check.saturating_add(other.in_check);
+        self.tactical = self.tactical.saturating_add(other.tactical);
+        self.leaf_in_check = self.leaf_in_check.saturating_add(other.leaf_in_check);
+        self.score_window = self.score_window.saturating_add(other.score_window);
+        self.duplicate = self.duplicate.saturating_add(other.duplicate);
     }
 
     /// All skipped positions.
     pub fn total(&self) -> u64 {
-        self.book
-            + self.decided
-            + self.in_check
-            + self.tactical
-            + self.leaf_in_check
-            + self.score_window
-            + self.duplicate
+        [self.decided, self.in_check, self.tactical, self.leaf_in_check, self.score_window, self.duplicate]
+            .iter()
+            .fold(self.book, |sum, &n| sum.saturating_add(n))
     }
 }
 
