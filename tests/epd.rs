@@ -272,3 +272,20 @@ fn a_wrong_bench_signature_refuses_the_run() {
     assert!(err.contains("expected 1") && err.contains("measured 3467381"), "{err}");
     assert!(!out.contains("solved"), "{out}");
 }
+
+/// QA finding 14: an illegal SAN move is named as neither SAN nor UCI (not "not a UCI move"); an empty suite is
+/// exit 2 "no positions in FILE".
+#[test]
+fn an_illegal_bm_and_an_empty_suite_are_refused() {
+    let dir = std::env::temp_dir();
+    let bad = dir.join(format!("arbiter-epd-{}-illegal.epd", std::process::id()));
+    std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1 bm e6; id \"x\";\n").unwrap();
+    let (code, _, err) = epd(&[bad.to_str().unwrap(), "--nodes", "100"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bm: \"e6\" is neither a legal SAN nor a legal UCI move in this position"), "{err}");
+    let empty = dir.join(format!("arbiter-epd-{}-empty.epd", std::process::id()));
+    std::fs::write(&empty, "").unwrap();
+    let (code, out, err) = epd(&[empty.to_str().unwrap(), "--nodes", "100"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains(&format!("no positions in {}", empty.display())), "{err}");
+}

@@ -89,6 +89,9 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
         SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
         e => anyhow!("{}: {e}", args.file.display()),
     })?;
+    if tasks.is_empty() {
+        return Err(Failure::Input(anyhow!("no positions in {}", args.file.display())));
+    }
     let concurrency = args
         .concurrency
         .or(args.threads)

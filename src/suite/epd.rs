@@ -112,10 +112,12 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SuiteError {
     /// A `bm` or `am` move that is neither SAN nor UCI text of a legal move.
-    #[error("{opcode}: {error}")]
+    #[error("{opcode}: {text:?} is neither a legal SAN nor a legal UCI move in this position")]
     Move {
         /// The opcode.
         opcode: &'static str,
+        /// The move text.
+        text: String,
         /// Why the move (read as UCI text, the fallback) is not one.
         error: MoveTextError,
     },
@@ -194,7 +196,9 @@ pub fn task(epd: &Epd) -> Result<Task, SuiteError> {
         epd.get(opcode)
             .map(|ops| {
                 ops.split_whitespace()
-                    .map(|t| parse_move(&pos, t).map_err(|error| SuiteError::Move { opcode, error }))
+                    .map(|t| {
+                        parse_move(&pos, t).map_err(|error| SuiteError::Move { opcode, text: t.to_string(), error })
+                    })
                     .collect()
             })
             .unwrap_or(Ok(Vec::new()))
