@@ -314,3 +314,23 @@ fn bench_checks_the_spec_signature() {
     let spec = format!("name=seed,bench={nodes}");
     assert_eq!(signature(&arbiter(&["bench", "--engine", &spec, "--depth", "3"])), nodes);
 }
+
+/// --tc-scale-nps with node limits only has nothing to scale: refused with exit 2 before any bench.
+#[test]
+fn tc_scale_nps_without_a_time_limit_is_refused() {
+    let out = arbiter(&[
+        "match",
+        "--engine",
+        "name=seed",
+        "--engine",
+        "name=nomob",
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+        "--tc-scale-nps",
+        "1000000",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--tc-scale-nps: no engine has a time limit"), "{}", stderr(&out));
+}

@@ -107,7 +107,8 @@ pub struct MatchArgs {
 
     /// Scale every time control (tc base and increment, st) by REF / the nps measured now by the first engine's
     /// bench, as fishtest and OpenBench do, so that results compare across machines; nodes and depth are kept.
-    /// The scaled limits are recorded in run.toml, and a resume keeps them.
+    /// The scaled limits are recorded in run.toml, and a resume keeps them. Refused (exit 2) when no engine
+    /// has a time limit.
     #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "REF")]
     pub tc_scale_nps: Option<u64>,
 
@@ -532,10 +533,17 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
 /// says so on stderr.
 ///
 /// # Errors
-/// The bench's [`BenchError`](crate::player::BenchError): exit 2 when it is the input, 1 otherwise.
+/// No engine with a time limit (exit 2); the bench's [`BenchError`](crate::player::BenchError): exit 2 when it
+/// is the input, 1 otherwise.
 fn scale_time_controls(engines: &mut [EngineSpec], reference: u64) -> Result<TcScalePlan, Failure> {
     use crate::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
     let first = engines.first().ok_or_else(|| anyhow::anyhow!("--tc-scale-nps: no engine"))?;
+    // Nothing to scale: refused rather than a bench whose factor changes nothing.
+    if engines.iter().all(|e| e.limit.tc.is_none() && e.limit.movetime_ms.is_none()) {
+        return Err(Failure::Input(anyhow::anyhow!(
+            "--tc-scale-nps: no engine has a time limit (tc or st) to scale; node and depth limits are never scaled"
+        )));
+    }
     let measured = first.bench(&BenchOptions::default()).map_err(|error| {
         let error = anyhow::anyhow!("--tc-scale-nps: {error}");
         if error.downcast_ref::<crate::player::BenchError>().is_some_and(|e| !e.is_input()) {
