@@ -2,7 +2,7 @@
 //! (the default), Xiangqi (`--game xiangqi`) or checkers (`--game russian|english`, `--board 4|6|8`). The
 //! driver is written once over [`Game`].
 //!
-//! Ctrl-C or SIGTERM ends a run at once with exit 130 ([`install_perft_interrupt`]): an external engine is sent
+//! Ctrl-C or SIGTERM ends a run at once with exit 130 (`install_perft_interrupt`): an external engine is sent
 //! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
 use crate::game::Game;
