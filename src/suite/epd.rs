@@ -112,7 +112,7 @@ impl Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SuiteError {
     /// A `bm` or `am` move that is neither SAN nor UCI text of a legal move.
-    #[error("{opcode}: {text:?} is neither a legal SAN nor a legal UCI move in this position")]
+    #[error("{opcode}: {} is neither a legal SAN nor a legal UCI move in this position", crate::notation::quote::shown(.text))]
     Move {
         /// The opcode.
         opcode: &'static str,
