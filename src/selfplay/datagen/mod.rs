@@ -380,6 +380,22 @@ impl Ends {
         };
         *count = count.saturating_add(1);
     }
+
+    /// All games counted, or `None` when the counts add up past `u64::MAX` (a damaged resume record).
+    pub fn checked_total(&self) -> Option<u64> {
+        [
+            self.checkmate,
+            self.stalemate,
+            self.repetition,
+            self.fifty_moves,
+            self.insufficient_material,
+            self.resign,
+            self.max_plies,
+            self.time_forfeit,
+        ]
+        .iter()
+        .try_fold(0u64, |sum, &n| sum.checked_add(n))
+    }
 }
 
 /// A selected position of a game, before deduplication.

@@ -94,23 +94,10 @@ fn check_totals(t: &Totals, spec: &DatagenSpec) -> Result<(), String> {
             t.games, t.white_wins, t.draws, t.black_wins
         ));
     }
-    let e = &t.ends;
-    let ends = [
-        e.checkmate,
-        e.stalemate,
-        e.repetition,
-        e.fifty_moves,
-        e.insufficient_material,
-        e.resign,
-        e.max_plies,
-        e.time_forfeit,
-    ];
-    if sum(&ends) != Some(t.games) {
+    if t.ends.checked_total() != Some(t.games) {
         return Err(format!("{} games but the game ends do not add up to them", t.games));
     }
-    let s = &t.skipped;
-    let skipped = [s.book, s.decided, s.in_check, s.tactical, s.leaf_in_check, s.score_window, s.duplicate];
-    if sum(&skipped).is_none() {
+    if t.skipped.checked_total().is_none() {
         return Err("the skipped counts add up past the largest count".to_string());
     }
     if t.games > spec.games {

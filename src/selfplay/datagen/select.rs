@@ -86,11 +86,16 @@ impl Skipped {
         self.duplicate = self.duplicate.saturating_add(other.duplicate);
     }
 
-    /// All skipped positions.
+    /// All skipped positions (at most `u64::MAX`).
     pub fn total(&self) -> u64 {
-        [self.decided, self.in_check, self.tactical, self.leaf_in_check, self.score_window, self.duplicate]
+        self.checked_total().unwrap_or(u64::MAX)
+    }
+
+    /// All skipped positions, or `None` when the counts add up past `u64::MAX` (a damaged resume record).
+    pub fn checked_total(&self) -> Option<u64> {
+        [self.book, self.decided, self.in_check, self.tactical, self.leaf_in_check, self.score_window, self.duplicate]
             .iter()
-            .fold(self.book, |sum, &n| sum.saturating_add(n))
+            .try_fold(0u64, |sum, &n| sum.checked_add(n))
     }
 }
 
