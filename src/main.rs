@@ -36,6 +36,9 @@ enum Command {
     /// SPRT and Elo report of counts or of a match's results (fishtest's and cutechess's models), and SPRT
     /// simulation (`arbiter sprt simulate`).
     Sprt(cli::sprt_cmd::SprtArgs),
+    /// SPSA-tune any engine's parameters (UCI options, or the built-in engine's weights) by game pairs, as
+    /// OpenBench and fishtest do; resumable; --validate proves the gain by SPRT.
+    Spsa(Box<cli::spsa_cmd::SpsaArgs>),
     /// Texel-tune an engine build's weights on labelled positions (full-batch Adam on the sparse features).
     Tune(cli::tune_cmd::TuneArgs),
     /// Self-play games from random balanced openings, writing labelled positions (EPD with c9 results) for
@@ -89,6 +92,7 @@ fn main() {
         Command::Epd(args) => cli::epd_cmd::run(args),
         Command::Elo(args) => cli::elo_cmd::run(args),
         Command::Sprt(args) => cli::sprt_cmd::run(args),
+        Command::Spsa(args) => cli::spsa_cmd::run(*args),
         Command::Tune(args) => cli::tune_cmd::run(args),
         Command::Datagen(args) => cli::datagen::run(args),
         Command::Checkers(args) => Ok(cli::checkers_cmd::run(args.command)),

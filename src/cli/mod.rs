@@ -23,10 +23,12 @@ pub mod elo_cmd;
 pub mod epd_cmd;
 pub mod eval_cmd;
 pub mod match_cmd;
+pub mod match_plan;
 pub mod merge;
 pub mod perft;
 pub mod simulate_cmd;
 pub mod sprt_cmd;
+pub mod spsa_cmd;
 pub mod tune_cmd;
 pub mod uci_cmd;
 

@@ -201,8 +201,13 @@ pub struct EnginePlan {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum EngineBuild {
-    /// The built-in build of the game named like the entrant (`seed`, `nomob`; Xiangqi `seed`, `nopsqt`).
-    Builtin,
+    /// The built-in build of the game named like the entrant (`seed`, `nomob`; Xiangqi `seed`, `nopsqt`), or
+    /// named `build` when the entrant has a name of its own (the sides `seed+` and `seed-` of an SPSA run).
+    Builtin {
+        /// The build's name when it is not the entrant's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        build: Option<String>,
+    },
     /// The built-in engine with the config file at `path` (absolute), read when the match starts.
     Config {
         /// The config file.
@@ -436,7 +441,9 @@ impl EnginePlan {
     /// The plan of the entrant `spec` (as the command line reads it), its paths made absolute against `cwd`.
     pub fn of(spec: &EngineSpec, cwd: &Path) -> EnginePlan {
         let build = match &spec.kind {
-            EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) if spec.source == "built-in" => EngineBuild::Builtin,
+            EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) if spec.source == "built-in" => {
+                EngineBuild::Builtin { build: None }
+            }
             EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => {
                 EngineBuild::Config { path: absolute(Path::new(&spec.source), cwd) }
             }
@@ -467,11 +474,24 @@ impl EnginePlan {
     /// [`PlanError::NotBuiltin`], [`PlanError::Config`] or [`PlanError::XiangqiConfig`].
     pub fn load(&self, game: GameKind) -> Result<EngineSpec, PlanError> {
         let mut spec = match (&self.build, game) {
-            (EngineBuild::Builtin, GameKind::Xiangqi) => XiangqiConfig::builtin(&self.name)
-                .map(|config| EngineSpec::xiangqi(&self.name, config, &self.source))
-                .ok_or(PlanError::NotBuiltin { name: self.name.clone(), game: "xiangqi" })?,
-            (EngineBuild::Builtin, _) => EngineSpec::builtin(&self.name)
-                .ok_or(PlanError::NotBuiltin { name: self.name.clone(), game: "chess" })?,
+            (EngineBuild::Builtin { build }, GameKind::Xiangqi) => {
+                let named = build.as_deref().unwrap_or(&self.name);
+                XiangqiConfig::builtin(named)
+                    .map(|config| EngineSpec::xiangqi(&self.name, config, &self.source))
+                    .ok_or(PlanError::NotBuiltin { name: named.to_string(), game: "xiangqi" })?
+            }
+            (EngineBuild::Builtin { build }, _) => {
+                let named = build.as_deref().unwrap_or(&self.name);
+                EngineSpec::builtin(named)
+                    .map(|spec| EngineSpec { name: self.name.clone(), ..spec })
+                    .map(|mut spec| {
+                        if let EngineKind::Builtin(config) = &mut spec.kind {
+                            config.name = self.name.clone();
+                        }
+                        spec
+                    })
+                    .ok_or(PlanError::NotBuiltin { name: named.to_string(), game: "chess" })?
+            }
             (EngineBuild::Config { path }, GameKind::Xiangqi) => {
                 EngineSpec::xiangqi(&self.name, XiangqiConfig::load(path)?, &self.source)
             }
@@ -889,7 +909,7 @@ pub(crate) mod tests {
         let limit = LimitPlan { nodes: Some(300), ..LimitPlan::default() };
         let engine = |name: &str| EnginePlan {
             name: name.to_string(),
-            build: EngineBuild::Builtin,
+            build: EngineBuild::Builtin { build: None },
             source: "built-in".into(),
             limit,
             bench: None,

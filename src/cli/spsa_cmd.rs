@@ -1,0 +1,562 @@
+//! `arbiter spsa`: tunes an engine's parameters (UCI options, or the built-in engine's weights by their config
+//! names) by SPSA over game pairs, as OpenBench and fishtest do, on one machine: `spsa.csv`, `games.csv`,
+//! `values.txt` (UCI `setoption` lines and OpenBench's paste-back form), `tuned.toml` for the built-in engine,
+//! `spsa.svg`; resumable; `--validate` then plays the tuned values against the start values in an SPRT.
+//!
+//! The flags become an [`SpsaPlan`]: the iterations' match is planned by [`plan_of`] as `arbiter match` plans
+//! its match (engines, limits, openings, adjudication); the library ([`crate::spsa`]) plays it.
+//!
+//! Exit codes (see [`crate::cli`]): 0 done (whatever `--validate` decided), 1 an engine failure stopped the run
+//! (continue with `--resume DIR --recover`), 2 bad input (flags, the parameter file, an engine that does not
+//! list a parameter), 3 a failure of the system, 130 interrupted (Ctrl-C or SIGTERM: the pairs in play finish
+//! and are recorded; `--resume` goes on).
+
+use super::match_plan::{MatchArgs, plan_of};
+use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
+use crate::notation::quote::shown;
+use crate::player::EngineKind;
+use crate::runner::plan::{EngineBuild, EnginePlan, MatchPlan, parse_sprt, working_directory};
+use crate::runner::run::{RunEnd, RunObserver, RunStart};
+use crate::runner::{MatchLength, MatchState};
+use crate::spsa::gains::{DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Schedule};
+use crate::spsa::output::{IterationRow, values_text};
+use crate::spsa::params::{check_against, parse_params};
+use crate::spsa::run::{SpsaObserver, SpsaOverrides, SpsaPlan, SpsaRun, engine_options, with_values};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Flags of `arbiter spsa`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SpsaArgs {
+    /// The engine to tune, as `arbiter match` takes it (`name=NAME,cmd=PROGRAM[,args=..][,option.X=..]` or a
+    /// built-in build `name=seed` / `name=NAME,config=FILE.toml`); a second --engine is a fixed opponent that
+    /// both sides play instead of each other.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+
+    /// The parameters, one a line in OpenBench's form `name, int|float, start, min, max, c_end, r_end`
+    /// (`#` comments and blank lines skipped); for the built-in engine the names are its weights' config
+    /// names (`material[1]` is the knight).
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+
+    /// Iterations of the run (K): the gain schedule ends at c_end and r_end at the last one.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 100_000_000), long, value_name = "N")]
+    pub iterations: Option<u64>,
+
+    /// Game pairs per iteration (per side against a fixed opponent); the update sums their result.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000), long, value_name = "P")]
+    pub pairs_per_iteration: Option<u64>,
+
+    /// The learning rate's decay exponent (OpenBench's and Spall's default 0.602).
+    #[arg(value_parser = crate::cli::args::positive, long, value_name = "X", default_value_t = DEFAULT_ALPHA)]
+    pub alpha: f64,
+
+    /// The perturbation's decay exponent (default 0.101).
+    #[arg(value_parser = crate::cli::args::positive, long, value_name = "X", default_value_t = DEFAULT_GAMMA)]
+    pub gamma: f64,
+
+    /// The stability constant A as a share of the iterations (A = ratio * iterations; default 0.1).
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "X", default_value_t = DEFAULT_A_RATIO)]
+    pub a_ratio: f64,
+
+    /// Settings for every engine, as in `arbiter match --each` (`tc=10+0.1,option.Threads=1`).
+    #[arg(long, value_name = "SPEC")]
+    pub each: Option<String>,
+
+    /// Time control for every engine (`10+0.1`, `40/60+0.6`).
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+
+    /// Nodes per move (default for the built-in engine without a limit: 5000; an external engine without a limit
+    /// is refused).
+    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Search depth per move, in plies.
+    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
+    pub depth: Option<u32>,
+
+    /// Thinking time per move, in milliseconds.
+    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
+    pub movetime_ms: Option<u64>,
+
+    /// Opening file or spec, as `arbiter match --openings` (default: suites/openings/arbiter-book.epd); the
+    /// iterations take the openings in turn, P pairs each.
+    #[arg(long, value_name = "FILE|SPEC")]
+    pub openings: Option<PathBuf>,
+
+    /// For PGN openings: the first N plies of each game as the book.
+    #[arg(value_parser = crate::cli::args::int_in(0u32, 10_000), long, value_name = "N")]
+    pub plies: Option<u32>,
+
+    /// Opening order (default: random by --seed).
+    #[arg(long, value_enum)]
+    pub order: Option<crate::runner::OpeningOrder>,
+
+    /// Seed of the opening order and of every iteration's flips and rounding draws.
+    #[arg(long, value_name = "S", default_value_t = crate::runner::plan::DEFAULT_SEED)]
+    pub seed: u64,
+
+    /// Draw adjudication, as `arbiter match --draw`.
+    #[arg(long, value_name = "SPEC")]
+    pub draw: Option<String>,
+
+    /// Resign adjudication, as `arbiter match --resign`.
+    #[arg(long, value_name = "SPEC")]
+    pub resign: Option<String>,
+
+    /// Draw after N full moves, as `arbiter match --maxmoves`.
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
+    pub maxmoves: Option<u32>,
+
+    /// Games played at once (default: the number of cores; never more than an iteration's games).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<u32>,
+
+    /// Output folder (default `results/NAME-N`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Name of the run (the stem of the default output folder).
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Continue the run in DIR where it stopped (only --concurrency, --recover and --validate may be given too).
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on.
+    #[arg(long)]
+    pub recover: bool,
+
+    /// Send an external engine an option.NAME it does not list (with a warning).
+    #[arg(long)]
+    pub allow_unknown_options: bool,
+
+    /// After the last iteration, play the tuned values against the start values at the run's limits and
+    /// openings until an SPRT decides: `[games=N][,sprt=elo0=0 elo1=10 alpha=0.05 beta=0.05][,out=DIR]` (the
+    /// SPRT's keys separated by spaces; default elo0=0 elo1=10, at most 20000 games, `DIR/validate`).
+    #[arg(long, value_name = "SPEC", num_args = 0..=1, default_missing_value = "")]
+    pub validate: Option<String>,
+}
+
+/// Set by the Ctrl-C/SIGTERM handler of `arbiter spsa`.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Runs `arbiter spsa`; returns the exit code.
+///
+/// # Errors
+/// None in practice: errors are printed here.
+pub fn run(args: SpsaArgs) -> anyhow::Result<i32> {
+    install_interrupt_handler("spsa", &INTERRUPTED);
+    Ok(exit_code(run_inner(&args, &INTERRUPTED)))
+}
+
+/// The flags that may be given with `--resume`.
+const RESUME_FLAGS: [&str; 4] = ["--resume", "--concurrency", "--recover", "--validate"];
+
+fn run_inner(args: &SpsaArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let validate = args.validate.as_deref().map(parse_validate).transpose()?;
+    let mut progress = Progress::default();
+    let ended = match &args.resume {
+        Some(dir) => {
+            let given: Vec<String> = std::env::args().skip(2).filter(|a| a.starts_with("--")).collect();
+            let refused: Vec<&String> = given
+                .iter()
+                .filter(|flag| !RESUME_FLAGS.iter().any(|allowed| flag.split('=').next() == Some(allowed)))
+                .collect();
+            if !refused.is_empty() {
+                let list: Vec<&str> = refused.iter().map(|s| s.as_str()).collect();
+                return Err(anyhow::anyhow!(
+                    "--resume: {} cannot be given with --resume: the run keeps the settings in its spsa.toml (only \
+                     --concurrency, --recover and --validate may be given)",
+                    list.join(", ")
+                )
+                .into());
+            }
+            let overrides = SpsaOverrides { concurrency: args.concurrency, recover: args.recover };
+            crate::spsa::resume(dir, overrides, &mut progress, interrupt)
+        }
+        None => {
+            let plan = plan_spsa(args)?;
+            crate::spsa::start(&plan, &mut progress, interrupt)
+        }
+    };
+    let ended = ended.map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
+    progress.finish();
+    let Some(run) = ended else {
+        super::stderr_line(format_args!("arbiter spsa: interrupted before the run started; nothing was written"));
+        return Ok(EXIT_INTERRUPTED);
+    };
+    let plan = crate::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e))?;
+    report(&plan, &run);
+    let dir = run.dir.display();
+    if let Some(failure) = &run.failure {
+        let text = anyhow::anyhow!("the run stopped: {failure} (continue it with `arbiter spsa --resume {dir}`)");
+        return Err(if run.failure_is_input { Failure::Input(text) } else { Failure::System(text) });
+    }
+    if let Some(halted) = &run.halted {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "the run stopped: {halted} (continue it with `arbiter spsa --resume {dir} --recover`)"
+        )));
+    }
+    if run.interrupted || interrupt.load(Ordering::SeqCst) {
+        super::stderr_line(format_args!(
+            "arbiter spsa: interrupted after {} of {} iterations ({} games, all recorded); continue with `arbiter \
+             spsa --resume {dir}`",
+            run.iterations_done, plan.schedule.iterations, run.games
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
+    if let Some(validate) = validate {
+        return run_validation(&plan, &run, &validate, interrupt);
+    }
+    Ok(0)
+}
+
+/// Prints the values and the session's figures.
+fn report(plan: &SpsaPlan, run: &SpsaRun) {
+    super::stdout_text(format_args!("{}", values_text(plan, &run.theta, run.iterations_done, run.games)));
+    let rate = if run.elapsed_s > 0.0 { run.session_iterations as f64 / run.elapsed_s } else { 0.0 };
+    super::stdout_text(format_args!(
+        "\n{} of {} iterations, {} games ({} this session in {:.1} s: {:.3} iterations/s)\nResults: {}\n",
+        run.iterations_done,
+        plan.schedule.iterations,
+        run.games,
+        run.session_games,
+        run.elapsed_s,
+        rate,
+        run.dir.display()
+    ));
+}
+
+/// Turns the flags into the plan of a new run: the match planned as `arbiter match` plans it, the parameter
+/// file read and checked against the tuned engine's options.
+fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
+    let Some(params_path) = &args.params else {
+        return Err(anyhow::anyhow!("--params FILE is required (or --resume DIR)").into());
+    };
+    let Some(iterations) = args.iterations else {
+        return Err(anyhow::anyhow!("--iterations N is required (or --resume DIR)").into());
+    };
+    let Some(pairs) = args.pairs_per_iteration else {
+        return Err(anyhow::anyhow!("--pairs-per-iteration P is required (or --resume DIR)").into());
+    };
+    match args.engines.len() {
+        1 | 2 => {}
+        n => {
+            return Err(anyhow::anyhow!(
+                "--engine: give the engine to tune, and optionally a fixed opponent (got {n} --engine)"
+            )
+            .into());
+        }
+    }
+    let match_args = MatchArgs {
+        engines: args.engines.clone(),
+        each: args.each.clone(),
+        tc: args.tc.clone(),
+        recover: args.recover,
+        allow_unknown_options: args.allow_unknown_options,
+        handshake_timeout_ms: crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS,
+        ping_timeout_ms: crate::player::uci::DEFAULT_PING_TIMEOUT_MS,
+        stall_timeout_ms: crate::player::uci::DEFAULT_STALL_TIMEOUT_MS,
+        openings: args.openings.clone(),
+        plies: args.plies,
+        order: args.order,
+        seed: args.seed,
+        rounds: Some(pairs),
+        concurrency: args.concurrency,
+        nodes: args.nodes,
+        depth: args.depth,
+        movetime_ms: args.movetime_ms,
+        draw: args.draw.clone(),
+        resign: args.resign.clone(),
+        maxmoves: args.maxmoves,
+        out: args.out.clone(),
+        name: args.name.clone(),
+        rating_interval: 0,
+        ..MatchArgs::default()
+    };
+    let mut plan = plan_of(&match_args)?;
+    let tuned = plan.engines[0].clone();
+    let opponent = plan.engines.get(1).cloned();
+    let (engines, tournament) = SpsaPlan::match_engines(&tuned, opponent.as_ref());
+    plan.engines = engines;
+    plan.tournament = tournament;
+    plan.length = MatchLength::Rounds(pairs);
+    plan.sprt = None;
+    plan.validate()?;
+
+    let text = std::fs::read_to_string(params_path)
+        .map_err(|e| anyhow::anyhow!("--params {}: cannot read: {e}", params_path.display()))?;
+    let shown_path = params_path.display().to_string();
+    let params = parse_params(&text, &shown_path)?;
+    let engine = tuned.load(plan.game)?;
+    let (options, whole) = engine_options(&engine)?;
+    let names = if whole || !matches!(engine.kind, EngineKind::Uci(_)) {
+        check_against(&params, &text, &shown_path, &engine.name, &options)?
+    } else {
+        super::stderr_line(format_args!(
+            "warning: {}: the engine's reply to `uci` was too long to read whole; the parameters are sent unchecked",
+            engine.name
+        ));
+        params.iter().map(|p| p.name.clone()).collect()
+    };
+    let schedule = Schedule { alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio, iterations };
+    if args.a_ratio < 0.0 {
+        return Err(anyhow::anyhow!("--a-ratio {}: must be 0 or more", args.a_ratio).into());
+    }
+    Ok(SpsaPlan {
+        format: crate::spsa::run::SPSA_FORMAT,
+        params_file: shown_path,
+        params,
+        names,
+        schedule,
+        pairs_per_iteration: pairs,
+        plan,
+    })
+}
+
+/// What `--validate` asks for.
+#[derive(Debug, Default, PartialEq)]
+struct Validate {
+    games: Option<u64>,
+    sprt: Option<String>,
+    out: Option<PathBuf>,
+}
+
+/// The default SPRT of `--validate`.
+const VALIDATE_SPRT: &str = "elo0=0,elo1=10";
+
+/// The most games `--validate` plays by default.
+const VALIDATE_GAMES: u64 = 20_000;
+
+/// Parses `--validate [games=N][,sprt=elo0=0 elo1=10 ...][,out=DIR]`.
+fn parse_validate(text: &str) -> anyhow::Result<Validate> {
+    let mut validate = Validate::default();
+    for item in text.split(',').filter(|item| !item.trim().is_empty()) {
+        let Some((key, value)) = item.split_once('=') else {
+            anyhow::bail!("--validate {}: {} is not key=value (keys: games, sprt, out)", shown(text), shown(item));
+        };
+        match key.trim() {
+            "games" => match value.trim().parse::<u64>() {
+                Ok(n) if n > 0 => validate.games = Some(n),
+                _ => anyhow::bail!("--validate: games={} is not a positive whole number", shown(value)),
+            },
+            "sprt" => {
+                let sprt = value.split_whitespace().collect::<Vec<_>>().join(",");
+                parse_sprt(&sprt).map_err(|e| anyhow::anyhow!("--validate: sprt={}: {e}", shown(value)))?;
+                validate.sprt = Some(sprt);
+            }
+            "out" => validate.out = Some(PathBuf::from(value.trim())),
+            other => anyhow::bail!("--validate: unknown key {} (keys: games, sprt, out)", shown(other)),
+        }
+    }
+    Ok(validate)
+}
+
+/// The build of the tuned engine at `values`, named `name`: an external engine with the values as options, the
+/// built-in engine as a config written to `file`.
+fn build_at(plan: &SpsaPlan, values: &[f64], name: &str, file: &Path) -> Result<EnginePlan, Failure> {
+    let (plus, _) = plan.sides();
+    let side = plan.plan.engines[plus].load(plan.plan.game)?;
+    let spec = with_values(&side, name, &plan.params, &plan.names, values)?;
+    let cwd = working_directory()?;
+    match &spec.kind {
+        EngineKind::Builtin(config) => {
+            std::fs::write(file, config.to_toml())
+                .map_err(|e| Failure::System(anyhow::anyhow!("{}: cannot write: {e}", file.display())))?;
+            let mut engine = EnginePlan::of(&spec, &cwd);
+            engine.build = EngineBuild::Config { path: file.to_path_buf() };
+            engine.source = file.display().to_string();
+            Ok(engine)
+        }
+        _ => Ok(EnginePlan::of(&spec, &cwd)),
+    }
+}
+
+/// Plays the tuned values against the start values until the SPRT decides, and prints the result.
+fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let tuned = build_at(plan, &run.theta, "tuned", &run.dir.join("validate-tuned.toml"))?;
+    let start = build_at(plan, &plan.start_values(), "start", &run.dir.join("validate-start.toml"))?;
+    let sprt = validate.sprt.as_deref().unwrap_or(VALIDATE_SPRT);
+    let mut match_plan: MatchPlan = plan.plan.clone();
+    match_plan.engines = vec![tuned, start];
+    match_plan.tournament = crate::runner::Tournament::RoundRobin;
+    match_plan.sprt = Some(crate::runner::plan::SprtPlan::of(&parse_sprt(sprt)?));
+    match_plan.length = MatchLength::Games(validate.games.unwrap_or(VALIDATE_GAMES));
+    match_plan.output.out = Some(validate.out.clone().unwrap_or_else(|| run.dir.join("validate")));
+    match_plan.output.rating_interval = 0;
+    super::stderr_line(format_args!(
+        "arbiter spsa: validating: tuned against start values, SPRT {sprt}, at most {} games, in {}",
+        validate.games.unwrap_or(VALIDATE_GAMES),
+        match_plan.output.out.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
+    ));
+    let mut progress = MatchProgress::default();
+    let ended = crate::runner::run::run(&match_plan, &mut progress, interrupt)
+        .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
+    if let Some(bar) = &progress.bar {
+        bar.finish_and_clear();
+    }
+    match ended {
+        RunEnd::NotStarted => Ok(EXIT_INTERRUPTED),
+        RunEnd::Played(played) => {
+            super::stdout_text(format_args!("\n{}", played.summary));
+            let state = &played.state;
+            if state.interrupted {
+                return Ok(EXIT_INTERRUPTED);
+            }
+            if let Some(failure) = &state.failure {
+                return Err(Failure::System(anyhow::anyhow!("--validate: the match stopped: {failure}")));
+            }
+            if let Some(halted) = &state.halted {
+                return Err(Failure::Internal(anyhow::anyhow!("--validate: the match stopped: {halted}")));
+            }
+            let decision = match state.verdict {
+                Some(v) => crate::runner::scheduler::decision_text(v.decision).to_string(),
+                None => "no decision within the games allowed".to_string(),
+            };
+            super::stdout_text(format_args!("\nValidation (tuned against start values): {decision}\n"));
+            Ok(0)
+        }
+    }
+}
+
+/// The progress bar of the run: iterations done, pairs per second, the last update.
+#[derive(Default)]
+struct Progress {
+    bar: Option<ProgressBar>,
+    started: Option<Instant>,
+    games: u64,
+    per_iteration: u64,
+}
+
+impl Progress {
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn print(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| super::stderr_line(format_args!("{text}"))),
+            None => super::stderr_line(format_args!("{text}")),
+        }
+    }
+
+    fn rate(&self) -> f64 {
+        let elapsed = self.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
+        if elapsed > 0.0 { self.games as f64 / 2.0 / elapsed } else { 0.0 }
+    }
+}
+
+impl SpsaObserver for Progress {
+    fn note(&mut self, text: &str) {
+        self.print(text);
+    }
+
+    fn started(&mut self, plan: &SpsaPlan, done: u64, _games_recorded: u64) {
+        self.print(&format!(
+            "arbiter spsa: {} parameters of {} from {}, {} iterations of {} pairs{}, concurrency {}",
+            plan.params.len(),
+            plan.plan.engines[plan.sides().0].name.trim_end_matches('+'),
+            plan.params_file,
+            plan.schedule.iterations,
+            plan.pairs_per_iteration,
+            if plan.has_opponent() {
+                format!(" per side against {}", plan.plan.engines[0].name)
+            } else {
+                String::new()
+            },
+            plan.plan.concurrency.map_or_else(|| "one per core".to_string(), |n| n.to_string())
+        ));
+        let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} iterations {msg}")
+            .expect("the template is valid")
+            .progress_chars("=> ");
+        let bar = ProgressBar::new(plan.schedule.iterations).with_style(style);
+        bar.set_position(done);
+        self.bar = Some(bar);
+        self.started = Some(Instant::now());
+        self.per_iteration = plan.games_per_iteration();
+    }
+
+    fn game_finished(&mut self, _iteration: u64) {
+        self.games += 1;
+    }
+
+    fn iteration_finished(&mut self, plan: &SpsaPlan, row: &IterationRow) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_position(row.iteration);
+        let shown: Vec<String> =
+            plan.params.iter().zip(&row.theta).take(4).map(|(p, v)| format!("{} {v:.1}", p.name)).collect();
+        let more = if plan.params.len() > 4 { " ..." } else { "" };
+        bar.set_message(format!(
+            "{:.2} pairs/s, last result {:+}: {}{more}",
+            self.rate(),
+            row.result,
+            shown.join(", ")
+        ));
+    }
+
+    fn message(&mut self, text: &str) {
+        self.print(text);
+    }
+}
+
+/// The progress bar of the validation match: games and the LLR.
+#[derive(Default)]
+struct MatchProgress {
+    bar: Option<ProgressBar>,
+}
+
+impl RunObserver for MatchProgress {
+    fn note(&mut self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| super::stderr_line(format_args!("{text}"))),
+            None => super::stderr_line(format_args!("{text}")),
+        }
+    }
+
+    fn started(&mut self, start: &RunStart) {
+        let style = ProgressStyle::with_template("{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}")
+            .expect("the template is valid");
+        let bar = ProgressBar::new(start.games_total).with_style(style);
+        bar.set_position(start.games_done);
+        self.bar = Some(bar);
+    }
+
+    fn game_finished(&mut self, state: &MatchState, _report: Option<&str>) {
+        let Some(bar) = &self.bar else { return };
+        bar.set_position(state.tally.games);
+        if let Some(sprt) = &state.sprt {
+            bar.set_message(format!("LLR {:.2} [{:.2}, {:.2}]", sprt.llr, sprt.lower, sprt.upper));
+        }
+    }
+
+    fn message(&mut self, text: &str) {
+        self.note(text);
+    }
+
+    fn finished(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_specs() {
+        assert_eq!(parse_validate("").unwrap(), Validate::default());
+        let v = parse_validate("games=400,sprt=elo0=0 elo1=20 alpha=0.1,out=v").unwrap();
+        assert_eq!(v.games, Some(400));
+        assert_eq!(v.sprt.as_deref(), Some("elo0=0,elo1=20,alpha=0.1"));
+        assert_eq!(v.out, Some(PathBuf::from("v")));
+        assert!(parse_validate("games=0").is_err());
+        assert!(parse_validate("nodes=5").unwrap_err().to_string().contains("unknown key"));
+        assert!(parse_validate("sprt=elo0=5 elo1=1").is_err());
+    }
+}
