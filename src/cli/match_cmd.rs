@@ -261,16 +261,16 @@ impl RunObserver for Progress {
 mod tests {
     use super::*;
     use crate::cli::error_text;
-    use crate::player::EngineKind;
-    use crate::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
-    use std::path::PathBuf;
     use crate::engine::chess::EngineConfig;
     use crate::game::Game;
     use crate::notation::kv::KeyValueError;
+    use crate::player::EngineKind;
     use crate::runner::plan::{PlanError, parse_mem_total};
+    use crate::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
     use crate::runner::{MatchSpec, load_openings};
     use crate::stats::EloModel;
     use std::path::Path;
+    use std::path::PathBuf;
 
     /// The flags' match as `arbiter match` builds it: the plan, then its spec.
     fn build_spec<G: Game>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {

@@ -258,4 +258,38 @@ mod tests {
         let mean = sum / n as f64;
         assert!((mean - 11.3).abs() < 0.02, "{mean}");
     }
+
+    /// A synthetic objective with a known optimum (no chess): each game pair is won by the side nearer the
+    /// optimum with a probability growing with the difference, the rest drawn. From far off, the run ends near
+    /// the optimum, inside its bounds.
+    #[test]
+    fn a_noisy_synthetic_objective_converges_to_its_optimum() {
+        let params = parse_params("x, int, 20, 0, 200, 8, 0.02\ny, float, 180, 0, 200, 8, 0.02", "p").unwrap();
+        let optimum = [120.0, 60.0];
+        let s = Schedule { alpha: 0.602, gamma: 0.101, a_ratio: 0.1, iterations: 400 };
+        let mut theta: Vec<f64> = params.iter().map(|p| p.start).collect();
+        let (mut noise, _) = splitmix64(42);
+        for k in 1..=s.iterations {
+            let step = perturb(&params, &s, &theta, k, &Draws::of(9, k, 2));
+            let loss = |v: &[f64]| -> f64 { v.iter().zip(&optimum).map(|(a, b)| (a - b).abs()).sum() };
+            let edge = ((loss(&step.minus) - loss(&step.plus)) / 40.0).clamp(-0.9, 0.9);
+            let mut result = 0.0;
+            for _ in 0..8 {
+                let (next, bits) = splitmix64(noise);
+                noise = next;
+                let u = (bits >> 11) as f64 / (1u64 << 53) as f64;
+                // Plus wins with probability (1 + edge) / 4, loses with (1 - edge) / 4, else a draw.
+                result += if u < (1.0 + edge) / 4.0 {
+                    1.0
+                } else if u < 0.5 {
+                    -1.0
+                } else {
+                    0.0
+                };
+            }
+            theta = update(&params, &theta, &step, result);
+            assert!(theta.iter().zip(&params).all(|(v, p)| (p.min..=p.max).contains(v)));
+        }
+        assert!((theta[0] - optimum[0]).abs() < 15.0 && (theta[1] - optimum[1]).abs() < 15.0, "{theta:?}");
+    }
 }
