@@ -329,7 +329,7 @@ fn ctrl_c_writes_everything_and_resume_finishes_the_run() {
     let p = params(&d, MATERIAL);
     let out = d.join("run");
     let out_text = out.display().to_string();
-    let mut child = Command::new(ARBITER)
+    let child = Command::new(ARBITER)
         .args([
             "spsa",
             "--engine",
