@@ -313,6 +313,12 @@ fn bad_parameter_files_name_the_file_line_and_field() {
         "{}",
         text(&run)
     );
+    // `arbiter uci` lists every weight (about 1,500 options): the listing is read whole and checked too.
+    let p = params(&d, "materal[1], int, 300, 100, 600, 20, 0.002\n");
+    let me = format!("name=me,cmd={ARBITER},args=uci");
+    let run = spsa(&["--engine", &me, "--params", &p, "--iterations", "2", "--pairs-per-iteration", "1", "--nodes", "100"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("me does not list the option \"materal[1]\" (did you mean \"material[1]\""), "{}", text(&run));
     // The other flags.
     let p = params(&d, MATERIAL);
     let run = spsa(&["--engine", "name=seed", "--params", &p, "--pairs-per-iteration", "1"]);

@@ -367,7 +367,7 @@ impl<G: Game> UciPlayer<G> {
         let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
         process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;
         let lines = process
-            .wait_for(|l| l.trim() == "uciok", "uciok", handshake)
+            .wait_for_keeping(|l| l.trim() == "uciok", "uciok", handshake, crate::uci::process::KEPT_UCI_LINES)
             .map_err(|e| start_error(with_lines(e, &process)))?;
         let listed = listed_options(&lines);
         self.warnings.clear();

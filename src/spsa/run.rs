@@ -598,7 +598,12 @@ pub fn engine_options(engine: &EngineSpec) -> Result<(Vec<OptionInfo>, bool), Sp
                 EngineProcess::spawn(&uci.cmd, &uci.args, uci.dir.as_deref()).map_err(|e| failed(e.to_string()))?;
             process.send("uci").map_err(|e| failed(e.to_string()))?;
             let lines = process
-                .wait_for(|l| l.trim() == "uciok", "uciok", std::time::Duration::from_millis(uci.handshake_timeout_ms))
+                .wait_for_keeping(
+                    |l| l.trim() == "uciok",
+                    "uciok",
+                    std::time::Duration::from_millis(uci.handshake_timeout_ms),
+                    crate::uci::process::KEPT_UCI_LINES,
+                )
                 .map_err(|e| failed(e.to_string()))?;
             let _ = process.send("quit");
             let whole = crate::player::uci::listed_options(&lines).is_some();

@@ -270,7 +270,12 @@ impl UciPerftOracle {
             process.set_cancel(flag);
         }
         process.send("uci")?;
-        let reply = process.wait_for(|l| l.trim() == "uciok", "uciok", handshake)?;
+        let reply = process.wait_for_keeping(
+            |l| l.trim() == "uciok",
+            "uciok",
+            handshake,
+            crate::uci::process::KEPT_UCI_LINES,
+        )?;
         if let Some(error) = crate::player::uci::unknown_option(name, engine, &reply) {
             return Err(CompareError::Option(error));
         }

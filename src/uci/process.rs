@@ -30,6 +30,10 @@ pub const MAX_REPLY_BYTES: u64 = 16 * 1024 * 1024;
 /// before `uciok`); older lines are dropped and a note stands in their place.
 pub const KEPT_REPLY_LINES: usize = 256;
 
+/// How many lines of the reply to `uci` are kept, so that the options of an engine that lists each of its
+/// evaluation weights (`arbiter uci` lists about 1,500) can be checked whole.
+pub const KEPT_UCI_LINES: usize = 20_000;
+
 /// How long an engine has to exit after `quit` before its process group is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
 
@@ -428,6 +432,23 @@ impl EngineProcess {
         waiting_for: &str,
         timeout: Duration,
     ) -> Result<Vec<String>, UciError> {
+        self.wait_for_keeping(done, waiting_for, timeout, KEPT_REPLY_LINES)
+    }
+
+    /// [`EngineProcess::wait_for`] keeping up to `keep` lines (at least 1) instead of [`KEPT_REPLY_LINES`]: for
+    /// the reply to `uci`, whose option list an engine with every evaluation weight as an option makes long
+    /// ([`KEPT_UCI_LINES`]). The output is still bounded by [`MAX_REPLY_BYTES`].
+    ///
+    /// # Errors
+    /// As [`EngineProcess::wait_for`].
+    pub fn wait_for_keeping(
+        &mut self,
+        done: impl Fn(&str) -> bool,
+        waiting_for: &str,
+        timeout: Duration,
+        keep: usize,
+    ) -> Result<Vec<String>, UciError> {
+        let keep = keep.max(1);
         let deadline = Instant::now() + timeout;
         let bytes_before = self.bytes_read.load(Ordering::Relaxed);
         let mut out = VecDeque::new();
@@ -453,7 +474,7 @@ impl EngineProcess {
                 Ok(Output::Line(line)) => {
                     remember(&self.last, line.clone());
                     let finished = done(&line);
-                    if out.len() == KEPT_REPLY_LINES {
+                    if out.len() == keep {
                         out.pop_front();
                         dropped += 1;
                     }
