@@ -222,13 +222,15 @@ fn report(plan: &SpsaPlan, run: &SpsaRun) {
     super::stdout_text(format_args!("{}", values_text(plan, &run.theta, run.iterations_done, run.games)));
     let rate = if run.elapsed_s > 0.0 { run.session_iterations as f64 / run.elapsed_s } else { 0.0 };
     super::stdout_text(format_args!(
-        "\n{} of {} iterations, {} games ({} this session in {:.1} s: {:.3} iterations/s)\nResults: {}\n",
+        "\n{} of {} iterations, {} games ({} this session in {:.1} s: {:.3} iterations/s; arbiter's own CPU \
+         {:.1} s)\nResults: {}\n",
         run.iterations_done,
         plan.schedule.iterations,
         run.games,
         run.session_games,
         run.elapsed_s,
         rate,
+        run.cpu_s,
         run.dir.display()
     ));
 }

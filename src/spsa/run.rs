@@ -182,6 +182,9 @@ pub struct SpsaRun {
     pub session_iterations: u64,
     /// Games this session played.
     pub session_games: u64,
+    /// CPU seconds this process used in this session (user and system; the built-in engine's searches
+    /// included, external engines' processes not).
+    pub cpu_s: f64,
 }
 
 /// What a resume may change: nothing that changes the schedule.
@@ -408,6 +411,7 @@ fn play(
     _lock: Option<File>,
 ) -> SpsaRun {
     let started = Instant::now();
+    let cpu_started = cpu_time::ProcessTime::try_now().ok();
     let group_file = dir.join(ENGINE_GROUPS_FILE);
     let ended = crate::uci::group::end_recorded_groups(&group_file);
     if !ended.is_empty() {
@@ -435,6 +439,7 @@ fn play(
         elapsed_s: 0.0,
         session_iterations: 0,
         session_games: 0,
+        cpu_s: 0.0,
     };
     while state.done < plan.schedule.iterations {
         if interrupt.load(Ordering::SeqCst) {
@@ -511,6 +516,7 @@ fn play(
         observer.note(&format!("warning: {error}"));
     }
     run.elapsed_s = started.elapsed().as_secs_f64();
+    run.cpu_s = cpu_started.and_then(|t| t.try_elapsed().ok()).map_or(0.0, |d| d.as_secs_f64());
     run
 }
 
