@@ -240,6 +240,21 @@ fn a_fixed_opponent_plays_both_sides_on_the_same_openings() {
     assert_eq!(a, b);
 }
 
+/// Runs `arbiter spsa` with `engine` and the parameter file holding `lines` (2 iterations of 1 pair, 100
+/// nodes, into `dir/run`), and checks that it is refused with exit 2, `want` on stderr and nothing written.
+fn refused(dir: &Path, engine: &str, lines: &str, extra: &[&str], want: &str) {
+    let p = params(dir, lines);
+    let out = dir.join("run").display().to_string();
+    let mut args = vec!["--engine", engine, "--params", &p, "--iterations", "2", "--pairs-per-iteration", "1"];
+    args.extend(["--nodes", "100", "--out", &out]);
+    args.extend(extra);
+    let run = spsa(&args);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains(want), "want {want:?} in:\n{stderr}");
+    assert!(!dir.join("run").exists(), "nothing is written for refused input");
+}
+
 #[test]
 fn bad_parameter_files_name_the_file_line_and_field() {
     let d = dir("bad-params");
@@ -252,81 +267,31 @@ fn bad_parameter_files_name_the_file_line_and_field() {
         ("material[1], int, 300, 100, 600\n", "p.txt:1: line: 5 comma-separated fields, expected 7"),
     ];
     for (lines, want) in cases {
-        let p = params(&d, lines);
-        let out = d.join("run").display().to_string();
-        let run = spsa(&[
-            "--engine",
-            "name=seed",
-            "--params",
-            &p,
-            "--iterations",
-            "2",
-            "--pairs-per-iteration",
-            "1",
-            "--out",
-            &out,
-        ]);
-        assert_eq!(run.status.code(), Some(2), "{}", text(&run));
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        assert!(stderr.contains(want), "want {want:?} in:\n{stderr}");
-        assert!(!d.join("run").exists(), "nothing is written for a bad file");
+        refused(&d, "name=seed", lines, &[], want);
     }
     // An external engine's options are checked against its own listing, with the closest names.
-    let p = params(&d, "Skil Level, int, 4, 0, 20, 2, 0.02\n");
-    let engine = format!("name=sf,cmd={}", stockfish());
-    let run = spsa(&[
-        "--engine",
-        &engine,
-        "--params",
-        &p,
-        "--iterations",
-        "2",
-        "--pairs-per-iteration",
-        "1",
-        "--nodes",
-        "100",
-    ]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
-    assert!(
-        String::from_utf8_lossy(&run.stderr)
-            .contains("sf does not list the option \"Skil Level\" (did you mean \"Skill Level\"?)"),
-        "{}",
-        text(&run)
-    );
-    let p = params(&d, "Skill Level, int, 4, -5, 20, 2, 0.02\n");
-    let run = spsa(&[
-        "--engine",
-        &engine,
-        "--params",
-        &p,
-        "--iterations",
-        "2",
-        "--pairs-per-iteration",
-        "1",
-        "--nodes",
-        "100",
-    ]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
-    assert!(
-        String::from_utf8_lossy(&run.stderr)
-            .contains("reaches beyond sf's option Skill Level (type spin min 0 max 20)"),
-        "{}",
-        text(&run)
-    );
+    let sf = format!("name=sf,cmd={}", stockfish());
+    let typo = "sf does not list the option \"Skil Level\" (did you mean \"Skill Level\"?)";
+    refused(&d, &sf, "Skil Level, int, 4, 0, 20, 2, 0.02\n", &[], typo);
+    let range = "reaches beyond sf's option Skill Level (type spin min 0 max 20)";
+    refused(&d, &sf, "Skill Level, int, 4, -5, 20, 2, 0.02\n", &[], range);
     // `arbiter uci` lists every weight (about 1,500 options): the listing is read whole and checked too.
-    let p = params(&d, "materal[1], int, 300, 100, 600, 20, 0.002\n");
     let me = format!("name=me,cmd={ARBITER},args=uci");
-    let run = spsa(&["--engine", &me, "--params", &p, "--iterations", "2", "--pairs-per-iteration", "1", "--nodes", "100"]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("me does not list the option \"materal[1]\" (did you mean \"material[1]\""), "{}", text(&run));
+    let close = "me does not list the option \"materal[1]\" (did you mean \"material[1]\"";
+    refused(&d, &me, "materal[1], int, 300, 100, 600, 20, 0.002\n", &[], close);
     // The other flags.
-    let p = params(&d, MATERIAL);
-    let run = spsa(&["--engine", "name=seed", "--params", &p, "--pairs-per-iteration", "1"]);
-    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("--iterations N is required"), "{}", text(&run));
-    let run = spsa(&["--engine", &engine, "--params", &p, "--iterations", "2", "--pairs-per-iteration", "1"]);
+    refused(&d, "name=seed", MATERIAL, &["--iterations", "0"], "--iterations");
+    let sf_alone = ["--engine", &sf, "--params", "p.txt", "--iterations", "2", "--pairs-per-iteration", "1"];
+    let run = Command::new(ARBITER).arg("spsa").args(sf_alone).current_dir(&d).output().unwrap();
     assert_eq!(run.status.code(), Some(2), "{}", text(&run));
     assert!(String::from_utf8_lossy(&run.stderr).contains("has no move limit"), "{}", text(&run));
+    let run = Command::new(ARBITER)
+        .args(["spsa", "--engine", "name=seed", "--params", "p.txt"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("--iterations N is required"), "{}", text(&run));
 }
 
 #[test]

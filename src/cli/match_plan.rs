@@ -166,36 +166,13 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
-    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
-    /// without a limit is refused).
-    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
-    pub nodes: Option<u64>,
+    /// The move limits every engine gets where its spec sets none.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
-    /// Search depth per move, in plies.
-    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
-    pub depth: Option<u32>,
-
-    /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
-    pub movetime_ms: Option<u64>,
-
-    /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
-    /// (book included; N >= 1), a draw once the last 2M plies (M moves of each side) were all scored within CP
-    /// centipawns of zero, mate scores never; a capture, a pawn move or a move without a score restarts the count.
-    #[arg(long, value_name = "SPEC")]
-    pub draw: Option<String>,
-
-    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]` (cutechess-cli's rule): after its own
-    /// move, a side loses when its own score (mate scores included, from its own view) was <= -CP for its last
-    /// N moves; with twosided=true (default false) its opponent's own score must also have been >= CP for its
-    /// last N moves.
-    #[arg(long, value_name = "SPEC")]
-    pub resign: Option<String>,
-
-    /// Draw after a player's move once the game has N full moves (plies from the start position, book
-    /// included, reach 2N), as cutechess-cli's -maxmoves.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
-    pub maxmoves: Option<u32>,
+    /// Adjudication.
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
 
     /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic|bayeselo]` over game pairs, from the
     /// first engine's view; stops launching pairs once it decides. Two engines only. Default for two engines
@@ -223,6 +200,46 @@ pub struct MatchArgs {
     /// length (--games or --rounds); an SPRT does not stop a shard. Combine the shards with `arbiter merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
+}
+
+/// The move limits of `--nodes`, `--depth` and `--movetime-ms`, for the engines whose spec sets none (shared by
+/// `arbiter match` and `arbiter spsa`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
+    /// without a limit is refused).
+    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Search depth per move, in plies.
+    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
+    pub depth: Option<u32>,
+
+    /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
+    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
+    pub movetime_ms: Option<u64>,
+}
+
+/// The adjudication flags `--draw`, `--resign` and `--maxmoves` (shared by `arbiter match` and `arbiter spsa`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct AdjudicationArgs {
+    /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
+    /// (book included; N >= 1), a draw once the last 2M plies (M moves of each side) were all scored within CP
+    /// centipawns of zero, mate scores never; a capture, a pawn move or a move without a score restarts the count.
+    #[arg(long, value_name = "SPEC")]
+    pub draw: Option<String>,
+
+    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]` (cutechess-cli's rule): after its own
+    /// move, a side loses when its own score (mate scores included, from its own view) was <= -CP for its last
+    /// N moves; with twosided=true (default false) its opponent's own score must also have been >= CP for its
+    /// last N moves.
+    #[arg(long, value_name = "SPEC")]
+    pub resign: Option<String>,
+
+    /// Draw after a player's move once the game has N full moves (plies from the start position, book
+    /// included, reach 2N), as cutechess-cli's -maxmoves.
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
+    pub maxmoves: Option<u32>,
 }
 
 /// The input error (exit 2) of `arbiter command --game russian|english`: checkers is not played.
@@ -260,16 +277,17 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
         None => None,
     };
-    if args.depth == Some(0) || args.nodes == Some(0) || args.movetime_ms == Some(0) {
+    let limits = &args.limits;
+    if limits.depth == Some(0) || limits.nodes == Some(0) || limits.movetime_ms == Some(0) {
         return Err(anyhow::anyhow!("--depth, --nodes and --movetime-ms must be at least 1").into());
     }
     for engine in &mut engines {
         // The global flags fill what neither the engine nor --each set.
         let limit = &mut engine.limit;
         limit.tc = limit.tc.or(tc);
-        limit.nodes = limit.nodes.or(args.nodes);
-        limit.depth = limit.depth.or(args.depth);
-        limit.movetime_ms = limit.movetime_ms.or(args.movetime_ms);
+        limit.nodes = limit.nodes.or(limits.nodes);
+        limit.depth = limit.depth.or(limits.depth);
+        limit.movetime_ms = limit.movetime_ms.or(limits.movetime_ms);
         // External engines need a limit; the built-in ones play at the documented default.
         engine.require_limit(&engine.limit, MATCH_LIMIT_FLAGS)?;
         if engine.limit.is_unlimited() {
@@ -317,7 +335,11 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     }
     let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", book.plies)?;
     let order = one_of("--order", args.order, "order", book.order)?.unwrap_or_default();
-    let adjudication = parse_adjudication(args.draw.as_deref(), args.resign.as_deref(), args.maxmoves)?;
+    let adjudication = parse_adjudication(
+        args.adjudication.draw.as_deref(),
+        args.adjudication.resign.as_deref(),
+        args.adjudication.maxmoves,
+    )?;
     Ok(MatchPlan {
         format: PLAN_FORMAT,
         game: args.game,

@@ -11,7 +11,7 @@
 //! list a parameter), 3 a failure of the system, 130 interrupted (Ctrl-C or SIGTERM: the pairs in play finish
 //! and are recorded; `--resume` goes on).
 
-use super::match_plan::{MatchArgs, plan_of};
+use super::match_plan::{AdjudicationArgs, LimitArgs, MatchArgs, plan_of};
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
 use crate::notation::quote::shown;
 use crate::player::EngineKind;
@@ -70,18 +70,9 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "TC")]
     pub tc: Option<String>,
 
-    /// Nodes per move (default for the built-in engine without a limit: 5000; an external engine without a limit
-    /// is refused).
-    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
-    pub nodes: Option<u64>,
-
-    /// Search depth per move, in plies.
-    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
-    pub depth: Option<u32>,
-
-    /// Thinking time per move, in milliseconds.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
-    pub movetime_ms: Option<u64>,
+    /// The move limits every engine gets where its spec sets none.
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Opening file or spec, as `arbiter match --openings` (default: suites/openings/arbiter-book.epd); the
     /// iterations take the openings in turn, P pairs each.
@@ -100,17 +91,9 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "S", default_value_t = crate::runner::plan::DEFAULT_SEED)]
     pub seed: u64,
 
-    /// Draw adjudication, as `arbiter match --draw`.
-    #[arg(long, value_name = "SPEC")]
-    pub draw: Option<String>,
-
-    /// Resign adjudication, as `arbiter match --resign`.
-    #[arg(long, value_name = "SPEC")]
-    pub resign: Option<String>,
-
-    /// Draw after N full moves, as `arbiter match --maxmoves`.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
-    pub maxmoves: Option<u32>,
+    /// Adjudication, as in `arbiter match`.
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
 
     /// Games played at once (default: the number of cores; never more than an iteration's games).
     #[arg(long, value_name = "N")]
@@ -271,12 +254,8 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         seed: args.seed,
         rounds: Some(pairs),
         concurrency: args.concurrency,
-        nodes: args.nodes,
-        depth: args.depth,
-        movetime_ms: args.movetime_ms,
-        draw: args.draw.clone(),
-        resign: args.resign.clone(),
-        maxmoves: args.maxmoves,
+        limits: args.limits.clone(),
+        adjudication: args.adjudication.clone(),
         out: args.out.clone(),
         name: args.name.clone(),
         rating_interval: 0,
