@@ -1,7 +1,7 @@
 //! `arbiter match`: plays engine builds against each other in game pairs from an opening book, optionally until
 //! an SPRT decides, writing `games.csv`, `games.pgn`, `summary.txt` and `summary.csv` into a run folder.
 //!
-//! The flags become a [`MatchPlan`] (`plan_of`), which [`crate::runner::run::run`] plays; `--resume DIR`
+//! The flags become a [`MatchPlan`](crate::runner::MatchPlan) (`match_plan::plan_of`), which [`crate::runner::run::run`] plays; `--resume DIR`
 //! hands the folder to [`crate::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
 //! file parses, shows progress and prints.
 //!

@@ -1,4 +1,4 @@
-//! The flags of `arbiter match` and their plan: [`MatchArgs`] and [`plan_of`], which turns them into a
+//! The flags of `arbiter match` and their plan: [`MatchArgs`] and `plan_of`, which turns them into a
 //! [`MatchPlan`]. Shared by `arbiter match` and `arbiter spsa` (whose iterations are matches planned the same
 //! way: engines, limits, openings, adjudication).
 

@@ -3,7 +3,7 @@
 //! `values.txt` (UCI `setoption` lines and OpenBench's paste-back form), `tuned.toml` for the built-in engine,
 //! `spsa.svg`; resumable; `--validate` then plays the tuned values against the start values in an SPRT.
 //!
-//! The flags become an [`SpsaPlan`]: the iterations' match is planned by [`plan_of`] as `arbiter match` plans
+//! The flags become an [`SpsaPlan`]: the iterations' match is planned by `match_plan::plan_of` as `arbiter match` plans
 //! its match (engines, limits, openings, adjudication); the library ([`crate::spsa`]) plays it.
 //!
 //! Exit codes (see [`crate::cli`]): 0 done (whatever `--validate` decided), 1 an engine failure stopped the run
