@@ -279,6 +279,28 @@ fn bad_parameter_files_name_the_file_line_and_field() {
     let me = format!("name=me,cmd={ARBITER},args=uci");
     let close = "me does not list the option \"materal[1]\" (did you mean \"material[1]\"";
     refused(&d, &me, "materal[1], int, 300, 100, 600, 20, 0.002\n", &[], close);
+    // Gains that are not finite numbers over the run, or a perturbation wider than the range.
+    refused(
+        &d,
+        "name=seed",
+        "material[1], int, 300, 100, 600, 20, 1e307\n",
+        &[],
+        "p.txt: material[1]: the gains at iteration 1 are not finite",
+    );
+    refused(
+        &d,
+        "name=seed",
+        "material[1], int, 300, 100, 600, 1e300, 0.002\n",
+        &[],
+        "c_end 1e300 is wider than the range",
+    );
+    refused(&d, "name=seed", MATERIAL, &["--gamma", "20"], "--gamma");
+    refused(&d, "name=seed", MATERIAL, &["--validate", "out="], "out= is empty");
+    // A file without end is refused, not read into memory.
+    let run =
+        spsa(&["--engine", "name=seed", "--params", "/dev/zero", "--iterations", "2", "--pairs-per-iteration", "1"]);
+    assert_eq!(run.status.code(), Some(2), "{}", text(&run));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("/dev/zero: larger than"), "{}", text(&run));
     // The other flags.
     refused(&d, "name=seed", MATERIAL, &["--iterations", "0"], "--iterations");
     let sf_alone = ["--engine", &sf, "--params", "p.txt", "--iterations", "2", "--pairs-per-iteration", "1"];
@@ -380,4 +402,58 @@ fn validate_plays_the_tuned_values_against_the_start_values() {
     assert!(stdout.contains("Validation (tuned against start values): "), "{}", text(&run));
     let games = std::fs::read_to_string(d.join("run").join("validate").join("games.csv")).unwrap();
     assert!(games.contains("tuned") && games.contains("start"), "{games}");
+}
+
+/// A resume recomputes the run from `games.csv` and refuses an edited plan or record (exit 2), touching nothing.
+#[test]
+fn resume_refuses_an_edited_plan_or_record() {
+    let d = dir("edited");
+    let p = params(&d, MATERIAL);
+    let out = d.join("run");
+    let out_text = out.display().to_string();
+    let run = spsa(&[
+        "--engine",
+        "name=seed",
+        "--params",
+        &p,
+        "--iterations",
+        "3",
+        "--pairs-per-iteration",
+        "1",
+        "--nodes",
+        "300",
+        "--out",
+        &out_text,
+    ]);
+    assert_eq!(run.status.code(), Some(0), "{}", text(&run));
+    let resume = || spsa(&["--resume", &out_text]);
+    // A finished run resumes to nothing new: the record is consistent.
+    assert_eq!(resume().status.code(), Some(0), "{}", text(&resume()));
+    let edit = |file: &str, from: &str, to: &str, want: &str| {
+        let path = out.join(file);
+        let original = std::fs::read_to_string(&path).unwrap();
+        assert!(original.contains(from), "{file} holds no {from:?}:\n{original}");
+        std::fs::write(&path, original.replacen(from, to, 1)).unwrap();
+        let run = resume();
+        assert_eq!(run.status.code(), Some(2), "{file}: {}", text(&run));
+        assert!(String::from_utf8_lossy(&run.stderr).contains(want), "want {want:?}: {}", text(&run));
+        std::fs::write(&path, original).unwrap();
+    };
+    edit("spsa.toml", "nodes = 300", "nodes = 200", "the plan was changed since the run started");
+    let csv = std::fs::read_to_string(out.join("spsa.csv")).unwrap();
+    let line = csv.lines().nth(2).unwrap().to_string();
+    let mut fields: Vec<&str> = line.split(',').collect();
+    fields[3] = "600";
+    let changed = format!("\n{}\n", fields.join(","));
+    let want = "spsa.csv: iteration 1 (line 3) does not follow from its games";
+    edit("spsa.csv", &format!("\n{line}\n"), &changed, want);
+    let games = std::fs::read_to_string(out.join("games.csv")).unwrap();
+    let first = games.lines().nth(1).unwrap().to_string();
+    let flipped = if first.contains(",1-0,") {
+        first.replace(",1-0,", ",0-1,")
+    } else {
+        first.replace(",0-1,", ",1-0,").replace(",1/2-1/2,", ",1-0,")
+    };
+    edit("games.csv", &first, &flipped, "does not follow from its games");
+    assert_eq!(resume().status.code(), Some(0), "the restored files resume");
 }

@@ -153,6 +153,30 @@ pub fn positive(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// A finite float from 0 (included) up.
+///
+/// # Errors
+/// The message for clap.
+pub fn non_negative(text: &str) -> Result<f64, String> {
+    let value = finite(text)?;
+    if value < 0.0 {
+        return Err(format!("expected a number from 0 up, got {value}"));
+    }
+    Ok(value)
+}
+
+/// An exponent of a gain schedule: above 0, at most 10.
+///
+/// # Errors
+/// The message for clap.
+pub fn exponent(text: &str) -> Result<f64, String> {
+    let value = finite(text)?;
+    if value <= 0.0 || value > 10.0 {
+        return Err(format!("expected a number above 0 and at most 10, got {value}"));
+    }
+    Ok(value)
+}
+
 /// A probability strictly between 0 and 1 (an SPRT's `alpha` or `beta`).
 ///
 /// # Errors

@@ -50,16 +50,16 @@ pub struct SpsaArgs {
     #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000), long, value_name = "P")]
     pub pairs_per_iteration: Option<u64>,
 
-    /// The learning rate's decay exponent (OpenBench's and Spall's default 0.602).
-    #[arg(value_parser = crate::cli::args::positive, long, value_name = "X", default_value_t = DEFAULT_ALPHA)]
+    /// The learning rate's decay exponent, above 0 and at most 10 (OpenBench's and Spall's default 0.602).
+    #[arg(value_parser = crate::cli::args::exponent, long, value_name = "X", default_value_t = DEFAULT_ALPHA)]
     pub alpha: f64,
 
-    /// The perturbation's decay exponent (default 0.101).
-    #[arg(value_parser = crate::cli::args::positive, long, value_name = "X", default_value_t = DEFAULT_GAMMA)]
+    /// The perturbation's decay exponent, above 0 and at most 10 (default 0.101).
+    #[arg(value_parser = crate::cli::args::exponent, long, value_name = "X", default_value_t = DEFAULT_GAMMA)]
     pub gamma: f64,
 
-    /// The stability constant A as a share of the iterations (A = ratio * iterations; default 0.1).
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "X", default_value_t = DEFAULT_A_RATIO)]
+    /// The stability constant A as a share of the iterations (A = ratio * iterations; 0 or more, default 0.1).
+    #[arg(value_parser = crate::cli::args::non_negative, long, value_name = "X", default_value_t = DEFAULT_A_RATIO)]
     pub a_ratio: f64,
 
     /// Settings for every engine, as in `arbiter match --each` (`tc=10+0.1,option.Threads=1`).
@@ -95,7 +95,8 @@ pub struct SpsaArgs {
     #[command(flatten)]
     pub adjudication: AdjudicationArgs,
 
-    /// Games played at once (default: the number of cores; never more than an iteration's games).
+    /// Games played at once (default: the number of cores; never more than an iteration's pairs: a worker plays
+    /// both games of a pair).
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
@@ -271,8 +272,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
     plan.sprt = None;
     plan.validate()?;
 
-    let text = std::fs::read_to_string(params_path)
-        .map_err(|e| anyhow::anyhow!("--params {}: cannot read: {e}", params_path.display()))?;
+    let text = crate::spsa::params::read_params_file(params_path)?;
     let shown_path = params_path.display().to_string();
     let params = parse_params(&text, &shown_path)?;
     let engine = tuned.load(plan.game)?;
@@ -287,9 +287,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         params.iter().map(|p| p.name.clone()).collect()
     };
     let schedule = Schedule { alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio, iterations };
-    if args.a_ratio < 0.0 {
-        return Err(anyhow::anyhow!("--a-ratio {}: must be 0 or more", args.a_ratio).into());
-    }
+    schedule.check(&params).map_err(|e| anyhow::anyhow!("{shown_path}: {e}"))?;
     Ok(SpsaPlan {
         format: crate::spsa::run::SPSA_FORMAT,
         params_file: shown_path,
@@ -298,6 +296,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         schedule,
         pairs_per_iteration: pairs,
         plan,
+        fingerprint: None,
     })
 }
 
@@ -318,11 +317,16 @@ const VALIDATE_GAMES: u64 = 20_000;
 /// Parses `--validate [games=N][,sprt=elo0=0 elo1=10 ...][,out=DIR]`.
 fn parse_validate(text: &str) -> anyhow::Result<Validate> {
     let mut validate = Validate::default();
+    let mut seen: Vec<String> = Vec::new();
     for item in text.split(',').filter(|item| !item.trim().is_empty()) {
         let Some((key, value)) = item.split_once('=') else {
             anyhow::bail!("--validate {}: {} is not key=value (keys: games, sprt, out)", shown(text), shown(item));
         };
-        match key.trim() {
+        let key = key.trim();
+        let first = !seen.iter().any(|k| k == key);
+        match key {
+            key if !first => anyhow::bail!("--validate {}: {key} is given twice", shown(text)),
+            "out" if value.trim().is_empty() => anyhow::bail!("--validate: out= is empty (give a folder)"),
             "games" => match value.trim().parse::<u64>() {
                 Ok(n) if n > 0 => validate.games = Some(n),
                 _ => anyhow::bail!("--validate: games={} is not a positive whole number", shown(value)),
@@ -335,6 +339,7 @@ fn parse_validate(text: &str) -> anyhow::Result<Validate> {
             "out" => validate.out = Some(PathBuf::from(value.trim())),
             other => anyhow::bail!("--validate: unknown key {} (keys: games, sprt, out)", shown(other)),
         }
+        seen.push(key.to_string());
     }
     Ok(validate)
 }
@@ -361,6 +366,27 @@ fn build_at(plan: &SpsaPlan, values: &[f64], name: &str, file: &Path) -> Result<
 
 /// Plays the tuned values against the start values until the SPRT decides, and prints the result.
 fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt: &AtomicBool) -> Result<i32, Failure> {
+    let out = validate.out.clone().unwrap_or_else(|| run.dir.join("validate"));
+    let mut progress = MatchProgress::default();
+    if out.join(crate::runner::rundir::output::RUN_TOML).exists() {
+        // An earlier validation of this run was interrupted: go on with it.
+        super::stderr_line(format_args!("arbiter spsa: validating: resuming the match in {}", out.display()));
+        let overrides = crate::runner::run::ResumeOverrides::default();
+        let ended = crate::runner::rundir::resume::resume(&out, overrides, &mut progress, interrupt)
+            .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
+        return validation_outcome(ended, &progress);
+    }
+    let same = plan
+        .params
+        .iter()
+        .zip(run.theta.iter().zip(plan.start_values()))
+        .all(|(p, (&a, b))| crate::spsa::gains::shown_value(p, a) == crate::spsa::gains::shown_value(p, b));
+    if same {
+        super::stderr_line(format_args!(
+            "warning: the tuned values, as sent to the engine, are the start values: the validation plays one build \
+             against itself"
+        ));
+    }
     let tuned = build_at(plan, &run.theta, "tuned", &run.dir.join("validate-tuned.toml"))?;
     let start = build_at(plan, &plan.start_values(), "start", &run.dir.join("validate-start.toml"))?;
     let sprt = validate.sprt.as_deref().unwrap_or(VALIDATE_SPRT);
@@ -369,16 +395,20 @@ fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt
     match_plan.tournament = crate::runner::Tournament::RoundRobin;
     match_plan.sprt = Some(crate::runner::plan::SprtPlan::of(&parse_sprt(sprt)?));
     match_plan.length = MatchLength::Games(validate.games.unwrap_or(VALIDATE_GAMES));
-    match_plan.output.out = Some(validate.out.clone().unwrap_or_else(|| run.dir.join("validate")));
+    match_plan.output.out = Some(out);
     match_plan.output.rating_interval = 0;
     super::stderr_line(format_args!(
         "arbiter spsa: validating: tuned against start values, SPRT {sprt}, at most {} games, in {}",
         validate.games.unwrap_or(VALIDATE_GAMES),
         match_plan.output.out.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
     ));
-    let mut progress = MatchProgress::default();
     let ended = crate::runner::run::run(&match_plan, &mut progress, interrupt)
         .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
+    validation_outcome(ended, &progress)
+}
+
+/// Prints the validation match's summary and decision; its exit code.
+fn validation_outcome(ended: RunEnd, progress: &MatchProgress) -> Result<i32, Failure> {
     if let Some(bar) = &progress.bar {
         bar.finish_and_clear();
     }
@@ -387,14 +417,21 @@ fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt
         RunEnd::Played(played) => {
             super::stdout_text(format_args!("\n{}", played.summary));
             let state = &played.state;
+            let dir = played.dir.display();
             if state.interrupted {
+                super::stderr_line(format_args!(
+                    "arbiter spsa: the validation was interrupted; continue it with `arbiter spsa --resume RUN \
+                     --validate` (or `arbiter match --resume {dir}`)"
+                ));
                 return Ok(EXIT_INTERRUPTED);
             }
             if let Some(failure) = &state.failure {
                 return Err(Failure::System(anyhow::anyhow!("--validate: the match stopped: {failure}")));
             }
             if let Some(halted) = &state.halted {
-                return Err(Failure::Internal(anyhow::anyhow!("--validate: the match stopped: {halted}")));
+                return Err(Failure::Internal(anyhow::anyhow!(
+                    "--validate: the match stopped: {halted} (continue it with `arbiter match --resume {dir} --recover`)"
+                )));
             }
             let decision = match state.verdict {
                 Some(v) => crate::runner::scheduler::decision_text(v.decision).to_string(),
@@ -539,5 +576,7 @@ mod tests {
         assert!(parse_validate("games=0").is_err());
         assert!(parse_validate("nodes=5").unwrap_err().to_string().contains("unknown key"));
         assert!(parse_validate("sprt=elo0=5 elo1=1").is_err());
+        assert!(parse_validate("games=4,games=6").unwrap_err().to_string().contains("games is given twice"));
+        assert!(parse_validate("out=").unwrap_err().to_string().contains("out= is empty"));
     }
 }

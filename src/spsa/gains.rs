@@ -55,7 +55,50 @@ pub struct Gain {
     pub r: f64,
 }
 
+/// Why a schedule cannot run a parameter: its gains are not finite numbers, or its perturbation is wider than its
+/// range.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("{param}: {reason}")]
+pub struct ScheduleError {
+    /// The parameter's name.
+    pub param: String,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
 impl Schedule {
+    /// Checks that every parameter's gains are finite over the whole run (a `c_end` or `r_end` near the largest
+    /// float, or exponents that overflow, would make the values NaN) and that `c_end` is no wider than the
+    /// parameter's range `max - min` (both sides would sit on the bounds).
+    ///
+    /// # Errors
+    /// [`ScheduleError`] naming the first parameter at fault.
+    pub fn check(&self, params: &[Param]) -> Result<(), ScheduleError> {
+        for param in params {
+            let error = |reason: String| ScheduleError { param: param.name.clone(), reason };
+            if param.c_end > param.max - param.min {
+                return Err(error(format!(
+                    "c_end {} is wider than the range max - min = {}",
+                    super::params::num(param.c_end),
+                    super::params::num(param.max - param.min)
+                )));
+            }
+            for k in [1, self.iterations] {
+                let gain = self.gain(param, k);
+                let step = gain.r * gain.c * (param.max - param.min);
+                if !(gain.c.is_finite() && gain.r.is_finite() && step.is_finite()) || gain.c <= 0.0 {
+                    return Err(error(format!(
+                        "the gains at iteration {k} are not finite numbers (c = {}, r = {}): c_end, r_end, --alpha or \
+                         --gamma are too large",
+                        super::params::num(gain.c),
+                        super::params::num(gain.r)
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The stability constant `A = a_ratio * K`.
     pub fn big_a(&self) -> f64 {
         self.a_ratio * self.iterations as f64

@@ -95,14 +95,18 @@ impl GameRow {
 /// What a resume finds in a run folder.
 #[derive(Debug)]
 pub struct Recorded {
+    /// The rows of `spsa.csv`, row 0 (the start values) first: for each, the games after it, its result (none
+    /// for row 0) and the values.
+    pub rows: Vec<(u64, Option<f64>, Vec<f64>)>,
+    /// Every game of `games.csv`, in file order.
+    pub games: Vec<GameRow>,
+}
+
+impl Recorded {
     /// Iterations finished.
-    pub done: u64,
-    /// The values after them.
-    pub theta: Vec<f64>,
-    /// Games recorded in the whole run.
-    pub games: u64,
-    /// The games of the unfinished iteration.
-    pub pending_games: Vec<GameRow>,
+    pub fn done(&self) -> u64 {
+        self.rows.len().saturating_sub(1) as u64
+    }
 }
 
 /// The open files of a run folder.
@@ -139,6 +143,15 @@ pub fn read_plan(dir: &Path) -> Result<SpsaPlan, String> {
     let plan: SpsaPlan = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     if plan.format != SPSA_FORMAT {
         return Err(format!("{}: format {} (this arbiter reads format {SPSA_FORMAT})", path.display(), plan.format));
+    }
+    let now = plan.fingerprint();
+    if plan.fingerprint.as_deref() != Some(now.as_str()) {
+        return Err(format!(
+            "{}: the plan was changed since the run started (fingerprint {} recorded, {now} now); an SPSA run's \
+             engines, limits, openings and schedule cannot change mid-run: restore it, or start a new run",
+            path.display(),
+            plan.fingerprint.as_deref().unwrap_or("none")
+        ));
     }
     if plan.params.len() != plan.names.len() || plan.params.is_empty() {
         return Err(format!("{}: the parameters and their engine names do not match", path.display()));
@@ -210,7 +223,7 @@ impl SpsaFiles {
     pub fn reopen(dir: &Path, plan: &SpsaPlan) -> Result<(SpsaFiles, Recorded), String> {
         let spsa_path = dir.join(SPSA_CSV);
         let (iterations, spsa_text) = open_cut(&spsa_path)?;
-        let (games, games_text) = open_cut(&dir.join(GAMES_CSV))?;
+        let (games_file, games_text) = open_cut(&dir.join(GAMES_CSV))?;
         let shown = spsa_path.display().to_string();
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(spsa_text.as_bytes());
         let header = reader.headers().map_err(|e| format!("{shown}: {e}"))?.clone();
@@ -219,9 +232,7 @@ impl SpsaFiles {
         if header.iter().collect::<Vec<_>>() != expected {
             return Err(format!("{shown}: the header is not this run's (expected {})", expected.join(",")));
         }
-        let mut done = 0;
-        let mut theta = plan.start_values();
-        let mut games_after = 0;
+        let mut rows = Vec::new();
         for (index, record) in reader.records().enumerate() {
             let line = index + 2;
             let record = record.map_err(|e| format!("{shown}:{line}: {e}"))?;
@@ -239,13 +250,18 @@ impl SpsaFiles {
             if record.len() != expected.len() {
                 return Err(format!("{shown}:{line}: {} fields, expected {}", record.len(), expected.len()));
             }
-            games_after = record
+            let games_after = record
                 .get(1)
                 .and_then(|t| t.parse::<u64>().ok())
                 .ok_or_else(|| format!("{shown}:{line}: games is not a count"))?;
-            theta = (0..plan.params.len()).map(|i| number(SPSA_COLUMNS.len() + i)).collect::<Result<_, _>>()?;
-            done = index as u64;
+            let result = if index == 0 { None } else { Some(number(2)?) };
+            let theta = (0..plan.params.len()).map(|i| number(SPSA_COLUMNS.len() + i)).collect::<Result<_, _>>()?;
+            rows.push((games_after, result, theta));
         }
+        if rows.is_empty() {
+            return Err(format!("{shown}: no start row (iteration 0)"));
+        }
+        let done = rows.len() as u64 - 1;
         if done > plan.schedule.iterations {
             return Err(format!("{shown}: {done} iterations recorded, the plan has {}", plan.schedule.iterations));
         }
@@ -255,40 +271,31 @@ impl SpsaFiles {
         if header.iter().collect::<Vec<_>>() != GAMES_HEADER {
             return Err(format!("{games_shown}: the header is not {}", GAMES_HEADER.join(",")));
         }
-        let mut total = 0u64;
-        let mut pending = Vec::new();
+        let mut games = Vec::new();
         for (index, record) in reader.records().enumerate() {
             let line = index + 2;
             let record = record.map_err(|e| format!("{games_shown}:{line}: {e}"))?;
             let row = game_row(&record).map_err(|reason| format!("{games_shown}:{line}: {reason}"))?;
-            total += 1;
-            if row.iteration == done + 1 {
-                if row.pair >= plan.games_per_iteration() / 2 {
-                    return Err(format!("{games_shown}:{line}: pair {} is beyond the iteration's", row.pair));
-                }
-                if pending.iter().any(|p: &GameRow| p.game_number() == row.game_number()) {
-                    return Err(format!(
-                        "{games_shown}:{line}: game {} of pair {} is recorded twice",
-                        row.game, row.pair
-                    ));
-                }
-                pending.push(row);
-            } else if row.iteration > done + 1 || row.iteration == 0 {
+            if row.iteration == 0 || row.iteration > done + 1 {
                 return Err(format!(
                     "{games_shown}:{line}: iteration {} (spsa.csv has {done} finished)",
                     row.iteration
                 ));
             }
-        }
-        if total - pending.len() as u64 != games_after {
-            return Err(format!(
-                "{games_shown}: {} games of finished iterations, spsa.csv counts {games_after}",
-                total - pending.len() as u64
-            ));
+            if row.pair >= plan.games_per_iteration() / 2 {
+                return Err(format!("{games_shown}:{line}: pair {} is beyond the iteration's", row.pair));
+            }
+            if games.iter().any(|g: &GameRow| g.iteration == row.iteration && g.game_number() == row.game_number()) {
+                return Err(format!(
+                    "{games_shown}:{line}: game {} of pair {} of iteration {} is recorded twice",
+                    row.game, row.pair, row.iteration
+                ));
+            }
+            games.push(row);
         }
         let log = append_file(&dir.join(SPSA_LOG), true).ok();
-        let files = SpsaFiles { dir: dir.to_path_buf(), games, iterations, log };
-        Ok((files, Recorded { done, theta, games: total, pending_games: pending }))
+        let games_file = games_file;
+        Ok((SpsaFiles { dir: dir.to_path_buf(), games: games_file, iterations, log }, Recorded { rows, games }))
     }
 
     /// Appends one game to `games.csv` and flushes it.

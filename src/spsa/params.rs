@@ -68,12 +68,50 @@ pub enum ParamError {
         /// What is wrong, in words.
         reason: String,
     },
+    /// The file cannot be read, is too large or is not text.
+    #[error("{file}: {reason}")]
+    Read {
+        /// The file as the user named it.
+        file: String,
+        /// Why, in words.
+        reason: String,
+    },
     /// The file holds no parameter.
     #[error("{file}: no parameter (expected lines `name, int|float, start, min, max, c_end, r_end`)")]
     Empty {
         /// The file as the user named it.
         file: String,
     },
+}
+
+/// A number as messages show it: as written for ordinary sizes, in scientific notation beyond (`1e300`, not
+/// three hundred digits).
+pub fn num(value: f64) -> String {
+    let size = value.abs();
+    if size != 0.0 && !(1e-6..1e15).contains(&size) { format!("{value:e}") } else { format!("{value}") }
+}
+
+/// The largest parameter file read, in bytes (4 MiB: [`MAX_PARAMS`] lines of a few dozen bytes fit many times).
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Reads the parameter file at `path` as text, at most [`MAX_FILE_BYTES`] (so that `/dev/zero` or a huge file is
+/// refused, not read into memory).
+///
+/// # Errors
+/// [`ParamError::Read`]: the file cannot be opened or read, is larger, or is not UTF-8.
+pub fn read_params_file(path: &std::path::Path) -> Result<String, ParamError> {
+    use std::io::Read as _;
+    let file = path.display().to_string();
+    let error = |reason: String| ParamError::Read { file: file.clone(), reason };
+    let opened = std::fs::File::open(path).map_err(|e| error(format!("cannot read: {e}")))?;
+    let mut bytes = Vec::new();
+    opened.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| error(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(error(format!(
+            "larger than {MAX_FILE_BYTES} bytes; a parameter file holds one short line per parameter"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| error(format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// The most parameters one run tunes (a bound on what a file may ask for; OpenBench's runs have tens).
@@ -178,21 +216,21 @@ fn parse_line(line: &str) -> Result<Param, (&'static str, String)> {
                 ));
             }
             if value.abs() > MAX_INT_MAGNITUDE {
-                return Err((field, format!("{value} is beyond ±{MAX_INT_MAGNITUDE}")));
+                return Err((field, format!("{} is beyond ±{}", num(value), num(MAX_INT_MAGNITUDE))));
             }
         }
     }
     if min >= max {
-        return Err(("max", format!("{max} is not above min {min}")));
+        return Err(("max", format!("{} is not above min {}", num(max), num(min))));
     }
     if !(min..=max).contains(&start) {
-        return Err(("start", format!("{start} is outside [min, max] = [{min}, {max}]")));
+        return Err(("start", format!("{} is outside [min, max] = [{}, {}]", num(start), num(min), num(max))));
     }
     if c_end <= 0.0 {
-        return Err(("c_end", format!("{c_end} is not above 0 (the perturbation at the last iteration)")));
+        return Err(("c_end", format!("{} is not above 0 (the perturbation at the last iteration)", num(c_end))));
     }
     if r_end <= 0.0 {
-        return Err(("r_end", format!("{r_end} is not above 0 (the learning rate at the last iteration)")));
+        return Err(("r_end", format!("{} is not above 0 (the learning rate at the last iteration)", num(r_end))));
     }
     Ok(Param { name: name.to_string(), kind, start, min, max, c_end, r_end })
 }
@@ -218,7 +256,7 @@ impl fmt::Display for OptionInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (type {}", self.name, self.kind)?;
         if let (Some(min), Some(max)) = (self.min, self.max) {
-            write!(f, " min {min} max {max}")?;
+            write!(f, " min {} max {}", num(min), num(max))?;
         }
         f.write_str(")")
     }

@@ -10,7 +10,7 @@
 //! the openings of an iteration depend on the seed and its number only, so they are the same as before).
 
 use super::gains::{Draws, Schedule, perturb, shown_value, update};
-use super::output::{self, GameRow, IterationRow, SpsaFiles};
+use super::output::{self, GameRow, IterationRow, Recorded, SpsaFiles};
 use super::params::{OptionInfo, Param, uci_options};
 use crate::chess;
 use crate::engine::chess::Weights;
@@ -56,9 +56,21 @@ pub struct SpsaPlan {
     /// adjudication, seed (also the seed of the flips), concurrency and output.
     #[serde(rename = "match")]
     pub plan: MatchPlan,
+    /// [`SpsaPlan::fingerprint`] of the plan as the run started, written into `spsa.toml`: a resume refuses a plan
+    /// edited since (its limits or schedule would change in mid-run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 impl SpsaPlan {
+    /// A digest of the plan (without its `fingerprint` field): FNV-1a of its canonical JSON, as 16 hex digits.
+    pub fn fingerprint(&self) -> String {
+        let mut plan = self.clone();
+        plan.fingerprint = None;
+        let json = crate::runner::plan::canonical_json(&plan);
+        format!("{:016x}", crate::game::keys::fnv1a(json.as_bytes()))
+    }
+
     /// Whether the run plays against a fixed opponent (the match's first engine).
     pub fn has_opponent(&self) -> bool {
         self.plan.engines.len() == 3
@@ -225,6 +237,7 @@ pub fn start(
     output::check_spsa_dir(&dir)?;
     let mut recorded = plan.clone();
     recorded.plan.output.out = Some(dir.clone());
+    recorded.fingerprint = Some(recorded.fingerprint());
     let files = SpsaFiles::create(&dir, &recorded)?;
     let theta = recorded.start_values();
     let state = RunState { done: 0, theta, games: 0, pending: BTreeMap::new() };
@@ -259,18 +272,7 @@ pub fn resume(
         return Ok(None);
     }
     let (files, recorded) = SpsaFiles::reopen(dir, &plan).map_err(resume_error)?;
-    let mut pending = BTreeMap::new();
-    for row in recorded.pending_games {
-        let index = |name: &str| spec.engines.iter().position(|e| e.name == name);
-        let (Some(white), Some(black)) = (index(&row.white), index(&row.black)) else {
-            return Err(resume_error(format!(
-                "games.csv: iteration {} pair {} game {}: {} vs {} are not this run's engines",
-                row.iteration, row.pair, row.game, row.white, row.black
-            )));
-        };
-        pending.insert(row.game_number(), contribution(&plan, white, black, row.result));
-    }
-    let state = RunState { done: recorded.done, theta: recorded.theta, games: recorded.games, pending };
+    let state = replay(&plan, &spec, &recorded).map_err(resume_error)?;
     if state.done > 0 || !state.pending.is_empty() {
         observer.note(&format!(
             "arbiter spsa: resuming {}: {} of {} iterations done, {} games of iteration {} recorded",
@@ -282,6 +284,64 @@ pub fn resume(
         ));
     }
     Ok(Some(play(&plan, spec, dir, files, state, observer, interrupt, lock)))
+}
+
+/// Recomputes the run from its record: every finished iteration's result from its games in `games.csv` and its
+/// values from the update, which must be the values `spsa.csv` holds, bit for bit (the computation is the same
+/// and a float is written in its shortest exact form); and the games of the unfinished iteration.
+///
+/// # Errors
+/// The first disagreement, in words (an iteration without all its games, a row whose values or result do not
+/// follow from its games, a game between engines the run does not have): one of the files was edited or damaged.
+fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::Game>, recorded: &Recorded) -> Result<RunState, String> {
+    let start = plan.start_values();
+    let (_, _, first) = &recorded.rows[0];
+    if first.iter().map(|v| v.to_bits()).ne(start.iter().map(|v| v.to_bits())) {
+        return Err(format!("spsa.csv: the start row is not the parameter file's start values {start:?}"));
+    }
+    let index = |name: &str| spec.engines.iter().position(|e| e.name == name);
+    let mut by_iteration: BTreeMap<u64, BTreeMap<u64, f64>> = BTreeMap::new();
+    for row in &recorded.games {
+        let (Some(white), Some(black)) = (index(&row.white), index(&row.black)) else {
+            return Err(format!(
+                "games.csv: iteration {} pair {} game {}: {} vs {} are not this run's engines",
+                row.iteration, row.pair, row.game, row.white, row.black
+            ));
+        };
+        by_iteration
+            .entry(row.iteration)
+            .or_default()
+            .insert(row.game_number(), contribution(plan, white, black, row.result));
+    }
+    let mut theta = start;
+    let mut games = 0;
+    for (k, (games_after, result, values)) in recorded.rows.iter().enumerate().skip(1) {
+        let k = k as u64;
+        let scores = by_iteration.remove(&k).unwrap_or_default();
+        if scores.len() as u64 != plan.games_per_iteration() {
+            return Err(format!(
+                "games.csv holds {} games of iteration {k}, which spsa.csv counts as finished ({} expected)",
+                scores.len(),
+                plan.games_per_iteration()
+            ));
+        }
+        games += scores.len() as u64;
+        let sum: f64 = scores.values().sum();
+        let step = perturb(&plan.params, &plan.schedule, &theta, k, &Draws::of(plan.plan.seed, k, plan.params.len()));
+        theta = update(&plan.params, &theta, &step, sum);
+        let same = theta.iter().map(|v| v.to_bits()).eq(values.iter().map(|v| v.to_bits()));
+        if *games_after != games || *result != Some(sum) || !same {
+            return Err(format!(
+                "spsa.csv: iteration {k} (line {}) does not follow from its games in games.csv: recorded games {games_after}, \
+                 result {result:?}, values {values:?}; recomputed {games}, {sum}, {theta:?} (was a file edited?)",
+                k + 2
+            ));
+        }
+    }
+    let done = recorded.done();
+    let pending = by_iteration.remove(&(done + 1)).unwrap_or_default();
+    games += pending.len() as u64;
+    Ok(RunState { done, theta, games, pending })
 }
 
 /// Where a run stands between iterations.
@@ -499,6 +559,13 @@ fn play(
             run.failure = Some(error.to_string());
             break;
         }
+        let values: Vec<String> =
+            plan.params.iter().zip(&row.theta).map(|(p, v)| format!("{} {}", p.name, shown_value(p, *v))).collect();
+        files.log_only(&format!(
+            "iteration {k}: result {result:+}, games {}, values {}",
+            state.games,
+            values.join(", ")
+        ));
         state.theta = theta;
         state.done = k;
         run.theta = state.theta.clone();
