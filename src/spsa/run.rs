@@ -273,7 +273,9 @@ pub fn resume(
     }
     let (files, recorded) = SpsaFiles::reopen(dir, &plan).map_err(resume_error)?;
     let state = replay(&plan, &spec, &recorded).map_err(resume_error)?;
-    if state.done > 0 || !state.pending.is_empty() {
+    if state.done == plan.schedule.iterations {
+        observer.note(&format!("arbiter spsa: {}: the run is complete ({} iterations)", dir.display(), state.done));
+    } else {
         observer.note(&format!(
             "arbiter spsa: resuming {}: {} of {} iterations done, {} games of iteration {} recorded",
             dir.display(),
