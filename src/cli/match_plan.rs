@@ -197,7 +197,9 @@ pub struct MatchArgs {
     pub resume: Option<PathBuf>,
 
     /// Play shard I of N (1-based: 1/8 to 8/8): the game pairs k (0-based) with k mod N = I-1. Needs a fixed
-    /// length (--games or --rounds); an SPRT does not stop a shard. Combine the shards with `arbiter merge`.
+    /// length (--games or --rounds). With --sprt, the shards of one run (sibling folders `RUN/shard-I`) take the SPRT
+    /// together over all their pairs and all stop when it decides (RUN/decision.toml). Combine the shards with
+    /// `arbiter merge`.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<Shard>,
 }

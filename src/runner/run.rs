@@ -19,7 +19,9 @@ use super::rundir::output::{
 };
 use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
-use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, run_match_from};
+use super::rundir::cluster::{CHECK_EVERY, DECISION_FILE, Decision, RunView, SharedSprt};
+use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, SprtVerdict, run_match_from};
+use crate::stats::SprtOutcome;
 use crate::game::{Game, GameKind};
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{BenchError, PlayerError};
@@ -292,7 +294,7 @@ pub(crate) fn play<G: Game>(
         ));
     }
     if let Some(shard) = spec.shard {
-        let sprt = if spec.sprt.is_some() { "; an SPRT does not stop a shard" } else { "" };
+        let sprt = if spec.sprt.is_some() { "; the SPRT is taken over all the shards together" } else { "" };
         observer.note(&format!(
             "arbiter match: shard {shard}: {} of the schedule's {} pairs{sprt}; merge the shards with `arbiter merge`",
             state.schedule.planned_pairs(),
@@ -312,7 +314,30 @@ pub(crate) fn play<G: Game>(
     if let Err(error) = crate::uci::group::record_groups_in(Some(&group_file)) {
         observer.note(&format!("warning: {}: cannot write: {error}", group_file.display()));
     }
+    let mut state = state;
+    let mut shared = shared_sprt(spec, dir);
+    if let Some(watch) = &mut shared {
+        match watch.poll(true) {
+            Ok(Some(decision)) => {
+                observer.note(&format!(
+                    "arbiter match: the run's SPRT already decided ({}: {}); nothing to play",
+                    dir.parent().unwrap_or(dir).join(DECISION_FILE).display(),
+                    decision.line()
+                ));
+                state.verdict = Some(verdict_of(&decision));
+            }
+            Ok(None) => observer.note(&format!(
+                "arbiter match: shard {}: the SPRT is taken over every shard's pairs in {} (checked after each pair \
+                 and every {} s); its decision stops every shard",
+                spec.shard.map(|s| s.to_string()).unwrap_or_default(),
+                dir.parent().unwrap_or(dir).display(),
+                CHECK_EVERY.as_secs()
+            )),
+            Err(error) => observer.note(&format!("warning: the shared SPRT: {error}")),
+        }
+    }
     let mut logged = Logged::new(observer, spec, &state, plan.output.rating_interval, dir);
+    logged.shared = shared;
     let state = run_match_from(spec, state, done, &mut sink, &mut logged, interrupt);
     logged.observer.finished();
     let _ = crate::uci::group::record_groups_in(None);
@@ -321,6 +346,28 @@ pub(crate) fn play<G: Game>(
     let summary = summary_text(spec, &state);
     let charts = write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref());
     Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, charts })))
+}
+
+/// The shared SPRT of a shard of a run with an SPRT (`--shard` and `--sprt`): the shards are the sibling folders
+/// of `dir`; `None` for any other match.
+fn shared_sprt<G: Game>(spec: &MatchSpec<G>, dir: &Path) -> Option<SharedSprt> {
+    let (shard, sprt) = (spec.shard?, spec.sprt?);
+    let parent = dir.parent()?;
+    let fingerprint = super::rundir::runfile::hex(Fingerprint::of(spec).total());
+    let view = RunView::new(parent, &fingerprint, shard.count(), &spec.engines[0].name);
+    Some(SharedSprt::new(view, sprt, shard.index()))
+}
+
+/// The scheduler's verdict of a run's shared decision.
+pub fn verdict_of(decision: &Decision) -> SprtVerdict {
+    let outcome = SprtOutcome {
+        llr: decision.llr,
+        lower: decision.lower,
+        upper: decision.upper,
+        decision: decision.sprt_decision(),
+        approximate: false,
+    };
+    SprtVerdict { decision: decision.sprt_decision(), outcome, pairs: decision.pairs }
 }
 
 /// The scheduler's observer of a run: appends every message to `match.log` and hands the games and messages
@@ -332,6 +379,8 @@ struct Logged<'a, 'o, G: Game> {
     /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
     /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to the observer).
     log: Option<File>,
+    /// The shared SPRT of a shard of a run with an SPRT.
+    shared: Option<SharedSprt>,
 }
 
 impl<'a, 'o, G: Game> Logged<'a, 'o, G> {
@@ -357,7 +406,7 @@ impl<'a, 'o, G: Game> Logged<'a, 'o, G> {
             until_decided: spec.length == MatchLength::UntilDecided,
             two_engines: spec.engines.len() == 2,
         });
-        Logged { observer, spec, interval, log }
+        Logged { observer, spec, interval, log, shared: None }
     }
 }
 
@@ -366,6 +415,17 @@ impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
         let report = (self.interval > 0 && state.tally.games.is_multiple_of(self.interval))
             .then(|| match_report(self.spec, state));
         self.observer.game_finished(state, report.as_deref());
+    }
+
+    fn poll_verdict(&mut self, _state: &MatchState, game_recorded: bool) -> Option<SprtVerdict> {
+        let watch = self.shared.as_mut()?;
+        match watch.poll(game_recorded) {
+            Ok(decision) => decision.as_ref().map(verdict_of),
+            Err(error) => {
+                self.message(&format!("warning: the shared SPRT: {error}"));
+                None
+            }
+        }
     }
 
     fn message(&mut self, text: &str) {

@@ -330,8 +330,8 @@ pub struct MatchSpec<G: Game = crate::chess::Game> {
     /// it such a failure, recorded as a lost game, stops the match.
     pub recover: bool,
     /// The SPRT that may stop the match early (two engines only), counted over game pairs from the first
-    /// engine's view. It never stops a shard: a shard plays its whole part, and the verdict comes from the
-    /// merged shards.
+    /// engine's view. A shard's own pairs never decide it: the run's shards take it together over all their
+    /// pairs ([`crate::runner::rundir::cluster`], through [`MatchObserver::poll_verdict`]).
     pub sprt: Option<SprtSpec>,
     /// The part of the schedule to play (`--shard I/N`); `None` for the whole match.
     pub shard: Option<Shard>,
@@ -431,8 +431,8 @@ impl MatchState {
 
     /// Counts game `game` (0 or 1) of `pair` with its result, and once the pair is complete updates the SPRT
     /// of `spec` (over the first pairing's pentanomial counts). Returns the verdict when this game made the
-    /// SPRT decide; it is then kept in [`MatchState::verdict`]. Under a shard no verdict is taken (the LLR is
-    /// still updated): a shard plays its whole part.
+    /// SPRT decide; it is then kept in [`MatchState::verdict`]. Under a shard no verdict is taken here (the LLR
+    /// of its own pairs is still updated): the shards' combined SPRT decides for all of them.
     ///
     /// Replaying a run's games in the order they were recorded gives the same counts, LLR and verdict as when
     /// they were played.
@@ -467,6 +467,13 @@ pub trait MatchObserver<G: Game = crate::chess::Game> {
 
     /// A line for the log (a player failure, an SPRT decision).
     fn message(&mut self, text: &str);
+
+    /// Polled after each game (`game_recorded` true) and about every 100 ms: a verdict taken outside this
+    /// process (the combined SPRT of a sharded run, [`crate::runner::rundir::cluster`]) stops the match as its
+    /// own SPRT would: no new pair starts, the pairs in play finish. Default: never.
+    fn poll_verdict(&mut self, _state: &MatchState, _game_recorded: bool) -> Option<SprtVerdict> {
+        None
+    }
 }
 
 /// An observer that ignores everything.
@@ -579,7 +586,9 @@ pub fn run_match_from<G: Game>(
             {
                 observer.message("interrupted: abandoning the games still in play");
             }
-            match receiver.recv_timeout(Duration::from_millis(100)) {
+            let event = receiver.recv_timeout(Duration::from_millis(100));
+            let game_recorded = matches!(event, Ok(Event::Game { .. }));
+            match event {
                 Ok(Event::Game { pair, game, record, recorded }) => {
                     record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
                     let _ = recorded.send(());
@@ -600,6 +609,22 @@ pub fn run_match_from<G: Game>(
                 }
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if state.verdict.is_none()
+                && state.failure.is_none()
+                && let Some(verdict) = observer.poll_verdict(&state, game_recorded)
+            {
+                stop.store(true, Ordering::Relaxed);
+                state.verdict = Some(verdict);
+                observer.message(&format!(
+                    "SPRT (all shards): {} after {} pairs of the run (LLR {:.2}, bounds [{:.2}, {:.2}]); no new pair \
+                     starts, the pairs in play finish",
+                    decision_text(verdict.decision),
+                    verdict.pairs,
+                    verdict.outcome.llr,
+                    verdict.outcome.lower,
+                    verdict.outcome.upper
+                ));
             }
         }
     });

@@ -221,6 +221,12 @@ fn sprt_text<G: Game>(out: &mut String, spec: &MatchSpec<G>, state: &MatchState)
     };
     let _ = writeln!(out, "  LLR         {llr} (bounds [{lower:.3}, {upper:.3}])");
     let decision = match state.verdict {
+        Some(v) if spec.shard.is_some() => format!(
+            "{} by the run's shards together (LLR {:.3} after {} pairs of the run; this shard's own pairs above)",
+            decision_text(v.decision),
+            v.outcome.llr,
+            v.pairs
+        ),
         Some(v) => format!(
             "{} (LLR {:.3} after {} pairs; pairs in play when it decided were still recorded)",
             decision_text(v.decision),
@@ -230,7 +236,7 @@ fn sprt_text<G: Game>(out: &mut String, spec: &MatchSpec<G>, state: &MatchState)
         None if state.failure.is_some() => "none (the match stopped on an error)".to_string(),
         None if state.halted.is_some() => "none (the match stopped on an engine failure)".to_string(),
         None if spec.shard.is_some() => {
-            "none: an SPRT does not stop a shard; merge the shards (arbiter merge) for the verdict".to_string()
+            "none yet: the run's shards take it together (arbiter status RUN; arbiter merge)".to_string()
         }
         None if state.interrupted => "none (the match was interrupted)".to_string(),
         None => "none: the LLR stayed within the bounds".to_string(),

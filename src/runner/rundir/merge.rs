@@ -14,6 +14,7 @@
 use crate::game::{Game, GameKind};
 use crate::runner::plan::{MatchPlan, PlanError};
 use crate::runner::report::summary::{summary_text, write_summary};
+use crate::runner::rundir::cluster::{Decision, read_decision};
 use crate::runner::rundir::csv::GameRow;
 use crate::runner::rundir::lock::{LockError, lock_shared};
 use crate::runner::rundir::output::{CSV_HEADER, OutputError, RUN_TOML, create_new_file, create_out_dir};
@@ -51,6 +52,12 @@ pub struct Merged {
 /// Why shards cannot be merged.
 #[derive(Debug, Error)]
 pub enum MergeError {
+    /// The run's decision file does not read.
+    #[error("{reason}")]
+    Decision {
+        /// Why, in words.
+        reason: String,
+    },
     /// A folder's `run.toml` cannot be read.
     #[error("{source}{}", shard_hint(.source, .dir))]
     RunFile {
@@ -263,7 +270,13 @@ fn merge_as<G: Game>(
         ));
     }
 
-    // Each shard: complete, its rows in its part of the schedule.
+    // A run whose shared SPRT decided (the shards' folder holds decision.toml of this schedule): its shards
+    // stopped early, and are merged as they stopped.
+    let decision = shared_decision(shards)?;
+    if let Some(decision) = &decision {
+        warn(&format!("the run's SPRT decided while the shards played: {}; the shards are merged as they stopped", decision.line()));
+    }
+    // Each shard: complete (unless the run's SPRT stopped it), its rows in its part of the schedule.
     let mut rows: Vec<GameRow> = Vec::new();
     let mut pgn: BTreeMap<u64, String> = BTreeMap::new();
     for shard in shards {
@@ -272,7 +285,7 @@ fn merge_as<G: Game>(
         spec.shard = Some(shard.shard);
         let csv_path = dir.join("games.csv").display().to_string();
         let (state, _) = replay(&spec, &records.rows, &csv_path)?;
-        if state.tally.games != state.games_total() {
+        if state.tally.games != state.games_total() && decision.is_none() {
             return Err(MergeError::Unfinished {
                 dir: shard.dir.display().to_string(),
                 shard: shard.shard,
@@ -289,12 +302,27 @@ fn merge_as<G: Game>(
     spec.shard = None;
     let (mut state, _) = replay(&spec, &rows, "the merged games.csv")?;
     state.resumed = state.tally.games;
+    if let Some(decision) = &decision {
+        // The decision is the one the shards took, over the pairs finished when it was taken; the counts and the
+        // LLR of the summary are over every pair recorded (pairs in play then finished after it).
+        state.verdict = Some(crate::runner::run::verdict_of(decision));
+    }
 
     create_out_dir(out)?;
     write_games(out, &rows, &pgn).map_err(MergeError::Write)?;
     let summary = summary_text(&spec, &state);
     write_summary(out, &spec, &state).map_err(MergeError::Write)?;
     Ok(Merged { out: out.to_path_buf(), shards: shards.len(), summary })
+}
+
+/// The shared SPRT decision of the shards' run, if one was taken: `decision.toml` in the folder that holds the
+/// shard folders, written for their schedule.
+fn shared_decision(shards: &[ShardRun]) -> Result<Option<Decision>, MergeError> {
+    let Some(parent) = shards[0].dir.canonicalize().ok().and_then(|d| d.parent().map(Path::to_path_buf)) else {
+        return Ok(None);
+    };
+    let decision = read_decision(&parent).map_err(|reason| MergeError::Decision { reason })?;
+    Ok(decision.filter(|d| d.fingerprint == shards[0].run.fingerprint))
 }
 
 /// Writes the merged `games.csv` (rows in game-number order, as the shards wrote them) and `games.pgn` (the

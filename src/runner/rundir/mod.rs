@@ -5,6 +5,7 @@
 //! ([`rated`]), the lock ([`lock`]), the resume of a run ([`resume`]) and the merge of the folders of a
 //! match's shards ([`merge`]). The folder's layout is documented in `results/README.md`.
 
+pub mod cluster;
 pub mod counts;
 pub mod csv;
 pub mod lock;

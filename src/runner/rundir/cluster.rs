@@ -1,0 +1,320 @@
+//! One SPRT decision for all the shards of a run. The shards of one run are sibling folders under one parent
+//! (`RUN/shard-1` .. `RUN/shard-N`, on a shared file system); each keeps its own `games.csv`, and each, as it
+//! finishes a pair and at least every [`CHECK_EVERY`], reads every sibling's finished pairs ([`RunView`]),
+//! computes the SPRT over all of them and, when the LLR crosses a bound, writes the decision once, atomically,
+//! to `RUN/decision.toml` ([`DECISION_FILE`]). Every shard then stops after the pairs it is playing; a shard that
+//! starts or resumes later finds the file and plays nothing.
+//!
+//! Reading is incremental: each sibling's `games.csv` is read from where the last read stopped, up to its last
+//! complete line, so a check costs what was added since the previous one (a file that shrank, rewritten by a
+//! resume that dropped damaged games, is read again from the start).
+
+use super::output::{RUN_TOML, timestamp};
+use super::runfile::RunFile;
+use crate::chess::Color;
+use crate::game::GameResult;
+use crate::runner::tally::score_of;
+use crate::stats::{GameScore, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, Wdl};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{Read as _, Seek as _, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+/// The decision file of a sharded run, in the folder that holds the shard folders.
+pub const DECISION_FILE: &str = "decision.toml";
+
+/// The longest a shard goes without reading its siblings while it plays.
+pub const CHECK_EVERY: Duration = Duration::from_secs(2);
+
+/// One shard's part of the counts, as a [`Decision`] records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardCount {
+    /// The shard's folder name (`shard-3`).
+    pub folder: String,
+    /// Its shard index (1-based).
+    pub shard: u32,
+    /// Games it had recorded when the decision was taken.
+    pub games: u64,
+    /// Complete pairs among them.
+    pub pairs: u64,
+}
+
+/// The SPRT decision of a sharded run, as written to [`DECISION_FILE`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Decision {
+    /// `H0 accepted` or `H1 accepted`.
+    pub decision: String,
+    /// The LLR over the run's complete pairs when it crossed.
+    pub llr: f64,
+    /// The lower bound.
+    pub lower: f64,
+    /// The upper bound.
+    pub upper: f64,
+    /// The run's complete pairs counted.
+    pub pairs: u64,
+    /// Their pentanomial counts from the first engine's view, `[LL, LD, WL+DD, WD, WW]`.
+    pub ptnml: [u64; 5],
+    /// The first engine's games won, drawn and lost (complete pairs and single games alike).
+    pub wdl: [u64; 3],
+    /// The schedule fingerprint of the shards (their `run.toml`).
+    pub fingerprint: String,
+    /// When it was taken (UTC).
+    pub time: String,
+    /// The shard that took it (1-based).
+    pub by_shard: u32,
+    /// Each shard's part when it was taken.
+    pub shards: Vec<ShardCount>,
+}
+
+impl Decision {
+    /// The decision as the SPRT's type.
+    pub fn sprt_decision(&self) -> SprtDecision {
+        if self.decision == "H1 accepted" { SprtDecision::AcceptH1 } else { SprtDecision::AcceptH0 }
+    }
+
+    /// One line for the user: `H1 accepted after 1234 pairs of the run (LLR 2.96, bounds [-2.94, 2.94])`.
+    pub fn line(&self) -> String {
+        format!(
+            "{} after {} pairs of the run (LLR {:.2}, bounds [{:.2}, {:.2}], written by shard {} at {})",
+            self.decision, self.pairs, self.llr, self.lower, self.upper, self.by_shard, self.time
+        )
+    }
+}
+
+/// Reads the decision of the run whose shards live in `parent`, if one was taken.
+///
+/// # Errors
+/// The reason in words, when the file exists but does not read.
+pub fn read_decision(parent: &Path) -> Result<Option<Decision>, String> {
+    let path = parent.join(DECISION_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => toml::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Writes `decision` to `parent/decision.toml` unless a decision is there already, atomically (a temporary file
+/// linked into place: the first writer wins); returns the decision in the file (the first writer's).
+///
+/// # Errors
+/// The reason in words, when neither writing nor reading works.
+pub fn write_decision_once(parent: &Path, decision: &Decision) -> Result<Decision, String> {
+    let path = parent.join(DECISION_FILE);
+    let text = toml::to_string(decision).map_err(|e| e.to_string())?;
+    let tmp = super::output::temporary_path(&path);
+    std::fs::write(&tmp, format!("# arbiter: the SPRT decision of the run whose shards are in this folder\n{text}"))
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let linked = std::fs::hard_link(&tmp, &path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(decision.clone()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            read_decision(parent)?.ok_or_else(|| format!("{}: vanished after it existed", path.display()))
+        }
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// What one sibling's `games.csv` has given so far.
+#[derive(Default)]
+struct Sibling {
+    shard: u32,
+    offset: u64,
+    /// Pairs with one game read: the pair's first-engine score of that game.
+    open: HashMap<u64, GameScore>,
+    penta: Pentanomial,
+    wdl: Wdl,
+    games: u64,
+}
+
+/// The combined counts of all the shards of a run, read incrementally.
+pub struct RunView {
+    parent: PathBuf,
+    fingerprint: String,
+    count: u32,
+    first: String,
+    siblings: BTreeMap<String, Sibling>,
+    /// Bytes read by the last [`RunView::refresh`] (for the cost figures of docs/scale.md).
+    pub last_read_bytes: u64,
+}
+
+/// The combined counts of a run's shards at one moment.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Combined {
+    /// Complete pairs, from the first engine's view.
+    pub penta: Pentanomial,
+    /// Every game, from the first engine's view.
+    pub wdl: Wdl,
+    /// Each shard's part, by folder name.
+    pub shards: Vec<ShardCount>,
+}
+
+impl RunView {
+    /// The view of the shards in `parent` with the schedule `fingerprint` (of `count` shards), counted from
+    /// `first`'s view (the match's first engine).
+    pub fn new(parent: &Path, fingerprint: &str, count: u32, first: &str) -> RunView {
+        RunView {
+            parent: parent.to_path_buf(),
+            fingerprint: fingerprint.to_string(),
+            count,
+            first: first.to_string(),
+            siblings: BTreeMap::new(),
+            last_read_bytes: 0,
+        }
+    }
+
+    /// Finds the shard folders (new ones included) and reads what each added to its `games.csv` since the last
+    /// call; returns the counts of all of them. A folder whose `run.toml` is not of this schedule is skipped; an
+    /// unreadable file is skipped for this read (the next one tries again).
+    pub fn refresh(&mut self) -> Combined {
+        self.last_read_bytes = 0;
+        if let Ok(entries) = std::fs::read_dir(&self.parent) {
+            for entry in entries.flatten() {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if self.siblings.contains_key(&name) || !entry.path().join(RUN_TOML).is_file() {
+                    continue;
+                }
+                let Ok(run) = RunFile::read(&entry.path().join(RUN_TOML)) else { continue };
+                let Some(shard) = run.plan.shard else { continue };
+                if run.fingerprint == self.fingerprint && shard.count() == self.count {
+                    self.siblings.insert(name, Sibling { shard: shard.index(), ..Sibling::default() });
+                }
+            }
+        }
+        let mut combined = Combined::default();
+        for (name, sibling) in &mut self.siblings {
+            self.last_read_bytes += read_more(&self.parent.join(name).join("games.csv"), &self.first, sibling);
+            combined.penta = add_penta(combined.penta, sibling.penta);
+            combined.wdl.wins += sibling.wdl.wins;
+            combined.wdl.draws += sibling.wdl.draws;
+            combined.wdl.losses += sibling.wdl.losses;
+            combined.shards.push(ShardCount {
+                folder: name.clone(),
+                shard: sibling.shard,
+                games: sibling.games,
+                pairs: sibling.penta.pairs(),
+            });
+        }
+        combined
+    }
+}
+
+/// The sum of two pentanomial counts.
+fn add_penta(a: Pentanomial, b: Pentanomial) -> Pentanomial {
+    Pentanomial { ll: a.ll + b.ll, ld: a.ld + b.ld, wl: a.wl + b.wl, dd: a.dd + b.dd, wd: a.wd + b.wd, ww: a.ww + b.ww }
+}
+
+/// Reads the complete lines `path` gained since `sibling.offset` into its counts; returns the bytes read.
+fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> u64 {
+    let Ok(mut file) = std::fs::File::open(path) else { return 0 };
+    let Ok(length) = file.metadata().map(|m| m.len()) else { return 0 };
+    if length < sibling.offset {
+        // Rewritten shorter (a resume dropped damaged games): count it again from the start.
+        *sibling = Sibling { shard: sibling.shard, ..Sibling::default() };
+    }
+    if file.seek(SeekFrom::Start(sibling.offset)).is_err() {
+        return 0;
+    }
+    let mut bytes = Vec::new();
+    if file.take(length - sibling.offset).read_to_end(&mut bytes).is_err() {
+        return 0;
+    }
+    let Some(end) = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { return 0 };
+    let read = end as u64;
+    let start = if sibling.offset == 0 { bytes.iter().position(|&b| b == b'\n').map_or(end, |i| i + 1) } else { 0 };
+    sibling.offset += read;
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(&bytes[start.min(end)..end]);
+    for record in reader.records().flatten() {
+        let (Some(pair), Some(white), Some(result)) =
+            (record.get(0).and_then(|t| t.parse::<u64>().ok()), record.get(3), record.get(5).and_then(GameResult::from_pgn))
+        else {
+            continue;
+        };
+        let color = if white == first { Color::White } else { Color::Black };
+        let score = score_of(result, color);
+        sibling.games += 1;
+        match score {
+            GameScore::Win => sibling.wdl.wins += 1,
+            GameScore::Draw => sibling.wdl.draws += 1,
+            GameScore::Loss => sibling.wdl.losses += 1,
+        }
+        match sibling.open.remove(&pair) {
+            Some(other) => sibling.penta.add_pair(other, score),
+            None => {
+                sibling.open.insert(pair, score);
+            }
+        }
+    }
+    read
+}
+
+/// A shard's watch over its run's combined SPRT: checks when a pair finished and at least every
+/// [`CHECK_EVERY`], and takes the decision once the LLR crosses a bound.
+pub struct SharedSprt {
+    view: RunView,
+    sprt: SprtSpec,
+    shard: u32,
+    last: Option<Instant>,
+    decided: Option<Decision>,
+    /// The combined counts at the last check.
+    pub combined: Combined,
+    /// The SPRT at the last check.
+    pub outcome: Option<SprtOutcome>,
+}
+
+impl SharedSprt {
+    /// The watch of shard `shard` (1-based) of a run in `parent`.
+    pub fn new(view: RunView, sprt: SprtSpec, shard: u32) -> SharedSprt {
+        SharedSprt { view, sprt, shard, last: None, decided: None, combined: Combined::default(), outcome: None }
+    }
+
+    /// The decision taken or found, if any.
+    pub fn decided(&self) -> Option<&Decision> {
+        self.decided.as_ref()
+    }
+
+    /// Checks now if `pair_finished` or the last check is [`CHECK_EVERY`] old: reads the decision file (another
+    /// shard's decision), else the combined counts, and writes the decision when the SPRT decides. Returns the
+    /// decision the first time one is known.
+    ///
+    /// # Errors
+    /// The decision file cannot be written or read, in words.
+    pub fn poll(&mut self, pair_finished: bool) -> Result<Option<Decision>, String> {
+        if self.decided.is_some() {
+            return Ok(None);
+        }
+        if !pair_finished && self.last.is_some_and(|t| t.elapsed() < CHECK_EVERY) {
+            return Ok(None);
+        }
+        self.last = Some(Instant::now());
+        if let Some(found) = read_decision(&self.view.parent)? {
+            self.decided = Some(found.clone());
+            return Ok(Some(found));
+        }
+        self.combined = self.view.refresh();
+        let Ok(outcome) = self.sprt.evaluate(&self.combined.penta) else { return Ok(None) };
+        self.outcome = Some(outcome);
+        if outcome.decision == SprtDecision::Continue {
+            return Ok(None);
+        }
+        let decision = Decision {
+            decision: crate::runner::scheduler::decision_text(outcome.decision).to_string(),
+            llr: outcome.llr,
+            lower: outcome.lower,
+            upper: outcome.upper,
+            pairs: self.combined.penta.pairs(),
+            ptnml: self.combined.penta.bins(),
+            wdl: [self.combined.wdl.wins, self.combined.wdl.draws, self.combined.wdl.losses],
+            fingerprint: self.view.fingerprint.clone(),
+            time: timestamp(SystemTime::now()),
+            by_shard: self.shard,
+            shards: self.combined.shards.clone(),
+        };
+        let written = write_decision_once(&self.view.parent, &decision)?;
+        self.decided = Some(written.clone());
+        Ok(Some(written))
+    }
+}
