@@ -17,6 +17,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Play a match between engine builds from an opening book, optionally until an SPRT decides.
     Match(Box<cli::match_cmd::MatchArgs>),
+    /// A run's progress as it stands (games per shard, combined counts, Elo, LLR, decision), while it plays.
+    Status(cli::status_cmd::StatusArgs),
     /// Merge the run folders of a match's shards (arbiter match --shard I/N) into one set of results.
     Merge(cli::merge::MergeArgs),
     /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
@@ -84,6 +86,7 @@ fn main() {
         Command::Perft(args) => cli::perft::run(args),
         Command::Match(args) => cli::match_cmd::run(*args),
         Command::Merge(args) => cli::merge::run(args),
+        Command::Status(args) => cli::status_cmd::run(args),
         Command::Book(args) => cli::book::run(args),
         Command::Config(args) => cli::config_cmd::run(args),
         Command::Eval(args) => cli::eval_cmd::run(args),

@@ -318,3 +318,122 @@ impl SharedSprt {
         Ok(Some(written))
     }
 }
+
+/// One shard as `arbiter status` shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardStatus {
+    /// Its folder name and counts.
+    pub count: ShardCount,
+    /// The pairs of its part of the schedule.
+    pub planned_pairs: u64,
+    /// Whether a process plays it now (its `run.lock` is held).
+    pub playing: bool,
+}
+
+/// A run's progress as it stands: what `arbiter status DIR` prints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunStatus {
+    /// The folder that holds the shards (or the run folder of an unsharded run).
+    pub dir: PathBuf,
+    /// The first engine and the second.
+    pub engines: (String, String),
+    /// Each shard (one entry for an unsharded run).
+    pub shards: Vec<ShardStatus>,
+    /// All the shards' games together.
+    pub combined: Combined,
+    /// The SPRT of the plan, if any.
+    pub sprt: Option<SprtSpec>,
+    /// Its state over the combined pairs.
+    pub outcome: Option<SprtOutcome>,
+    /// The decision, once taken (a sharded run's `decision.toml`).
+    pub decision: Option<Decision>,
+}
+
+impl RunStatus {
+    /// The pairs still to play, estimated, before the LLR reaches the bound it heads for at its average change per
+    /// pair so far; `None` without an SPRT, a decision taken, or no drift to extrapolate.
+    pub fn pairs_to_decision(&self) -> Option<u64> {
+        let outcome = self.outcome?;
+        let pairs = self.combined.penta.pairs();
+        if self.decision.is_some() || outcome.decision != SprtDecision::Continue || pairs == 0 || outcome.llr == 0.0 {
+            return None;
+        }
+        let per_pair = outcome.llr / pairs as f64;
+        let bound = if per_pair > 0.0 { outcome.upper } else { outcome.lower };
+        let left = (bound - outcome.llr) / per_pair;
+        (left.is_finite() && left >= 0.0).then(|| left.ceil() as u64)
+    }
+}
+
+/// Reads the progress of the run in `dir`: a folder holding shard folders (`RUN`), one shard's folder (its
+/// siblings are read too), or an unsharded run folder. Safe while the run plays: only complete lines are read,
+/// and nothing is written.
+///
+/// # Errors
+/// The reason in words: no run folder there, a `run.toml` that does not read, a run of more than two engines.
+pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
+    let own = dir.join(RUN_TOML);
+    let (parent, first_run) = if own.is_file() {
+        let run = RunFile::read(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+        match run.plan.shard {
+            Some(_) => (dir.parent().unwrap_or(dir).to_path_buf(), run),
+            None => (dir.to_path_buf(), run),
+        }
+    } else {
+        let mut found: Option<RunFile> = None;
+        let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.join(RUN_TOML).is_file())
+            .collect();
+        names.sort();
+        for path in names {
+            if let Ok(run) = RunFile::read(&path.join(RUN_TOML))
+                && run.plan.shard.is_some()
+            {
+                found = Some(run);
+                break;
+            }
+        }
+        let run = found.ok_or_else(|| {
+            format!("{}: no run here (expected a run folder, or a folder holding the shard folders of one)", dir.display())
+        })?;
+        (dir.to_path_buf(), run)
+    };
+    let plan = &first_run.plan;
+    if plan.engines.len() != 2 {
+        return Err(format!("{}: a run of {} engines; status follows two-engine runs", parent.display(), plan.engines.len()));
+    }
+    let engines = (plan.engines[0].name.clone(), plan.engines[1].name.clone());
+    let sprt = plan.sprt.as_ref().and_then(|s| s.spec().ok());
+    let total_pairs = plan.length.pairs(1, 0);
+    let (combined, shards) = match plan.shard {
+        Some(shard) => {
+            let mut view = RunView::new(&parent, &first_run.fingerprint, shard.count(), &engines.0);
+            let combined = view.refresh();
+            let shards = combined
+                .shards
+                .iter()
+                .map(|count| {
+                    let part = crate::runner::scheduler::Shard::new(count.shard, shard.count())
+                        .map_or(0, |s| s.pairs(total_pairs));
+                    let playing = super::lock::lock_shared(&parent.join(&count.folder)).is_err();
+                    ShardStatus { count: count.clone(), planned_pairs: part, playing }
+                })
+                .collect();
+            (combined, shards)
+        }
+        None => {
+            let mut sibling = Sibling::default();
+            read_more(&parent.join("games.csv"), &engines.0, &mut sibling);
+            let count = ShardCount { folder: ".".into(), shard: 1, games: sibling.games, pairs: sibling.penta.pairs() };
+            let playing = super::lock::lock_shared(&parent).is_err();
+            let combined = Combined { penta: sibling.penta, wdl: sibling.wdl, shards: vec![count.clone()] };
+            (combined, vec![ShardStatus { count, planned_pairs: total_pairs, playing }])
+        }
+    };
+    let outcome = sprt.as_ref().and_then(|s| s.evaluate(&combined.penta).ok());
+    let decision = read_decision(&parent)?.filter(|d| d.fingerprint == first_run.fingerprint);
+    Ok(RunStatus { dir: parent, engines, shards, combined, sprt, outcome, decision })
+}

@@ -1,0 +1,87 @@
+//! `arbiter status DIR`: a run's progress as it stands, readable while it plays: games per shard, the combined
+//! counts, the Elo, the SPRT's LLR and decision, and the games a decision is still estimated to need. DIR is the
+//! folder that holds a sharded run's shard folders (`RUN`), one shard's folder, or an unsharded run folder.
+//! Nothing is written. Exit codes: 0, or 2 when DIR holds no run.
+
+use super::{Failure, exit_code};
+use crate::runner::rundir::cluster::{RunStatus, run_status};
+use crate::stats::elo_estimate;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Flags of `arbiter status`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct StatusArgs {
+    /// The run: the folder holding its shard folders (RUN of `--out RUN/shard-I`), a shard's folder, or a run
+    /// folder.
+    pub dir: PathBuf,
+}
+
+/// Prints the status of the run in `args.dir`; returns the exit code.
+///
+/// # Errors
+/// None in practice: errors are printed here.
+pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
+    Ok(exit_code(
+        run_status(&args.dir)
+            .map(|status| {
+                super::stdout_text(format_args!("{}", status_text(&status)));
+                0
+            })
+            .map_err(|e| Failure::Input(anyhow::anyhow!(e))),
+    ))
+}
+
+/// The report of `status`, as printed.
+pub fn status_text(status: &RunStatus) -> String {
+    let mut out = String::new();
+    let (first, second) = &status.engines;
+    let _ = writeln!(out, "run         {} ({first} vs {second})", status.dir.display());
+    let _ = writeln!(out, "{:<12}{:>8}{:>8}{:>10}  state", "shard", "games", "pairs", "of pairs");
+    for shard in &status.shards {
+        let state = if shard.playing { "playing" } else { "stopped" };
+        let _ = writeln!(
+            out,
+            "{:<12}{:>8}{:>8}{:>10}  {state}",
+            shard.count.folder, shard.count.games, shard.count.pairs, shard.planned_pairs
+        );
+    }
+    let c = &status.combined;
+    let games = c.wdl.wins + c.wdl.draws + c.wdl.losses;
+    let _ = writeln!(
+        out,
+        "combined    {games} games (W/D/L {} / {} / {} for {first}), {} complete pairs, ptnml {:?}",
+        c.wdl.wins,
+        c.wdl.draws,
+        c.wdl.losses,
+        c.penta.pairs(),
+        c.penta.bins()
+    );
+    match elo_estimate(&c.penta) {
+        Ok(e) if c.penta.pairs() > 0 => {
+            let _ = writeln!(out, "Elo         {:+.1} +/- {:.1} (95%), nElo {:+.1}, LOS {:.1}%", e.elo, e.elo95, e.nelo, 100.0 * e.los);
+        }
+        _ => {
+            let _ = writeln!(out, "Elo         (no complete pair yet)");
+        }
+    }
+    if let Some(outcome) = status.outcome {
+        let _ = writeln!(out, "LLR         {:.3} (bounds [{:.3}, {:.3}])", outcome.llr, outcome.lower, outcome.upper);
+    }
+    match (&status.decision, status.sprt.is_some()) {
+        (Some(decision), _) => {
+            let _ = writeln!(out, "decision    {}", decision.line());
+        }
+        (None, true) => {
+            let estimate = match status.pairs_to_decision() {
+                Some(pairs) => format!("about {} more games at the LLR's rate so far", 2 * pairs),
+                None => "no estimate yet".to_string(),
+            };
+            let _ = writeln!(out, "decision    none yet; {estimate}");
+        }
+        (None, false) => {
+            let _ = writeln!(out, "decision    (no SPRT: the shards play their parts)");
+        }
+    }
+    out
+}
