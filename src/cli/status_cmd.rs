@@ -59,7 +59,14 @@ pub fn status_text(status: &RunStatus) -> String {
     );
     match elo_estimate(&c.penta) {
         Ok(e) if c.penta.pairs() > 0 => {
-            let _ = writeln!(out, "Elo         {:+.1} +/- {:.1} (95%), nElo {:+.1}, LOS {:.1}%", e.elo, e.elo95, e.nelo, 100.0 * e.los);
+            let _ = writeln!(
+                out,
+                "Elo         {:+.1} +/- {:.1} (95%), nElo {:+.1}, LOS {:.1}%",
+                e.elo,
+                e.elo95,
+                e.nelo,
+                100.0 * e.los
+            );
         }
         _ => {
             let _ = writeln!(out, "Elo         (no complete pair yet)");

@@ -13,18 +13,18 @@ use super::plan::{MatchPlan, PlanError, check_hash_memory, physical_memory_mib};
 use super::report::charts::{ChartError, write_run_charts};
 use super::report::lines::match_report;
 use super::report::summary::{summary_text, write_summary};
+use super::rundir::cluster::{CHECK_EVERY, DECISION_FILE, Decision, RunView, SharedSprt};
 use super::rundir::lock::{LockError, lock_run};
 use super::rundir::output::{
     OutputError, RUN_TOML, ResultSink, append_file, create_out_dir, create_run_dir, timestamp,
 };
 use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
-use super::rundir::cluster::{CHECK_EVERY, DECISION_FILE, Decision, RunView, SharedSprt};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, SprtVerdict, run_match_from};
-use crate::stats::SprtOutcome;
 use crate::game::{Game, GameKind};
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{BenchError, PlayerError};
+use crate::stats::SprtOutcome;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write as _;

@@ -226,11 +226,14 @@ fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> u64 {
     let read = end as u64;
     let start = if sibling.offset == 0 { bytes.iter().position(|&b| b == b'\n').map_or(end, |i| i + 1) } else { 0 };
     sibling.offset += read;
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(&bytes[start.min(end)..end]);
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(&bytes[start.min(end)..end]);
     for record in reader.records().flatten() {
-        let (Some(pair), Some(white), Some(result)) =
-            (record.get(0).and_then(|t| t.parse::<u64>().ok()), record.get(3), record.get(5).and_then(GameResult::from_pgn))
-        else {
+        let (Some(pair), Some(white), Some(result)) = (
+            record.get(0).and_then(|t| t.parse::<u64>().ok()),
+            record.get(3),
+            record.get(5).and_then(GameResult::from_pgn),
+        ) else {
             continue;
         };
         let color = if white == first { Color::White } else { Color::Black };
@@ -397,13 +400,20 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
             }
         }
         let run = found.ok_or_else(|| {
-            format!("{}: no run here (expected a run folder, or a folder holding the shard folders of one)", dir.display())
+            format!(
+                "{}: no run here (expected a run folder, or a folder holding the shard folders of one)",
+                dir.display()
+            )
         })?;
         (dir.to_path_buf(), run)
     };
     let plan = &first_run.plan;
     if plan.engines.len() != 2 {
-        return Err(format!("{}: a run of {} engines; status follows two-engine runs", parent.display(), plan.engines.len()));
+        return Err(format!(
+            "{}: a run of {} engines; status follows two-engine runs",
+            parent.display(),
+            plan.engines.len()
+        ));
     }
     let engines = (plan.engines[0].name.clone(), plan.engines[1].name.clone());
     let sprt = plan.sprt.as_ref().and_then(|s| s.spec().ok());

@@ -274,7 +274,10 @@ fn merge_as<G: Game>(
     // stopped early, and are merged as they stopped.
     let decision = shared_decision(shards)?;
     if let Some(decision) = &decision {
-        warn(&format!("the run's SPRT decided while the shards played: {}; the shards are merged as they stopped", decision.line()));
+        warn(&format!(
+            "the run's SPRT decided while the shards played: {}; the shards are merged as they stopped",
+            decision.line()
+        ));
     }
     // Each shard: complete (unless the run's SPRT stopped it), its rows in its part of the schedule.
     let mut rows: Vec<GameRow> = Vec::new();
