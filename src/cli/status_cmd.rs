@@ -15,6 +15,11 @@ pub struct StatusArgs {
     /// The run: the folder holding its shard folders (RUN of `--out RUN/shard-I`), a shard's folder, or a run
     /// folder.
     pub dir: PathBuf,
+
+    /// Also measure what a shard's check of the others costs on this run: the first read of every shard's
+    /// games.csv, then K checks with nothing new (docs/scale.md).
+    #[arg(long, value_name = "K", value_parser = crate::cli::args::int_in(1u32, 1_000_000))]
+    pub timing: Option<u32>,
 }
 
 /// Prints the status of the run in `args.dir`; returns the exit code.
@@ -24,9 +29,19 @@ pub struct StatusArgs {
 pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
     Ok(exit_code(
         run_status(&args.dir)
-            .map(|status| {
+            .and_then(|status| {
                 super::stdout_text(format_args!("{}", status_text(&status)));
-                0
+                if let Some(repeats) = args.timing {
+                    let (first, bytes, each) = crate::runner::rundir::cluster::check_cost(&args.dir, repeats)?;
+                    super::stdout_text(format_args!(
+                        "timing      first read {:.1} ms ({bytes} bytes of {} shards); then {:.1} us per check \
+                         with nothing new ({repeats} checks)\n",
+                        first.as_secs_f64() * 1e3,
+                        status.shards.len(),
+                        each.as_secs_f64() * 1e6
+                    ));
+                }
+                Ok(0)
             })
             .map_err(|e| Failure::Input(anyhow::anyhow!(e))),
     ))
