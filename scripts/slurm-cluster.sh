@@ -9,8 +9,8 @@
 # pgrep that no slurmctld, slurmd, slurmstepd or munged is left (exit 1 if one is).
 #
 # Needs root and the Debian packages slurmctld, slurmd, slurm-client and munge (scripts/test.sh installs them);
-# installs nothing itself. Refuses to start (exit 3) when a slurmctld, slurmd or munged already runs on the machine:
-# ports and the check at `stop` would be shared with it.
+# installs nothing itself. Refuses to start (exit 3) when a slurmctld, slurmd or slurmstepd already runs on the
+# machine (its ports would clash); a munged already running is left alone and out of the check at `stop`.
 # Exit codes: 0 done, 2 wrong usage, 3 a system failure (a daemon that does not start, a package missing).
 set -euo pipefail
 
@@ -26,14 +26,19 @@ export SLURM_CONF=$conf
 
 fail() { echo "slurm-cluster: $*" >&2; exit 3; }
 
-# Slurm's daemons and commands, under the names pgrep sees.
+# The daemons a cluster runs, under the names pgrep sees.
 daemons=(slurmctld slurmd slurmstepd munged)
 
+# The daemons running now, as "name (pid ...)" words, less the pids listed in DIR/preexisting.pids (a munged of the
+# machine's own, started before this cluster: it is not this cluster's to check or stop).
 left_behind() {
-  local name pids out=""
+  local name pid out="" own
   for name in "${daemons[@]}"; do
-    pids=$(pgrep -x "$name" | tr '\n' ' ') || true
-    [ -z "$pids" ] || out+="$name (pid ${pids% }) "
+    own=""
+    for pid in $(pgrep -x "$name" || true); do
+      grep -qx "$pid" "$dir/preexisting.pids" 2>/dev/null || own+="$pid "
+    done
+    [ -z "$own" ] || out+="$name (pid ${own% }) "
   done
   echo "${out% }"
 }
@@ -70,9 +75,15 @@ start() {
       fail "$bin not found: install the Debian packages slurmctld slurmd slurm-client munge"
   done
   id munge >/dev/null 2>&1 || fail "no munge user: install the Debian package munge"
-  local running
-  running=$(left_behind)
-  [ -z "$running" ] || fail "already running on this machine: $running; stop it first (its ports would clash)"
+  # A slurmctld or slurmd already running would hold the ports. A munged of the machine's own (Debian's package
+  # starts one where services may start) is left alone: this cluster's munged has a socket of its own.
+  local name running=""
+  for name in slurmctld slurmd slurmstepd; do
+    running+=$(pgrep -x "$name" | sed "s/^/$name pid /" | tr '\n' ' ' || true)
+  done
+  [ -z "$running" ] || fail "a Slurm daemon already runs on this machine (${running% }); stop it first"
+  mkdir -p "$dir"
+  pgrep -x munged >"$dir/preexisting.pids" || true
 
   local host cpus mem
   host=$(hostname -s)
@@ -88,13 +99,14 @@ start() {
   cpus=$(nproc)
   [ "$cpus" -ge 4 ] || cpus=4
 
-  mkdir -p "$dir"
   # munged runs as the munge user and must reach DIR/munge: DIR itself is traversable (mktemp -d makes 0700).
   chmod 755 "$dir"
   mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/run" "$dir/munge"
   # munged's socket folder must be traversable by every user (the clients), and writable only by munge.
   chown munge:munge "$dir/munge"
   chmod 755 "$dir/munge"
+  runuser -u munge -- test -x "$dir/munge" ||
+    fail "the munge user cannot reach $dir/munge: every folder above it must be searchable by all (chmod o+x)"
 
   # The Debian package creates /etc/munge/munge.key when it is installed; a machine without one gets a key of
   # its own under DIR (munged refuses to start without a key).
