@@ -107,10 +107,9 @@ start_s=$(date +%s)
 jobid=
 merge_jobid=
 # shellcheck source=/dev/null # the recipe's submit block, read from the docs above
-source ./submit.sh
-if [ -z "$jobid" ] || [ -z "$merge_jobid" ]; then
-  echo "test-slurm: the submit block did not set jobid and merge_jobid" >&2
-  exit 2
+if ! source ./submit.sh || [ -z "$jobid" ] || [ -z "$merge_jobid" ]; then
+  echo "test-slurm: the recipe's submit block failed, or did not set jobid and merge_jobid" >&2
+  exit 3
 fi
 jobid=${jobid%%;*}
 merge_jobid=${merge_jobid%%;*}
@@ -123,6 +122,13 @@ requeued=$tmp/requeued.txt
 csv=results/run/shard-2/games.csv
 until [ -f "$csv" ] && [ "$(wc -l <"$csv")" -ge 2 ]; do
   if over_deadline; then echo "test-slurm: shard 2 recorded no game in ${deadline_s} s" >&2; exit 3; fi
+  # The recipe's line at the task's end: shard 2 ended without a game (a bad flag, an engine that fails).
+  if grep -q '^shard 2: exit ' results/logs/shard-2.log 2>/dev/null &&
+    { [ ! -f "$csv" ] || [ "$(wc -l <"$csv")" -lt 2 ]; }; then
+    echo "test-slurm: FAILED: shard 2 ended without recording a game; its log:" >&2
+    tail -n 30 results/logs/shard-2.log >&2 || true
+    exit 1
+  fi
   sleep 0.2
 done
 state=$(squeue -h -j "${jobid}_2" -o %T 2>/dev/null || true)
