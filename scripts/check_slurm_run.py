@@ -209,15 +209,26 @@ def main() -> int:
         print(f"decision: {decision.get('decision')} after {decision.get('pairs')} pairs of the run, LLR "
               f"{decision.get('llr')} (bounds [{decision.get('lower')}, {decision.get('upper')}]), ptnml "
               f"{decision.get('ptnml')}, at {decision.get('time')}")
+        if isinstance(decision.get("shards"), list):
+            parts = ", ".join(f"{c.get('folder')} {c.get('games')} games ({c.get('pairs')} pairs)"
+                              for c in decision["shards"] if isinstance(c, dict))
+            print(f"decision.toml, each shard's games when it was taken (by shard {decision.get('by_shard')}): "
+                  f"{parts}")
         other = {k: v for k, v in decision.items()
-                 if k not in ("decision", "llr", "lower", "upper", "pairs", "ptnml", "time")}
+                 if k not in ("decision", "llr", "lower", "upper", "pairs", "ptnml", "time", "shards", "by_shard")}
         if other:
-            print(f"decision.toml, per shard: {other}")
+            print(f"decision.toml, the rest: {other}")
+        # decision.toml is written once (a file linked into place), so its mtime is the decision's time to the
+        # nanosecond; its `time` text may count whole seconds only.
+        written = decision_path.stat().st_mtime_ns / 1e9
         t = epoch(decision.get("time"))
-        if t is not None and ends:
-            print(f"from the decision to the last shard's exit: {max(ends) - t:.2f} s")
+        if ends:
+            print(f"from the decision to the last shard's exit: {max(ends) - written:.2f} s (decision.toml's mtime"
+                  + (f"; {max(ends) - t:.2f} s by its time text" if t is not None else "") + ")")
+            print(f"from the decision to each shard's exit: "
+                  + ", ".join(f"{e - written:.2f} s" for e in ends))
         else:
-            print("from the decision to the last shard's exit: unknown (no time in decision.toml or no exit line)")
+            print("from the decision to the last shard's exit: unknown (no exit line in the shards' logs)")
     print("\n== the merge's report (results/logs/merge.log)")
     print(merge_text.rstrip() or "(empty)")
     print()
