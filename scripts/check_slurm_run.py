@@ -3,12 +3,13 @@
 run it, and prints the figures issue 19 asks for.
 
 Reads, in the submit folder WORK: shards.sbatch (the number of shards and games), results/run/shard-I/ (each
-shard's games.csv), results/run/decision.toml (written once when the combined SPRT decides), results/logs/shard-I.log
-(the lines the recipe prints at each task's start and exit) and results/logs/merge.log. Checks that every shard
-folder exists and records no game twice; that the requeued shard was restarted, resumed its folder and kept every
-game it had recorded; that the decision file exists and its LLR is past the bound it names; that every shard
-played fewer pairs than its part and ended with exit 0; that the merge succeeded, kept every game and shows the
-decision of decision.toml; and that a shard resumed after the decision exits 0 at once without a game.
+shard's games.csv), results/run/decision.toml (written once when the combined SPRT decides),
+results/logs/shard-I.log (the lines the recipe prints at each task's start and exit) and results/logs/merge.log.
+Checks that every shard folder exists and records no game twice; that the requeued shard was restarted, resumed its
+folder and kept every game it had recorded; that the decision file exists and its LLR is past the bound it names;
+that every shard played fewer pairs than its part and ended with exit 0; that the merge succeeded, kept every game
+and shows the decision of decision.toml; and that a shard resumed after the decision exits 0 at once without a
+game.
 Prints the games per shard, the decision (the pair count of the run at which the combined LLR crossed), the time
 from the decision to the last shard's exit, and the merge's report. Exit 0 when every check holds, 1 otherwise.
 """
@@ -161,8 +162,8 @@ def main() -> int:
             n = len({r["pair"] for r in rows[i]})
             check(n < part_pairs, f"shard {i}: {n} pairs played, fewer than its part of {part_pairs}")
         exits = logs_by_shard.get(i, {}).get("exits", [])
-        check(bool(exits) and exits[-1][0] == 0,
-              f"shard {i}: the task's last run exited 0 ({'exit ' + str(exits[-1][0]) if exits else 'no exit line'})")
+        last = f"exit {exits[-1][0]}" if exits else "no exit line"
+        check(bool(exits) and exits[-1][0] == 0, f"shard {i}: the task's last run exited 0 ({last})")
 
     # The merge.
     merge_log = logs / "merge.log"

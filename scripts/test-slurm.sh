@@ -33,7 +33,10 @@ for bin in slurmctld slurmd munged sbatch squeue scontrol; do
     exit 3
   fi
 done
-python3 -c 'import tomllib' 2>/dev/null || { echo "test-slurm: python3 3.11 or later (tomllib) needed" >&2; exit 3; }
+if ! python3 -c 'import tomllib' 2>/dev/null; then
+  echo "test-slurm: python3 3.11 or later (tomllib) needed" >&2
+  exit 3
+fi
 
 arbiter=${ARBITER:-$repo/target/release/arbiter}
 if [ ! -x "$arbiter" ]; then
