@@ -4,7 +4,8 @@
 #
 # Needs: Rust (cargo). Installs, when missing: python3 with pip and the UCI engines stockfish, fairy-stockfish,
 # ethereal-chess, toga2 and glaurung (Debian packages, via apt-get), and python-chess (PyPI package `chess`), used
-# by the tests to replay games.pgn independently of Arbiter.
+# by the tests to replay games.pgn independently of Arbiter; and Slurm (slurmctld slurmd slurm-client munge), for
+# the last step: the Slurm job-array recipe on a real single-node cluster (scripts/test-slurm.sh, needs root).
 # The shared suites are read from ../shared (beside the checkout), as CI lays them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,11 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]} (apt-get)"
   apt_install "${missing[@]}"
+fi
+# Slurm from Debian, for scripts/test-slurm.sh: the daemons run on this machine only while that test runs.
+if [ ! -x /usr/sbin/slurmctld ]; then
+  echo "== installing slurmctld slurmd slurm-client munge (apt-get)"
+  apt_install slurmctld slurmd slurm-client munge
 fi
 if ! python3 -c 'import chess' >/dev/null 2>&1; then
   echo "== installing python-chess (pip install chess)"
@@ -63,3 +69,5 @@ echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/
 cargo test --release --test perft -- --ignored full_suites_to_1e8 seed_test_position_depth_5
 echo "== Xiangqi perft suite above 1e8 nodes (the two depth-5 counts of 133 and 141 million)"
 cargo test --release --test xiangqi -- --ignored suite_above_1e8
+echo "== the Slurm job-array recipe on a single-node cluster (scripts/test-slurm.sh)"
+as_root env PATH="$PATH" bash scripts/test-slurm.sh
