@@ -457,3 +457,48 @@ fn resume_refuses_an_edited_plan_or_record() {
     edit("games.csv", &first, &flipped, "does not follow from its games");
     assert_eq!(resume().status.code(), Some(0), "the restored files resume");
 }
+
+/// One run split over two shards played at once (`--shard I/2`, sibling folders): each shard plays half of
+/// every iteration's pairs, waits for the other's, and applies the same update; a shard killed with SIGKILL and
+/// resumed loses nothing; both shards end with the one-process run's trajectory, bit for bit.
+#[test]
+fn shards_of_one_run_share_its_trajectory() {
+    let d = dir("shards");
+    let p = params(&d, MATERIAL);
+    let base = ["--engine", "name=seed", "--params", &p, "--iterations", "5", "--pairs-per-iteration", "4"];
+    let base: Vec<&str> = base.iter().copied().chain(["--nodes", "300", "--concurrency", "1"]).collect();
+    let one = d.join("one").display().to_string();
+    let single = spsa(&[&base[..], &["--out", &one]].concat());
+    assert_eq!(single.status.code(), Some(0), "{}", text(&single));
+    let run = d.join("run");
+    let start = |i: u32| {
+        let out = run.join(format!("shard-{i}")).display().to_string();
+        let shard = format!("{i}/2");
+        Command::new(ARBITER)
+            .arg("spsa")
+            .args(&base)
+            .args(["--shard", &shard, "--out", &out])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start a shard")
+    };
+    let first = start(1);
+    let mut second = start(2);
+    let started = Instant::now();
+    while rows(&run.join("shard-2")).len() < 3 && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    second.kill().expect("SIGKILL shard 2");
+    second.wait().unwrap();
+    let resumed = spsa(&["--resume", &run.join("shard-2").display().to_string()]);
+    assert_eq!(resumed.status.code(), Some(0), "{}", text(&resumed));
+    let first = first.wait_with_output().unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first));
+    let want = std::fs::read_to_string(d.join("one").join("spsa.csv")).unwrap();
+    for i in 1..=2 {
+        let got = std::fs::read_to_string(run.join(format!("shard-{i}")).join("spsa.csv")).unwrap();
+        assert_eq!(got, want, "shard {i}'s trajectory differs from the one-process run's");
+        assert_eq!(games(&run.join(format!("shard-{i}"))).len(), 1 + 5 * 4, "half of every iteration's games");
+    }
+}

@@ -108,6 +108,13 @@ pub struct SpsaArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
 
+    /// Play shard I of N of the run (1-based): each iteration's pairs are split between the shards (pair k to
+    /// shard k mod N + 1), each shard waits for the others' games of the iteration (read from the sibling
+    /// folders `RUN/shard-J`, on a shared file system) and applies the same update, so every shard's spsa.csv is
+    /// the run's one trajectory. Give each shard `--out RUN/shard-I`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<crate::runner::Shard>,
+
     /// Continue the run in DIR where it stopped (only --concurrency, --recover and --validate may be given too).
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
@@ -254,6 +261,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         order: args.order,
         seed: args.seed,
         rounds: Some(pairs),
+        shard: args.shard,
         concurrency: args.concurrency,
         limits: args.limits.clone(),
         adjudication: args.adjudication.clone(),

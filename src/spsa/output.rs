@@ -404,6 +404,14 @@ fn open_cut(path: &Path) -> Result<(File, String), String> {
     Ok((file, text))
 }
 
+/// The games of a `games.csv` (another shard's, maybe being written): complete lines that read, others skipped.
+pub fn read_games_lenient(path: &Path) -> Vec<GameRow> {
+    let Ok(bytes) = std::fs::read(path) else { return Vec::new() };
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(&bytes[..end]);
+    reader.records().flatten().filter_map(|record| game_row(&record).ok()).collect()
+}
+
 /// Reads a `games.csv` record.
 fn game_row(record: &csv::StringRecord) -> Result<GameRow, String> {
     if record.len() != GAMES_HEADER.len() {

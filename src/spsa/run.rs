@@ -272,6 +272,10 @@ pub fn resume(
         return Ok(None);
     }
     let (files, recorded) = SpsaFiles::reopen(dir, &plan).map_err(resume_error)?;
+    let mut recorded = recorded;
+    let done = recorded.done();
+    // A shard's finished iterations hold the other shards' games too.
+    recorded.games.extend(sibling_games(&plan, dir).into_iter().filter(|row| row.iteration <= done));
     let state = replay(&plan, &spec, &recorded).map_err(resume_error)?;
     if state.done == plan.schedule.iterations {
         observer.note(&format!("arbiter spsa: {}: the run is complete ({} iterations)", dir.display(), state.done));
@@ -486,7 +490,7 @@ fn play(
     let base = [spec.engines[plus].clone(), spec.engines[minus].clone()];
     spec.length = MatchLength::Rounds(plan.pairs_per_iteration);
     spec.sprt = None;
-    spec.shard = None;
+    spec.shard = plan.plan.shard;
     let plan_start = spec.start;
     observer.started(plan, state.done, state.pending.len() as u64);
     let mut run = SpsaRun {
@@ -544,8 +548,8 @@ fn play(
             state.pending = scores;
             break;
         }
-        let complete = scores.len() as u64 == plan.games_per_iteration();
-        if !complete {
+        let own_games = 2 * spec.schedule().planned_pairs();
+        if scores.len() as u64 != own_games {
             state.pending = scores;
             if let Some(halted) = match_state.halted {
                 run.halted = Some(halted);
@@ -554,9 +558,19 @@ fn play(
             }
             break;
         }
-        let result: f64 = scores.values().sum();
+        // A shard waits for the other shards' games of this iteration: every shard applies the same update.
+        let all = match wait_for_shards(plan, dir, k, &scores, observer, &mut files, interrupt) {
+            Some(all) => all,
+            None => {
+                state.pending = scores;
+                run.interrupted = true;
+                break;
+            }
+        };
+        let result: f64 = all.values().sum();
         let theta = update(&plan.params, &state.theta, &step, result);
-        let row = IterationRow { iteration: k, games: state.games, result, theta: theta.clone(), step };
+        let row =
+            IterationRow { iteration: k, games: k * plan.games_per_iteration(), result, theta: theta.clone(), step };
         if let Err(error) = files.append_iteration(plan, &row) {
             run.failure = Some(error.to_string());
             break;
@@ -587,6 +601,52 @@ fn play(
     run.elapsed_s = started.elapsed().as_secs_f64();
     run.cpu_s = cpu_started.and_then(|t| t.try_elapsed().ok()).map_or(0.0, |d| d.as_secs_f64());
     run
+}
+
+/// The contributions of every game of iteration `k`: this shard's (`own`) and, for a shard, the other shards'
+/// read from their folders, waited for (polled every 200 ms) until the iteration is complete; `None` when an
+/// interrupt comes first.
+fn wait_for_shards(
+    plan: &SpsaPlan,
+    dir: &Path,
+    k: u64,
+    own: &BTreeMap<u64, f64>,
+    observer: &mut dyn SpsaObserver,
+    files: &mut SpsaFiles,
+    interrupt: &AtomicBool,
+) -> Option<BTreeMap<u64, f64>> {
+    let mut told = false;
+    loop {
+        let mut all = own.clone();
+        for row in sibling_games(plan, dir).into_iter().filter(|row| row.iteration == k) {
+            if let (Some(white), Some(black)) = (side_index(plan, &row.white), side_index(plan, &row.black)) {
+                all.insert(row.game_number(), contribution(plan, white, black, row.result));
+            }
+        }
+        if all.len() as u64 >= plan.games_per_iteration() {
+            return Some(all);
+        }
+        if interrupt.load(Ordering::SeqCst) {
+            return None;
+        }
+        if !told {
+            told = true;
+            files.log(
+                observer,
+                &format!(
+                    "iteration {k}: this shard's games are in; waiting for the other shards' ({} of {} games)",
+                    all.len(),
+                    plan.games_per_iteration()
+                ),
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// The index in the iteration's match of the engine named `name` (`NAME+`, `NAME-` or the opponent).
+fn side_index(plan: &SpsaPlan, name: &str) -> Option<usize> {
+    plan.plan.engines.iter().position(|e| e.name == name)
 }
 
 /// Records the games of one iteration: `games.csv` and the plus side's contribution of each.
@@ -685,4 +745,39 @@ pub fn engine_options(engine: &EngineSpec) -> Result<(Vec<OptionInfo>, bool), Sp
             Ok((uci_options(&lines), whole))
         }
     }
+}
+
+impl SpsaPlan {
+    /// The identity of the run this plan is a shard of: [`SpsaPlan::fingerprint`] without what differs between
+    /// its shards (the shard, the output folder and name, the concurrency, `--recover`).
+    pub fn run_identity(&self) -> String {
+        let mut plan = self.clone();
+        plan.plan.shard = None;
+        plan.plan.output.out = None;
+        plan.plan.output.name = None;
+        plan.plan.concurrency = None;
+        plan.plan.recover = false;
+        plan.fingerprint()
+    }
+}
+
+/// The games of the other shards of the run whose shard folder is `dir` (its sibling folders holding an
+/// `spsa.toml` of the same run), complete lines only; empty for an unsharded run.
+fn sibling_games(plan: &SpsaPlan, dir: &Path) -> Vec<GameRow> {
+    let (Some(_), Some(parent)) = (plan.plan.shard, dir.parent()) else { return Vec::new() };
+    let identity = plan.run_identity();
+    let own = dir.file_name();
+    let mut rows = Vec::new();
+    let Ok(entries) = std::fs::read_dir(parent) else { return rows };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.file_name() == own || !path.join(output::SPSA_TOML).is_file() {
+            continue;
+        }
+        let Ok(sibling) = output::read_plan(&path) else { continue };
+        if sibling.run_identity() == identity {
+            rows.extend(output::read_games_lenient(&path.join(output::GAMES_CSV)));
+        }
+    }
+    rows
 }
