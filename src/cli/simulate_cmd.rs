@@ -302,7 +302,7 @@ fn describe_shards(model: &ShardModel) -> String {
         ReadCut::Common => "its own as late",
     };
     format!(
-        "Shards: {}, {} pairs in flight each, speeds 1 to {}; a read after every {} pairs{period}, seeing other \
+        "Shards: {}, {} pairs in flight each, speeds 1 to {}; a read every {} own pairs{period}, seeing other \
          shards' pairs {} pair times late and {own}",
         model.shards, model.concurrency, model.speed_ratio, model.read_every_pairs, model.read_delay
     )
