@@ -101,17 +101,17 @@ pub struct ShardFlags {
     pub read_every_pairs: u64,
 
     /// A shard also reads every T mean pair durations (with --shards; default: only after pairs).
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "T", requires = "shards")]
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "T", requires = "shards", allow_hyphen_values = true)]
     pub read_period: Option<f64>,
 
     /// Stale reads: another shard's pair is seen only D mean pair durations after it finished, and the decision
     /// D after it was written (with --shards).
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "D", default_value_t = 0.0, requires = "shards")]
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "D", default_value_t = 0.0, requires = "shards", allow_hyphen_values = true)]
     pub read_delay: f64,
 
     /// The fastest shard's speed over the slowest's; the shards' speeds are spread geometrically between them
     /// (with --shards).
-    #[arg(value_parser = crate::cli::args::finite, long, value_name = "R", default_value_t = 1.0, requires = "shards")]
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "R", default_value_t = 1.0, requires = "shards", allow_hyphen_values = true)]
     pub speed_ratio: f64,
 
     /// Which of its own pairs a stale read counts (with --shards): own-fresh, all of them (the others' being
