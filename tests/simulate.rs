@@ -18,7 +18,7 @@
 //! little inside alpha and beta, as expected of a GSPRT whose LLR overshoots the bounds when it crosses them
 //! (no overshoot correction is applied).
 
-use arbiter::stats::{EloModel, PairDistribution, SprtSpec, simulate};
+use arbiter::stats::{EloModel, PairDistribution, ReadCut, ShardModel, SprtSpec, simulate, simulate_shards};
 
 /// Runs per hypothesis.
 const RUNS: u64 = 20_000;
@@ -52,4 +52,57 @@ fn normalized_pentanomial_sprt_keeps_beta_at_elo1() {
     eprintln!("true nElo = elo1: pass rate {rate:.4} ({report:?})");
     let power = 1.0 - spec.beta();
     assert!((rate - power).abs() <= 0.01, "pass rate {rate} at elo1, 1 - beta {power}: {report:?}");
+}
+
+/// Runs per hypothesis and shard count of the sharded checks below.
+const SHARD_RUNS: u64 = 3_000;
+
+/// How far the sharded pass rates may stray past alpha and 1 - beta: 3.8 binomial standard errors of a rate
+/// near 0.05 over 3,000 runs (sqrt(0.05 * 0.95 / 3,000) = 0.0040).
+const SHARD_TOLERANCE: f64 = 0.015;
+
+/// A cluster as it is: shards of speeds 1 to 4, two pairs in flight each, a read after every pair and every
+/// half pair time. With 4 shards the reads are fresh; with 64 they see every pair, the reader's own included,
+/// one pair time late (a common cut): a stale read, yet of a prefix of the run's pairs in time.
+fn cluster(shards: u64) -> ShardModel {
+    let (read_delay, read_cut) = if shards == 4 { (0.0, ReadCut::OwnFresh) } else { (1.0, ReadCut::Common) };
+    ShardModel {
+        concurrency: 2,
+        read_period: Some(0.5),
+        read_delay,
+        speed_ratio: 4.0,
+        read_cut,
+        ..ShardModel::new(shards)
+    }
+}
+
+fn sharded_pass_rate_at(nelo: f64, shards: u64, seed: u64) -> (f64, arbiter::stats::ShardSimulationReport) {
+    let dist = PairDistribution::bayeselo(nelo, EloModel::Normalized, 0.5, 0.0).expect("valid pair model");
+    let report = simulate_shards(&spec(), &dist, &cluster(shards), SHARD_RUNS, MAX_PAIRS, seed);
+    assert_eq!(report.decisions.undecided, 0, "{report:?}");
+    (report.decisions.pass_rate().expect("runs were played"), report)
+}
+
+/// A run split into 4 or 64 shards that stop on the combined LLR, looked at only when a shard reads, keeps
+/// alpha: at elo0 the pass rate is at most alpha + 0.015. What was measured: docs/scale-statistics.md.
+#[test]
+fn shards_stopping_on_the_combined_llr_keep_alpha_at_elo0() {
+    let spec = spec();
+    for (shards, seed) in [(4, 11), (64, 12)] {
+        let (rate, report) = sharded_pass_rate_at(spec.elo0(), shards, seed);
+        eprintln!("{shards} shards, true nElo = elo0: pass rate {rate:.4} ({report:?})");
+        assert!(rate <= spec.alpha() + SHARD_TOLERANCE, "{shards} shards: pass rate {rate} at elo0: {report:?}");
+    }
+}
+
+/// The same runs keep beta: at elo1 the pass rate is at least 1 - beta - 0.015.
+#[test]
+fn shards_stopping_on_the_combined_llr_keep_beta_at_elo1() {
+    let spec = spec();
+    for (shards, seed) in [(4, 13), (64, 14)] {
+        let (rate, report) = sharded_pass_rate_at(spec.elo1(), shards, seed);
+        eprintln!("{shards} shards, true nElo = elo1: pass rate {rate:.4} ({report:?})");
+        let power = 1.0 - spec.beta();
+        assert!(rate >= power - SHARD_TOLERANCE, "{shards} shards: pass rate {rate} at elo1: {report:?}");
+    }
 }

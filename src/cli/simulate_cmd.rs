@@ -5,10 +5,16 @@
 //! simulator; see [`crate::stats::PairDistribution::bayeselo`]. `--elo` is read in the units of `--model`, the
 //! SPRT's own: nElo for `normalized`, logistic Elo for `logistic`.
 //!
+//! With `--shards N` it simulates a run split into shards that share one decision
+//! ([`crate::stats::simulate_shards`]) and also reports the games recorded when the last shard stopped.
+//!
 //! Exit codes: 0 after the simulation, 2 for a bad flag (the message names it).
 
 use crate::runner::MAX_GAMES;
-use crate::stats::{EloModel, SimulationPlan, SimulationPlanError, SimulationRequest, simulate};
+use crate::stats::{
+    EloModel, ReadCut, ShardModel, ShardModelError, SimulationPlan, SimulationPlanError, SimulationRequest, simulate,
+    simulate_shards,
+};
 use std::time::Instant;
 
 pub use crate::stats::{MAX_SIMULATED_ELO as MAX_ELO, MAX_SIMULATION_RUNS as MAX_RUNS};
@@ -69,6 +75,99 @@ pub struct SimulateArgs {
     /// Worker threads (default: all cores).
     #[arg(value_parser = crate::cli::args::threads, long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// The sharded mode's flags (--shards and the flags that need it).
+    #[command(flatten)]
+    pub shards: ShardFlags,
+}
+
+/// Flags of the sharded mode of `arbiter sprt simulate`: a run split into shards that share one decision.
+/// Time is counted in mean pair durations of the slowest shard.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct ShardFlags {
+    /// Simulate a run split into N shards that share one SPRT decision: each shard plays its own pairs and,
+    /// when it finishes a pair, computes the SPRT over the pairs that all shards finished; the first such read
+    /// beyond a bound decides, and every shard then stops after the pairs it is playing. Reports the games at
+    /// the decision and the games recorded in the end.
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u64>,
+
+    /// Pairs in flight per shard (with --shards).
+    #[arg(long, value_name = "C", default_value_t = 1, requires = "shards")]
+    pub concurrency: u64,
+
+    /// A shard reads after every K of its own pairs, and after its last (with --shards).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "shards")]
+    pub read_every_pairs: u64,
+
+    /// A shard also reads every T mean pair durations (with --shards; default: only after pairs).
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "T", requires = "shards", allow_hyphen_values = true)]
+    pub read_period: Option<f64>,
+
+    /// Stale reads: another shard's pair is seen only D mean pair durations after it finished, and the decision
+    /// D after it was written (with --shards).
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "D", default_value_t = 0.0, requires = "shards", allow_hyphen_values = true)]
+    pub read_delay: f64,
+
+    /// The fastest shard's speed over the slowest's; the shards' speeds are spread geometrically between them
+    /// (with --shards).
+    #[arg(value_parser = crate::cli::args::finite, long, value_name = "R", default_value_t = 1.0, requires = "shards", allow_hyphen_values = true)]
+    pub speed_ratio: f64,
+
+    /// Which of its own pairs a stale read counts (with --shards): own-fresh, all of them (the others' being
+    /// seen --read-delay late); common, those up to the same time as the others'.
+    #[arg(long, value_enum, default_value_t = ReadCutArg::OwnFresh, requires = "shards")]
+    pub read_cut: ReadCutArg,
+}
+
+/// The `--read-cut` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadCutArg {
+    /// A shard counts every pair it has finished.
+    OwnFresh,
+    /// A shard counts its own pairs up to the same time as the others'.
+    Common,
+}
+
+impl From<ReadCutArg> for ReadCut {
+    fn from(cut: ReadCutArg) -> Self {
+        match cut {
+            ReadCutArg::OwnFresh => ReadCut::OwnFresh,
+            ReadCutArg::Common => ReadCut::Common,
+        }
+    }
+}
+
+impl ShardFlags {
+    /// The flags of a run without --shards (the single-process simulation).
+    pub const NONE: Self = Self {
+        shards: None,
+        concurrency: 1,
+        read_every_pairs: 1,
+        read_period: None,
+        read_delay: 0.0,
+        speed_ratio: 1.0,
+        read_cut: ReadCutArg::OwnFresh,
+    };
+
+    /// The shard model of these flags, checked; `None` without --shards.
+    ///
+    /// # Errors
+    /// A [`ShardModelError`] naming the flag.
+    pub fn model(&self) -> Result<Option<ShardModel>, ShardModelError> {
+        let Some(shards) = self.shards else { return Ok(None) };
+        let model = ShardModel {
+            shards,
+            concurrency: self.concurrency,
+            read_every_pairs: self.read_every_pairs,
+            read_period: self.read_period,
+            read_delay: self.read_delay,
+            speed_ratio: self.speed_ratio,
+            read_cut: ReadCut::from(self.read_cut),
+        };
+        model.check()?;
+        Ok(Some(model))
+    }
 }
 
 /// The `--model` values.
@@ -118,12 +217,14 @@ pub fn plan(args: &SimulateArgs) -> Result<SimulationPlan, SimulationPlanError> 
 
 /// Runs `arbiter sprt simulate`: prints the pair model, then the pass rate with its Wilson 95% interval, the
 /// failed and undecided runs, and the mean and 95th percentile of the games to a decision; the time taken
-/// and runs per second go to stderr.
+/// and runs per second go to stderr. With --shards, the line of the shard model comes first and the games
+/// recorded when the last shard stopped last.
 ///
 /// # Errors
-/// Bad flags (see [`plan`]); the caller exits with code 2.
+/// Bad flags (see [`plan`] and [`ShardFlags::model`]); the caller exits with code 2.
 pub fn run(args: SimulateArgs) -> anyhow::Result<i32> {
     let plan = plan(&args)?;
+    let shard_model = args.shards.model()?;
     let p = plan.dist.probabilities();
     let model = plan.spec.model();
     println!(
@@ -142,13 +243,20 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<i32> {
         p.nelo(),
         p.draw_ratio()
     );
+    if let Some(shards) = &shard_model {
+        println!("{}", describe_shards(shards));
+    }
     let start = Instant::now();
-    let report = match args.threads {
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?
-            .install(|| simulate(&plan.spec, &plan.dist, plan.runs, plan.max_pairs, args.seed)),
-        None => simulate(&plan.spec, &plan.dist, plan.runs, plan.max_pairs, args.seed),
+    let simulate_all = || match &shard_model {
+        None => (simulate(&plan.spec, &plan.dist, plan.runs, plan.max_pairs, args.seed), None),
+        Some(shards) => {
+            let report = simulate_shards(&plan.spec, &plan.dist, shards, plan.runs, plan.max_pairs, args.seed);
+            (report.decisions, Some(report))
+        }
+    };
+    let (report, sharded) = match args.threads {
+        Some(threads) => rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(simulate_all),
+        None => simulate_all(),
     };
     let seconds = start.elapsed().as_secs_f64();
     let rate = report.pass_rate().expect("at least one run was played");
@@ -162,15 +270,42 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<i32> {
         report.undecided
     );
     println!("Pass rate: {rate:.4} (95% interval {low:.4} to {high:.4})");
+    let at_decision = if sharded.is_some() { "Games at the decision" } else { "Games to a decision" };
     match (report.mean_games, report.p95_games) {
-        (Some(mean), Some(p95)) => println!("Games to a decision: mean {mean:.1}, 95th percentile {p95}"),
-        _ => println!("Games to a decision: none decided"),
+        (Some(mean), Some(p95)) => println!("{at_decision}: mean {mean:.1}, 95th percentile {p95}"),
+        _ => println!("{at_decision}: none decided"),
+    }
+    if let Some(sharded) = sharded
+        && let (Some(mean), Some(p95), Some(decided)) =
+            (sharded.mean_recorded_games, sharded.p95_recorded_games, report.mean_games)
+    {
+        println!(
+            "Games recorded when the last shard stopped: mean {mean:.1}, 95th percentile {p95} (overshoot: mean {:.1})",
+            mean - decided
+        );
     }
     if report.undecided > 0 {
         eprintln!("note: the games figures leave out the {} undecided runs; raise --max-games", report.undecided);
     }
     eprintln!("{} runs in {seconds:.2} s ({:.0} runs/s)", report.runs, report.runs as f64 / seconds.max(1e-9));
     Ok(0)
+}
+
+/// One line describing a shard model, for the report.
+fn describe_shards(model: &ShardModel) -> String {
+    let period = match model.read_period {
+        Some(period) => format!(" and every {period} pair times"),
+        None => String::new(),
+    };
+    let own = match model.read_cut {
+        ReadCut::OwnFresh => "its own at once",
+        ReadCut::Common => "its own as late",
+    };
+    format!(
+        "Shards: {}, {} pairs in flight each, speeds 1 to {}; a read every {} own pairs{period}, seeing other \
+         shards' pairs {} pair times late and {own}",
+        model.shards, model.concurrency, model.speed_ratio, model.read_every_pairs, model.read_delay
+    )
 }
 
 #[cfg(test)]
@@ -191,6 +326,7 @@ mod tests {
             max_games: MAX_GAMES,
             bias: 0.0,
             threads: None,
+            shards: ShardFlags::NONE,
         }
     }
 
@@ -233,5 +369,20 @@ mod tests {
     fn run_simulates_and_rejects_bad_flags() {
         assert_eq!(run(SimulateArgs { elo: 50.0, elo1: 50.0, max_games: 400, threads: Some(1), ..args() }).unwrap(), 0);
         assert!(run(SimulateArgs { runs: 0, ..args() }).is_err());
+    }
+
+    #[test]
+    fn sharded_mode_runs_and_names_its_bad_flags() {
+        let shards = |change: fn(&mut ShardFlags)| {
+            let mut flags = ShardFlags { shards: Some(4), ..ShardFlags::NONE };
+            change(&mut flags);
+            SimulateArgs { elo: 50.0, elo1: 50.0, max_games: 400, threads: Some(1), shards: flags, ..args() }
+        };
+        assert_eq!(run(shards(|f| (f.concurrency, f.read_period, f.read_delay) = (2, Some(0.5), 1.0))).unwrap(), 0);
+        let error = |change| run(shards(change)).unwrap_err().to_string();
+        assert_eq!(error(|f| f.shards = Some(0)), "--shards: expected a number from 1 to 1024, got 0");
+        assert_eq!(error(|f| f.read_every_pairs = 0), "--read-every-pairs: expected at least 1 pair, got 0");
+        assert_eq!(error(|f| f.speed_ratio = 0.0), "--speed-ratio: expected a number from 1 to 1000, got 0");
+        assert_eq!(ShardFlags::NONE.model(), Ok(None));
     }
 }

@@ -32,6 +32,7 @@ mod mle;
 mod pentanomial;
 mod rating;
 mod simulate;
+mod simulate_shards;
 mod sprt;
 mod sprt_elo;
 
@@ -47,6 +48,10 @@ pub use rating::{
 pub use simulate::{
     MAX_SIMULATED_ELO, MAX_SIMULATION_RUNS, PairDistribution, PairProbabilities, RunResult, SimulationError,
     SimulationPlan, SimulationPlanError, SimulationReport, SimulationRequest, run_rng, simulate, simulate_run,
+};
+pub use simulate_shards::{
+    MAX_SHARD_TIME, MAX_SIMULATED_SHARDS, ReadCut, ShardModel, ShardModelError, ShardRecord, ShardRunResult,
+    ShardSimulationReport, pair_duration, shard_quota, simulate_shard_run, simulate_shards, timing_rng, visible_pairs,
 };
 pub use sprt::{MAX_SPRT_ELO, SprtDecision, SprtOutcome, SprtSpec, llr, sprt_bounds, sprt_decision};
 pub use sprt_elo::{SprtElo, sprt_elo};
