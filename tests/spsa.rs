@@ -501,4 +501,9 @@ fn shards_of_one_run_share_its_trajectory() {
         assert_eq!(got, want, "shard {i}'s trajectory differs from the one-process run's");
         assert_eq!(games(&run.join(format!("shard-{i}"))).len(), 1 + 5 * 4, "half of every iteration's games");
     }
+    // `arbiter status` reads the run's trajectory from its shards.
+    let status = Command::new(ARBITER).arg("status").arg(&run).output().unwrap();
+    assert_eq!(status.status.code(), Some(0), "{}", text(&status));
+    let shown = String::from_utf8_lossy(&status.stdout);
+    assert!(shown.contains("shard-2") && shown.contains("values      after iteration 5: material[1] "), "{shown}");
 }

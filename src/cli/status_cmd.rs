@@ -27,6 +27,10 @@ pub struct StatusArgs {
 /// # Errors
 /// None in practice: errors are printed here.
 pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
+    if let Some((plan, folders)) = crate::spsa::output::spsa_status(&args.dir) {
+        super::stdout_text(format_args!("{}", spsa_text(&plan, &folders)));
+        return Ok(0);
+    }
     Ok(exit_code(
         run_status(&args.dir)
             .and_then(|status| {
@@ -45,6 +49,33 @@ pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
             })
             .map_err(|e| Failure::Input(anyhow::anyhow!(e))),
     ))
+}
+
+/// The status of an SPSA run (or its shards): each folder's iterations and games, and the values after the most
+/// advanced one's last iteration (every shard computes the same trajectory).
+pub fn spsa_text(plan: &crate::spsa::SpsaPlan, folders: &[crate::spsa::output::SpsaFolderStatus]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "spsa        {} parameters, {} iterations of {} pairs",
+        plan.params.len(),
+        plan.schedule.iterations,
+        plan.pairs_per_iteration
+    );
+    let _ = writeln!(out, "{:<12}{:>11}{:>8}", "folder", "iterations", "games");
+    for folder in folders {
+        let _ = writeln!(out, "{:<12}{:>11}{:>8}", folder.folder, folder.done, folder.games);
+    }
+    if let Some(best) = folders.iter().max_by_key(|f| f.done) {
+        let values: Vec<String> = plan
+            .params
+            .iter()
+            .zip(&best.theta)
+            .map(|(p, v)| format!("{} {}", p.name, crate::spsa::gains::shown_value(p, *v)))
+            .collect();
+        let _ = writeln!(out, "values      after iteration {}: {}", best.done, values.join(", "));
+    }
+    out
 }
 
 /// The report of `status`, as printed.

@@ -520,3 +520,47 @@ pub fn trajectory_svg(plan: &SpsaPlan, csv_text: &str) -> Result<String, String>
     .svg()
     .map_err(|e| e.to_string())
 }
+
+/// One SPSA run folder (or shard) as `arbiter status` shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaFolderStatus {
+    /// The folder's name.
+    pub folder: String,
+    /// Iterations finished (rows of `spsa.csv` after the start row).
+    pub done: u64,
+    /// Games in its `games.csv`.
+    pub games: u64,
+    /// The values after its last finished iteration, as `spsa.csv` holds them.
+    pub theta: Vec<f64>,
+}
+
+/// The status of the SPSA run in `dir`: one run folder, or the folder holding its shard folders. Returns the plan
+/// (of the first folder found) and each folder's progress; `None` when `dir` holds no SPSA run.
+pub fn spsa_status(dir: &Path) -> Option<(SpsaPlan, Vec<SpsaFolderStatus>)> {
+    let mut folders: Vec<PathBuf> = if dir.join(SPSA_TOML).is_file() {
+        vec![dir.to_path_buf()]
+    } else {
+        std::fs::read_dir(dir).ok()?.flatten().map(|e| e.path()).filter(|p| p.join(SPSA_TOML).is_file()).collect()
+    };
+    folders.sort();
+    let plan = read_plan(folders.first()?).ok()?;
+    let statuses = folders
+        .iter()
+        .map(|folder| {
+            let text = std::fs::read_to_string(folder.join(SPSA_CSV)).unwrap_or_default();
+            let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+            let last: Vec<f64> = complete
+                .lines()
+                .last()
+                .map(|line| line.split(',').skip(SPSA_COLUMNS.len()).filter_map(|v| v.parse().ok()).collect())
+                .unwrap_or_default();
+            SpsaFolderStatus {
+                folder: folder.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                done: complete.lines().count().saturating_sub(2) as u64,
+                games: read_games_lenient(&folder.join(GAMES_CSV)).len() as u64,
+                theta: last,
+            }
+        })
+        .collect();
+    Some((plan, statuses))
+}

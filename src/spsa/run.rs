@@ -634,13 +634,39 @@ fn wait_for_shards(
             files.log(
                 observer,
                 &format!(
-                    "iteration {k}: this shard's games are in; waiting for the other shards' ({} of {} games)",
+                    "iteration {k}: this shard's games are in; waiting for the other shards' ({} of {} games){}",
                     all.len(),
-                    plan.games_per_iteration()
+                    plan.games_per_iteration(),
+                    foreign_siblings(plan, dir)
                 ),
             );
         }
         std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+}
+
+/// A note naming the sibling folders that hold an SPSA run other than this one (another parameter file, other
+/// settings or another shard count): their games never count here. Empty when there is none.
+fn foreign_siblings(plan: &SpsaPlan, dir: &Path) -> String {
+    let (Some(parent), identity) = (dir.parent(), plan.run_identity()) else { return String::new() };
+    let Ok(entries) = std::fs::read_dir(parent) else { return String::new() };
+    let mut foreign: Vec<String> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name() != dir.file_name() && p.join(output::SPSA_TOML).is_file())
+        .filter(|p| {
+            output::read_plan(p).map_or(true, |other| {
+                other.run_identity() != identity
+                    || other.plan.shard.map(|s| s.count()) != plan.plan.shard.map(|s| s.count())
+            })
+        })
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    foreign.sort();
+    if foreign.is_empty() {
+        String::new()
+    } else {
+        format!("; ignored, not of this run (other settings or parameters): {}", foreign.join(", "))
     }
 }
 
@@ -755,6 +781,7 @@ impl SpsaPlan {
         plan.plan.shard = None;
         plan.plan.output.out = None;
         plan.plan.output.name = None;
+        plan.plan.output.results = PathBuf::new();
         plan.plan.concurrency = None;
         plan.plan.recover = false;
         plan.fingerprint()
@@ -775,7 +802,9 @@ fn sibling_games(plan: &SpsaPlan, dir: &Path) -> Vec<GameRow> {
             continue;
         }
         let Ok(sibling) = output::read_plan(&path) else { continue };
-        if sibling.run_identity() == identity {
+        if sibling.run_identity() == identity
+            && sibling.plan.shard.map(|s| s.count()) == plan.plan.shard.map(|s| s.count())
+        {
             rows.extend(output::read_games_lenient(&path.join(output::GAMES_CSV)));
         }
     }

@@ -262,6 +262,7 @@ pub struct SharedSprt {
     shard: u32,
     last: Option<Instant>,
     decided: Option<Decision>,
+    foreign_warned: bool,
     /// The combined counts at the last check.
     pub combined: Combined,
     /// The SPRT at the last check.
@@ -271,7 +272,16 @@ pub struct SharedSprt {
 impl SharedSprt {
     /// The watch of shard `shard` (1-based) of a run in `parent`.
     pub fn new(view: RunView, sprt: SprtSpec, shard: u32) -> SharedSprt {
-        SharedSprt { view, sprt, shard, last: None, decided: None, combined: Combined::default(), outcome: None }
+        SharedSprt {
+            view,
+            sprt,
+            shard,
+            last: None,
+            decided: None,
+            foreign_warned: false,
+            combined: Combined::default(),
+            outcome: None,
+        }
     }
 
     /// The decision taken or found, if any.
@@ -293,9 +303,27 @@ impl SharedSprt {
             return Ok(None);
         }
         self.last = Some(Instant::now());
-        if let Some(found) = read_decision(&self.view.parent)? {
-            self.decided = Some(found.clone());
-            return Ok(Some(found));
+        match read_decision(&self.view.parent)? {
+            Some(found) if found.fingerprint == self.view.fingerprint => {
+                self.decided = Some(found.clone());
+                return Ok(Some(found));
+            }
+            Some(other) => {
+                // Another run's decision in this folder: two runs share one parent, which the layout forbids. It
+                // cannot stop this run, and this run can no longer write its own: say so once, and play on.
+                if !self.foreign_warned {
+                    self.foreign_warned = true;
+                    return Err(format!(
+                        "{}: a decision of another run (fingerprint {}, this run's {}): the shards of one run need a \
+                         folder of their own; this run's shards play their whole parts",
+                        self.view.parent.join(DECISION_FILE).display(),
+                        other.fingerprint,
+                        self.view.fingerprint
+                    ));
+                }
+                return Ok(None);
+            }
+            None => {}
         }
         self.combined = self.view.refresh();
         let Ok(outcome) = self.sprt.evaluate(&self.combined.penta) else { return Ok(None) };
