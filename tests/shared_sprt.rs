@@ -68,7 +68,7 @@ fn shards_played_at_once_stop_together_and_merge_gives_their_decision() {
     assert_eq!(status.status.code(), Some(0), "{}", text(&status));
     let shown = String::from_utf8_lossy(&status.stdout);
     assert!(shown.contains("decision    H1 accepted after"), "{shown}");
-    assert!(shown.contains("shard-3") && shown.contains("stopped"), "{shown}");
+    assert!(shown.contains("shard-3") && shown.contains("not playing"), "{shown}");
 }
 
 #[test]
@@ -107,4 +107,49 @@ fn status_reads_an_unsharded_run_and_refuses_a_folder_without_one() {
     let empty = Command::new(ARBITER).arg("status").arg(&d).output().unwrap();
     assert_eq!(empty.status.code(), Some(2), "{}", text(&empty));
     assert!(String::from_utf8_lossy(&empty.stderr).contains("no run here"), "{}", text(&empty));
+}
+
+/// Hostile folders: a garbage `decision.toml` is ignored with one warning and the shards still stop at the
+/// bound; an edited decision is refused by merge; a copied shard folder is counted once, with a warning.
+#[test]
+fn damaged_decisions_and_copied_shards_are_not_trusted() {
+    let run = dir("hostile").join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::write(run.join("decision.toml"), "garbage!!! [[").unwrap();
+    let alone = shard(&run, 1, 2).output().unwrap();
+    assert_eq!(alone.status.code(), Some(0), "{}", text(&alone));
+    let stderr = String::from_utf8_lossy(&alone.stderr);
+    assert_eq!(stderr.matches("it is ignored").count(), 1, "one warning: {stderr}");
+    assert!(stderr.contains("SPRT (all shards): H1 accepted"), "still stops at the bound: {stderr}");
+    assert!(games(&run.join("shard-1")) < 2 * 1000, "stopped before its part ended");
+    // A decision that does not hold together is refused by merge (exit 2).
+    std::fs::remove_file(run.join("decision.toml")).unwrap();
+    let second = shard(&run, 2, 2).output().unwrap();
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second));
+    let written = std::fs::read_to_string(run.join("decision.toml")).expect("the second shard decided");
+    std::fs::write(run.join("decision.toml"), written.replace("decision = \"H1 accepted\"", "decision = \"maybe\""))
+        .unwrap();
+    let merged = Command::new(ARBITER)
+        .arg("merge")
+        .arg(run.join("shard-1"))
+        .arg(run.join("shard-2"))
+        .arg("--out")
+        .arg(run.join("m"))
+        .output()
+        .unwrap();
+    assert_eq!(merged.status.code(), Some(2), "{}", text(&merged));
+    assert!(String::from_utf8_lossy(&merged.stderr).contains("is neither"), "{}", text(&merged));
+    std::fs::write(run.join("decision.toml"), &written).unwrap();
+    // A copy of a shard's folder under another name is left out, with a warning.
+    let copy = run.join("shard-1-copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    for file in ["run.toml", "games.csv"] {
+        std::fs::copy(run.join("shard-1").join(file), copy.join(file)).unwrap();
+    }
+    let status = Command::new(ARBITER).arg("status").arg(&run).output().unwrap();
+    assert_eq!(status.status.code(), Some(0), "{}", text(&status));
+    let shown = String::from_utf8_lossy(&status.stdout);
+    assert!(shown.contains("which") && shown.contains("holds already: left out"), "{shown}");
+    let counted = games(&run.join("shard-1")) + games(&run.join("shard-2"));
+    assert!(shown.contains(&format!("combined    {counted} games")), "{shown}");
 }

@@ -85,7 +85,13 @@ pub fn status_text(status: &RunStatus) -> String {
     let _ = writeln!(out, "run         {} ({first} vs {second})", status.dir.display());
     let _ = writeln!(out, "{:<12}{:>8}{:>8}{:>10}  state", "shard", "games", "pairs", "of pairs");
     for shard in &status.shards {
-        let state = if shard.playing { "playing" } else { "stopped" };
+        let state = if shard.playing {
+            "playing"
+        } else if shard.count.pairs >= shard.planned_pairs && shard.planned_pairs > 0 {
+            "done"
+        } else {
+            "not playing"
+        };
         let _ = writeln!(
             out,
             "{:<12}{:>8}{:>8}{:>10}  {state}",
@@ -121,9 +127,14 @@ pub fn status_text(status: &RunStatus) -> String {
     if let Some(outcome) = status.outcome {
         let _ = writeln!(out, "LLR         {:.3} (bounds [{:.3}, {:.3}])", outcome.llr, outcome.lower, outcome.upper);
     }
+    let past = status.outcome.filter(|o| o.decision != crate::stats::SprtDecision::Continue);
     match (&status.decision, status.sprt.is_some()) {
         (Some(decision), _) => {
             let _ = writeln!(out, "decision    {}", decision.line());
+        }
+        (None, true) if let Some(outcome) = past => {
+            let decision = crate::runner::scheduler::decision_text(outcome.decision);
+            let _ = writeln!(out, "decision    {decision}: the LLR over the recorded pairs is past its bound");
         }
         (None, true) => {
             let estimate = match status.pairs_to_decision() {
@@ -135,6 +146,9 @@ pub fn status_text(status: &RunStatus) -> String {
         (None, false) => {
             let _ = writeln!(out, "decision    (no SPRT: the shards play their parts)");
         }
+    }
+    for warning in &status.warnings {
+        let _ = writeln!(out, "warning     {warning}");
     }
     out
 }

@@ -317,8 +317,12 @@ pub(crate) fn play<G: Game>(
     let mut state = state;
     let mut shared = shared_sprt(spec, dir);
     if let Some(watch) = &mut shared {
-        match watch.poll(true) {
-            Ok(Some(decision)) => {
+        let (found, warnings) = watch.poll(true);
+        for warning in warnings {
+            observer.note(&format!("warning: the shared SPRT: {warning}"));
+        }
+        match found {
+            Some(decision) => {
                 observer.note(&format!(
                     "arbiter match: the run's SPRT already decided ({}: {}); nothing to play",
                     dir.parent().unwrap_or(dir).join(DECISION_FILE).display(),
@@ -326,14 +330,13 @@ pub(crate) fn play<G: Game>(
                 ));
                 state.verdict = Some(verdict_of(&decision));
             }
-            Ok(None) => observer.note(&format!(
+            None => observer.note(&format!(
                 "arbiter match: shard {}: the SPRT is taken over every shard's pairs in {} (checked after each pair \
                  and every {} s); its decision stops every shard",
                 spec.shard.map(|s| s.to_string()).unwrap_or_default(),
                 dir.parent().unwrap_or(dir).display(),
                 CHECK_EVERY.as_secs()
             )),
-            Err(error) => observer.note(&format!("warning: the shared SPRT: {error}")),
         }
     }
     let mut logged = Logged::new(observer, spec, &state, plan.output.rating_interval, dir);
@@ -354,7 +357,8 @@ fn shared_sprt<G: Game>(spec: &MatchSpec<G>, dir: &Path) -> Option<SharedSprt> {
     let (shard, sprt) = (spec.shard?, spec.sprt?);
     let parent = dir.parent()?;
     let fingerprint = super::rundir::runfile::hex(Fingerprint::of(spec).total());
-    let view = RunView::new(parent, &fingerprint, shard.count(), &spec.engines[0].name);
+    let own = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let view = RunView::new(parent, &fingerprint, shard.count(), &spec.engines[0].name).with_own(&own);
     Some(SharedSprt::new(view, sprt, shard.index()))
 }
 
@@ -419,13 +423,11 @@ impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
 
     fn poll_verdict(&mut self, _state: &MatchState, game_recorded: bool) -> Option<SprtVerdict> {
         let watch = self.shared.as_mut()?;
-        match watch.poll(game_recorded) {
-            Ok(decision) => decision.as_ref().map(verdict_of),
-            Err(error) => {
-                self.message(&format!("warning: the shared SPRT: {error}"));
-                None
-            }
+        let (decision, warnings) = watch.poll(game_recorded);
+        for warning in warnings {
+            self.message(&format!("warning: the shared SPRT: {warning}"));
         }
+        decision.as_ref().map(verdict_of)
     }
 
     fn message(&mut self, text: &str) {

@@ -615,7 +615,7 @@ fn wait_for_shards(
     files: &mut SpsaFiles,
     interrupt: &AtomicBool,
 ) -> Option<BTreeMap<u64, f64>> {
-    let mut told = false;
+    let mut told: Option<std::time::Instant> = None;
     loop {
         let mut all = own.clone();
         for row in sibling_games(plan, dir).into_iter().filter(|row| row.iteration == k) {
@@ -629,12 +629,20 @@ fn wait_for_shards(
         if interrupt.load(Ordering::SeqCst) {
             return None;
         }
-        if !told {
-            told = true;
+        if told.is_none_or(|at| at.elapsed() >= std::time::Duration::from_secs(30)) {
+            told = Some(std::time::Instant::now());
+            let count = plan.plan.shard.map_or(1, |s| u64::from(s.count()));
+            let mut missing: Vec<u64> =
+                (0..plan.games_per_iteration()).filter(|g| !all.contains_key(g)).map(|g| (g / 2) % count + 1).collect();
+            missing.dedup();
+            missing.sort_unstable();
+            missing.dedup();
+            let shards: Vec<String> = missing.iter().map(|i| format!("{i}/{count}")).collect();
             files.log(
                 observer,
                 &format!(
-                    "iteration {k}: this shard's games are in; waiting for the other shards' ({} of {} games){}",
+                    "iteration {k}: this shard's games are in; waiting for shard(s) {} ({} of {} games){}",
+                    shards.join(", "),
                     all.len(),
                     plan.games_per_iteration(),
                     foreign_siblings(plan, dir)

@@ -89,10 +89,76 @@ impl Decision {
 /// The reason in words, when the file exists but does not read.
 pub fn read_decision(parent: &Path) -> Result<Option<Decision>, String> {
     let path = parent.join(DECISION_FILE);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => toml::from_str(&text).map(Some).map_err(|e| format!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+    let text = match read_small_file(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let decision: Decision = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    decision.check().map_err(|reason| format!("{}: {reason}", path.display()))?;
+    Ok(Some(decision))
+}
+
+/// The most bytes a decision file may hold (one is under 2 KB for 64 shards).
+const MAX_DECISION_BYTES: u64 = 1024 * 1024;
+
+/// Reads a small regular file (through a link is fine; a FIFO, a device or a folder is refused, so that a read
+/// never blocks) of at most [`MAX_DECISION_BYTES`].
+fn read_small_file(path: &Path) -> std::io::Result<String> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_DECISION_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_DECISION_BYTES {
+        return Err(std::io::Error::other(format!("larger than {MAX_DECISION_BYTES} bytes")));
+    }
+    Ok(text)
+}
+
+impl Decision {
+    /// Checks that the decision holds together: a known decision on the side of its bound, pentanomial counts and
+    /// shards that add up to its pairs.
+    ///
+    /// # Errors
+    /// What does not hold, in words.
+    pub fn check(&self) -> Result<(), String> {
+        let finite = [self.llr, self.lower, self.upper].iter().all(|v| v.is_finite());
+        match self.decision.as_str() {
+            "H1 accepted" if finite && self.llr >= self.upper => {}
+            "H0 accepted" if finite && self.llr <= self.lower => {}
+            "H1 accepted" | "H0 accepted" => {
+                return Err(format!(
+                    "decision {:?} with LLR {} and bounds [{}, {}] does not hold together",
+                    self.decision, self.llr, self.lower, self.upper
+                ));
+            }
+            other => return Err(format!("decision {other:?} is neither \"H0 accepted\" nor \"H1 accepted\"")),
+        }
+        if self.ptnml.iter().sum::<u64>() != self.pairs {
+            return Err(format!("ptnml {:?} does not add up to {} pairs", self.ptnml, self.pairs));
+        }
+        if self.shards.iter().map(|s| s.pairs).sum::<u64>() != self.pairs {
+            return Err(format!("the shards' pairs do not add up to {} pairs", self.pairs));
+        }
+        Ok(())
+    }
+
+    /// Checks the decision against the pairs the shards hold now: it cannot count more pairs than they recorded.
+    ///
+    /// # Errors
+    /// What does not hold, in words.
+    pub fn check_against(&self, combined: &Combined) -> Result<(), String> {
+        if self.pairs > combined.penta.pairs() {
+            return Err(format!(
+                "{} counts {} pairs, but the shards hold {}: it was not written for these records",
+                DECISION_FILE,
+                self.pairs,
+                combined.penta.pairs()
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -122,6 +188,8 @@ pub fn write_decision_once(parent: &Path, decision: &Decision) -> Result<Decisio
 #[derive(Default)]
 struct Sibling {
     shard: u32,
+    /// The file read (its inode): a file replaced by another (a resume that rewrote it) is read from the start.
+    inode: u64,
     offset: u64,
     /// Pairs with one game read: the pair's first-engine score of that game.
     open: HashMap<u64, GameScore>,
@@ -137,8 +205,15 @@ pub struct RunView {
     count: u32,
     first: String,
     siblings: BTreeMap<String, Sibling>,
+    /// Folders left out, with why (another folder holds the same shard), reported once each.
+    ignored: BTreeMap<String, String>,
+    /// The folder of the shard that reads (preferred when two folders hold the same shard).
+    own: Option<String>,
     /// Bytes read by the last [`RunView::refresh`] (for the cost figures of docs/scale.md).
     pub last_read_bytes: u64,
+    /// What the last refresh could not read or left out, in words (a file that is not a regular file or cannot
+    /// be opened, a duplicate shard folder).
+    pub warnings: Vec<String>,
 }
 
 /// The combined counts of a run's shards at one moment.
@@ -162,8 +237,17 @@ impl RunView {
             count,
             first: first.to_string(),
             siblings: BTreeMap::new(),
+            ignored: BTreeMap::new(),
+            own: None,
             last_read_bytes: 0,
+            warnings: Vec::new(),
         }
+    }
+
+    /// Names the reading shard's own folder, so that it is the one counted if a copy of it lies beside it.
+    pub fn with_own(mut self, folder: &str) -> RunView {
+        self.own = Some(folder.to_string());
+        self
     }
 
     /// Finds the shard folders (new ones included) and reads what each added to its `games.csv` since the last
@@ -171,22 +255,46 @@ impl RunView {
     /// unreadable file is skipped for this read (the next one tries again).
     pub fn refresh(&mut self) -> Combined {
         self.last_read_bytes = 0;
+        self.warnings.clear();
         if let Ok(entries) = std::fs::read_dir(&self.parent) {
-            for entry in entries.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if self.siblings.contains_key(&name) || !entry.path().join(RUN_TOML).is_file() {
+            let mut names: Vec<String> =
+                entries.flatten().map(|entry| entry.file_name().to_string_lossy().into_owned()).collect();
+            // The reading shard's own folder first, then by name: of two folders holding one shard, the first kept.
+            names.sort_by_key(|name| (Some(name) != self.own.as_ref(), name.clone()));
+            for name in names {
+                let path = self.parent.join(&name);
+                if self.siblings.contains_key(&name)
+                    || self.ignored.contains_key(&name)
+                    || !path.join(RUN_TOML).is_file()
+                {
                     continue;
                 }
-                let Ok(run) = RunFile::read(&entry.path().join(RUN_TOML)) else { continue };
+                let Ok(run) = RunFile::read(&path.join(RUN_TOML)) else { continue };
                 let Some(shard) = run.plan.shard else { continue };
-                if run.fingerprint == self.fingerprint && shard.count() == self.count {
-                    self.siblings.insert(name, Sibling { shard: shard.index(), ..Sibling::default() });
+                if run.fingerprint != self.fingerprint || shard.count() != self.count {
+                    continue;
                 }
+                if let Some((other, _)) = self.siblings.iter().find(|(_, s)| s.shard == shard.index()) {
+                    let why = format!(
+                        "{} holds shard {shard}, which {} holds already: left out (a copied folder?)",
+                        path.display(),
+                        self.parent.join(other).display()
+                    );
+                    self.warnings.push(why.clone());
+                    self.ignored.insert(name, why);
+                    continue;
+                }
+                self.siblings.insert(name, Sibling { shard: shard.index(), ..Sibling::default() });
             }
         }
         let mut combined = Combined::default();
         for (name, sibling) in &mut self.siblings {
-            self.last_read_bytes += read_more(&self.parent.join(name).join("games.csv"), &self.first, sibling);
+            match read_more(&self.parent.join(name).join("games.csv"), &self.first, sibling) {
+                Ok(read) => self.last_read_bytes += read,
+                Err(reason) => {
+                    self.warnings.push(format!("{}: {reason}", self.parent.join(name).join("games.csv").display()))
+                }
+            }
             combined.penta = add_penta(combined.penta, sibling.penta);
             combined.wdl.wins += sibling.wdl.wins;
             combined.wdl.draws += sibling.wdl.draws;
@@ -207,22 +315,31 @@ fn add_penta(a: Pentanomial, b: Pentanomial) -> Pentanomial {
     Pentanomial { ll: a.ll + b.ll, ld: a.ld + b.ld, wl: a.wl + b.wl, dd: a.dd + b.dd, wd: a.wd + b.wd, ww: a.ww + b.ww }
 }
 
-/// Reads the complete lines `path` gained since `sibling.offset` into its counts; returns the bytes read.
-fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> u64 {
-    let Ok(mut file) = std::fs::File::open(path) else { return 0 };
-    let Ok(length) = file.metadata().map(|m| m.len()) else { return 0 };
-    if length < sibling.offset {
-        // Rewritten shorter (a resume dropped damaged games): count it again from the start.
-        *sibling = Sibling { shard: sibling.shard, ..Sibling::default() };
+/// Reads the complete lines `path` gained since `sibling.offset` into its counts; returns the bytes read (0 for a
+/// shard that has not written its file yet).
+///
+/// # Errors
+/// The file is not a regular file (a FIFO would block the read) or cannot be read, in words.
+fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> Result<u64, String> {
+    use std::os::unix::fs::MetadataExt as _;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !meta.is_file() {
+        return Err("not a regular file".to_string());
     }
-    if file.seek(SeekFrom::Start(sibling.offset)).is_err() {
-        return 0;
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let length = meta.len();
+    if length < sibling.offset || meta.ino() != sibling.inode {
+        // Rewritten (a resume dropped damaged games) or replaced: count it again from the start.
+        *sibling = Sibling { shard: sibling.shard, inode: meta.ino(), ..Sibling::default() };
     }
+    file.seek(SeekFrom::Start(sibling.offset)).map_err(|e| e.to_string())?;
     let mut bytes = Vec::new();
-    if file.take(length - sibling.offset).read_to_end(&mut bytes).is_err() {
-        return 0;
-    }
-    let Some(end) = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { return 0 };
+    file.take(length - sibling.offset).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    let Some(end) = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { return Ok(0) };
     let read = end as u64;
     let start = if sibling.offset == 0 { bytes.iter().position(|&b| b == b'\n').map_or(end, |i| i + 1) } else { 0 };
     sibling.offset += read;
@@ -251,7 +368,7 @@ fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> u64 {
             }
         }
     }
-    read
+    Ok(read)
 }
 
 /// A shard's watch over its run's combined SPRT: checks when a pair finished and at least every
@@ -262,7 +379,8 @@ pub struct SharedSprt {
     shard: u32,
     last: Option<Instant>,
     decided: Option<Decision>,
-    foreign_warned: bool,
+    /// The warnings given already.
+    warned: std::collections::HashSet<String>,
     /// The combined counts at the last check.
     pub combined: Combined,
     /// The SPRT at the last check.
@@ -278,7 +396,7 @@ impl SharedSprt {
             shard,
             last: None,
             decided: None,
-            foreign_warned: false,
+            warned: std::collections::HashSet::new(),
             combined: Combined::default(),
             outcome: None,
         }
@@ -291,45 +409,45 @@ impl SharedSprt {
 
     /// Checks now if `pair_finished` or the last check is [`CHECK_EVERY`] old: reads the decision file (another
     /// shard's decision), else the combined counts, and writes the decision when the SPRT decides. Returns the
-    /// decision the first time one is known.
-    ///
-    /// # Errors
-    /// The decision file cannot be written or read, in words.
-    pub fn poll(&mut self, pair_finished: bool) -> Result<Option<Decision>, String> {
-        if self.decided.is_some() {
-            return Ok(None);
-        }
-        if !pair_finished && self.last.is_some_and(|t| t.elapsed() < CHECK_EVERY) {
-            return Ok(None);
+    /// decision the first time one is known, and the warnings not given before (each is given once): a decision
+    /// file of another run or that does not read (it is then left as it is, and this shard still stops when its
+    /// combined SPRT decides), a sibling file that cannot be read, a duplicate shard folder.
+    pub fn poll(&mut self, pair_finished: bool) -> (Option<Decision>, Vec<String>) {
+        let mut warnings = Vec::new();
+        if self.decided.is_some() || (!pair_finished && self.last.is_some_and(|t| t.elapsed() < CHECK_EVERY)) {
+            return (None, warnings);
         }
         self.last = Some(Instant::now());
-        match read_decision(&self.view.parent)? {
-            Some(found) if found.fingerprint == self.view.fingerprint => {
+        let mut file_usable = true;
+        match read_decision(&self.view.parent) {
+            Ok(Some(found)) if found.fingerprint == self.view.fingerprint => {
                 self.decided = Some(found.clone());
-                return Ok(Some(found));
+                return (Some(found), warnings);
             }
-            Some(other) => {
-                // Another run's decision in this folder: two runs share one parent, which the layout forbids. It
-                // cannot stop this run, and this run can no longer write its own: say so once, and play on.
-                if !self.foreign_warned {
-                    self.foreign_warned = true;
-                    return Err(format!(
-                        "{}: a decision of another run (fingerprint {}, this run's {}): the shards of one run need a \
-                         folder of their own; this run's shards play their whole parts",
-                        self.view.parent.join(DECISION_FILE).display(),
-                        other.fingerprint,
-                        self.view.fingerprint
-                    ));
-                }
-                return Ok(None);
+            Ok(Some(other)) => {
+                file_usable = false;
+                warnings.push(format!(
+                    "{}: a decision of another run (fingerprint {}, this run's {}): the shards of one run need a \
+                     folder of their own; it is ignored",
+                    self.view.parent.join(DECISION_FILE).display(),
+                    other.fingerprint,
+                    self.view.fingerprint
+                ));
             }
-            None => {}
+            Ok(None) => {}
+            Err(reason) => {
+                file_usable = false;
+                warnings.push(format!("{reason}; it is ignored (remove it: the shards' decision goes there)"));
+            }
         }
         self.combined = self.view.refresh();
-        let Ok(outcome) = self.sprt.evaluate(&self.combined.penta) else { return Ok(None) };
+        warnings.append(&mut self.view.warnings);
+        let mut fresh: Vec<String> = warnings.into_iter().filter(|w| !self.warned.contains(w)).collect();
+        self.warned.extend(fresh.iter().cloned());
+        let Ok(outcome) = self.sprt.evaluate(&self.combined.penta) else { return (None, fresh) };
         self.outcome = Some(outcome);
         if outcome.decision == SprtDecision::Continue {
-            return Ok(None);
+            return (None, fresh);
         }
         let decision = Decision {
             decision: crate::runner::scheduler::decision_text(outcome.decision).to_string(),
@@ -344,9 +462,20 @@ impl SharedSprt {
             by_shard: self.shard,
             shards: self.combined.shards.clone(),
         };
-        let written = write_decision_once(&self.view.parent, &decision)?;
-        self.decided = Some(written.clone());
-        Ok(Some(written))
+        let taken = if file_usable {
+            match write_decision_once(&self.view.parent, &decision) {
+                Ok(written) if written.fingerprint == self.view.fingerprint => written,
+                Ok(_) => decision,
+                Err(reason) => {
+                    fresh.push(format!("the decision could not be written ({reason}); this shard stops on it"));
+                    decision
+                }
+            }
+        } else {
+            decision
+        };
+        self.decided = Some(taken.clone());
+        (Some(taken), fresh)
     }
 }
 
@@ -378,6 +507,8 @@ pub struct RunStatus {
     pub outcome: Option<SprtOutcome>,
     /// The decision, once taken (a sharded run's `decision.toml`).
     pub decision: Option<Decision>,
+    /// What could not be read or was left out, in words.
+    pub warnings: Vec<String>,
 }
 
 impl RunStatus {
@@ -386,7 +517,13 @@ impl RunStatus {
     pub fn pairs_to_decision(&self) -> Option<u64> {
         let outcome = self.outcome?;
         let pairs = self.combined.penta.pairs();
-        if self.decision.is_some() || outcome.decision != SprtDecision::Continue || pairs == 0 || outcome.llr == 0.0 {
+        let complete = self.shards.iter().all(|s| s.count.pairs >= s.planned_pairs);
+        if self.decision.is_some()
+            || outcome.decision != SprtDecision::Continue
+            || pairs == 0
+            || outcome.llr == 0.0
+            || complete
+        {
             return None;
         }
         let per_pair = outcome.llr / pairs as f64;
@@ -446,10 +583,12 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
     let engines = (plan.engines[0].name.clone(), plan.engines[1].name.clone());
     let sprt = plan.sprt.as_ref().and_then(|s| s.spec().ok());
     let total_pairs = plan.length.pairs(1, 0);
+    let mut warnings = Vec::new();
     let (combined, shards) = match plan.shard {
         Some(shard) => {
             let mut view = RunView::new(&parent, &first_run.fingerprint, shard.count(), &engines.0);
             let combined = view.refresh();
+            warnings.append(&mut view.warnings);
             let shards = combined
                 .shards
                 .iter()
@@ -464,7 +603,9 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
         }
         None => {
             let mut sibling = Sibling::default();
-            read_more(&parent.join("games.csv"), &engines.0, &mut sibling);
+            if let Err(reason) = read_more(&parent.join("games.csv"), &engines.0, &mut sibling) {
+                warnings.push(format!("{}: {reason}", parent.join("games.csv").display()));
+            }
             let count = ShardCount { folder: ".".into(), shard: 1, games: sibling.games, pairs: sibling.penta.pairs() };
             let playing = super::lock::lock_shared(&parent).is_err();
             let combined = Combined { penta: sibling.penta, wdl: sibling.wdl, shards: vec![count.clone()] };
@@ -472,8 +613,29 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
         }
     };
     let outcome = sprt.as_ref().and_then(|s| s.evaluate(&combined.penta).ok());
-    let decision = read_decision(&parent)?.filter(|d| d.fingerprint == first_run.fingerprint);
-    Ok(RunStatus { dir: parent, engines, shards, combined, sprt, outcome, decision })
+    let decision = match read_decision(&parent) {
+        Ok(Some(d)) if d.fingerprint == first_run.fingerprint => match d.check_against(&combined) {
+            Ok(()) => Some(d),
+            Err(reason) => {
+                warnings.push(format!("{}: {reason}; ignored", parent.join(DECISION_FILE).display()));
+                None
+            }
+        },
+        Ok(Some(d)) => {
+            warnings.push(format!(
+                "{}: a decision of another run (fingerprint {}); ignored",
+                parent.join(DECISION_FILE).display(),
+                d.fingerprint
+            ));
+            None
+        }
+        Ok(None) => None,
+        Err(reason) => {
+            warnings.push(format!("{reason}; ignored"));
+            None
+        }
+    };
+    Ok(RunStatus { dir: parent, engines, shards, combined, sprt, outcome, decision, warnings })
 }
 
 /// What a shard's check of its siblings costs on the run in `dir` (a folder of shard folders): the first read of

@@ -306,6 +306,18 @@ fn merge_as<G: Game>(
     let (mut state, _) = replay(&spec, &rows, "the merged games.csv")?;
     state.resumed = state.tally.games;
     if let Some(decision) = &decision {
+        let pairs = state.tally.pairings.first().map_or(0, |p| p.penta.pairs());
+        if decision.pairs > pairs {
+            return Err(MergeError::Decision {
+                reason: format!(
+                    "{}: counts {} pairs, but the shards hold {pairs}: it was not written for these records",
+                    crate::runner::rundir::cluster::DECISION_FILE,
+                    decision.pairs
+                ),
+            });
+        }
+    }
+    if let Some(decision) = &decision {
         // The decision is the one the shards took, over the pairs finished when it was taken; the counts and the
         // LLR of the summary are over every pair recorded (pairs in play then finished after it).
         state.verdict = Some(crate::runner::run::verdict_of(decision));
