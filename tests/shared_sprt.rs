@@ -78,6 +78,8 @@ fn a_shard_started_after_the_decision_plays_nothing() {
     let first = shard(&run, 1, 2).output().unwrap();
     assert_eq!(first.status.code(), Some(0), "{}", text(&first));
     assert!(run.join("decision.toml").exists(), "{}", text(&first));
+    let status = Command::new(ARBITER).arg("status").arg(&run).output().unwrap();
+    assert!(String::from_utf8_lossy(&status.stdout).contains("no folder holds shard(s) 2/2 yet"), "{}", text(&status));
     let late = shard(&run, 2, 2).output().unwrap();
     assert_eq!(late.status.code(), Some(0), "{}", text(&late));
     assert!(String::from_utf8_lossy(&late.stderr).contains("the run's SPRT already decided"), "{}", text(&late));

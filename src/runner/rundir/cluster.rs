@@ -272,6 +272,13 @@ impl RunView {
                 let Ok(run) = RunFile::read(&path.join(RUN_TOML)) else { continue };
                 let Some(shard) = run.plan.shard else { continue };
                 if run.fingerprint != self.fingerprint || shard.count() != self.count {
+                    let why = format!(
+                        "{} holds a shard of another run (fingerprint {}, shard {shard}): left out",
+                        path.display(),
+                        run.fingerprint
+                    );
+                    self.warnings.push(why.clone());
+                    self.ignored.insert(name, why);
                     continue;
                 }
                 if let Some((other, _)) = self.siblings.iter().find(|(_, s)| s.shard == shard.index()) {
@@ -589,6 +596,13 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
             let mut view = RunView::new(&parent, &first_run.fingerprint, shard.count(), &engines.0);
             let combined = view.refresh();
             warnings.append(&mut view.warnings);
+            let missing: Vec<String> = (1..=shard.count())
+                .filter(|i| !combined.shards.iter().any(|c| c.shard == *i))
+                .map(|i| format!("{i}/{}", shard.count()))
+                .collect();
+            if !missing.is_empty() {
+                warnings.push(format!("no folder holds shard(s) {} yet (not started?)", missing.join(", ")));
+            }
             let shards = combined
                 .shards
                 .iter()
