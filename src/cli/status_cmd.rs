@@ -36,7 +36,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
             .and_then(|status| {
                 super::stdout_text(format_args!("{}", status_text(&status)));
                 if let Some(repeats) = args.timing {
-                    let (first, bytes, each) = crate::runner::rundir::cluster::check_cost(&args.dir, repeats)?;
+                    let (first, bytes, each) = crate::runner::rundir::cluster::check_cost(&status, repeats)?;
                     super::stdout_text(format_args!(
                         "timing      first read {:.1} ms ({bytes} bytes of {} shards); then {:.1} us per check \
                          with nothing new ({repeats} checks)\n",

@@ -652,15 +652,14 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
     Ok(RunStatus { dir: parent, engines, shards, combined, sprt, outcome, decision, warnings })
 }
 
-/// What a shard's check of its siblings costs on the run in `dir` (a folder of shard folders): the first read of
+/// What a shard's check of its siblings costs on the run of `status` (read by [`run_status`]): the first read of
 /// every shard's `games.csv` from the start, then `repeats` further checks with nothing new (directory listing,
 /// one open, stat and seek per shard), as a shard pays them while it plays. Returns the first read's time and
 /// bytes and the mean time of the others: the figures of docs/scale.md (`arbiter status DIR --timing K`).
 ///
 /// # Errors
-/// As [`run_status`].
-pub fn check_cost(dir: &Path, repeats: u32) -> Result<(Duration, u64, Duration), String> {
-    let status = run_status(dir)?;
+/// The shards' run.toml does not read.
+pub fn check_cost(status: &RunStatus, repeats: u32) -> Result<(Duration, u64, Duration), String> {
     let first_shard = status.shards.first().ok_or("no shard")?;
     let run = RunFile::read(&status.dir.join(&first_shard.count.folder).join(RUN_TOML)).map_err(|e| e.to_string())?;
     let count = run.plan.shard.map_or(1, |s| s.count());
