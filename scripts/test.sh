@@ -22,7 +22,7 @@ if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null
   apt_install python3 python3-pip python3-venv
 fi
 # Real UCI engines from Debian: Stockfish is the perft oracle of `arbiter perft --compare-with`; all of them are
-# opponents in the runner's tests (tests/opponents.rs).
+# opponents in the runner's tests (tests/integration/opponents.rs).
 missing=()
 for pair in stockfish:stockfish fairy-stockfish:fairy-stockfish ethereal-chess:ethereal-chess toga2:toga2 \
             glaurung:glaurung; do
@@ -65,9 +65,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
 echo "== cargo test (release: unit, integration and doc tests)"
 cargo test --release
-echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/perft.rs)"
-cargo test --release --test perft -- --ignored full_suites_to_1e8 seed_test_position_depth_5
+echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/integration/perft.rs)"
+cargo test --release --test integration -- --ignored perft::full_suites_to_1e8 perft::seed_test_position_depth_5
 echo "== Xiangqi perft suite above 1e8 nodes (the two depth-5 counts of 133 and 141 million)"
-cargo test --release --test xiangqi -- --ignored suite_above_1e8
+cargo test --release --test integration -- --ignored xiangqi::suite_above_1e8
 echo "== the Slurm job-array recipe on a single-node cluster (scripts/test-slurm.sh)"
 as_root env PATH="$PATH" bash scripts/test-slurm.sh

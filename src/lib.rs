@@ -10,6 +10,7 @@ pub mod chess;
 pub mod cli;
 pub mod engine;
 pub mod game;
+pub mod games;
 pub mod notation;
 pub mod player;
 pub mod runner;

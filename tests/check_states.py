@@ -1,4 +1,4 @@
-"""Positions for the differential test of impossible checks (tests/fen.rs::impossible_checks_match_python_chess).
+"""Positions for the differential test of impossible checks (tests/integration/fen.rs::impossible_checks_match_python_chess).
 
 Prints one line per position, `KIND<TAB>FEN`, from a fixed seed:
 - `reached`: a position in check reached by legal play in a random game (standard and Chess960, moves that give

@@ -1,5 +1,5 @@
 """Reads a file of bullet's text format (`FEN | score | result`, written by `arbiter datagen --format text`)
-with python-chess, for tests/datagen_formats.rs.
+with python-chess, for tests/integration/datagen_formats.rs.
 
 Prints one tab-separated line per input line: `FEN<TAB>score<TAB>result<TAB>status`, where FEN is python-chess's
 own FEN of the parsed board (en passant shown only when a legal capture exists), score the integer read,

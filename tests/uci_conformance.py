@@ -9,7 +9,7 @@ try:
     import chess
     import chess.engine
 except ImportError:
-    print("python-chess is missing: pip install chess, then rerun `cargo test --test uci`", file=sys.stderr)
+    print("python-chess is missing: pip install chess, then rerun `cargo test --test integration uci::`", file=sys.stderr)
     sys.exit(3)
 
 

@@ -5,26 +5,26 @@
 //! legal move loses.
 
 use super::{Color, FenError, Move, MoveError, Position, Rules};
-use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, RuleEnd, RulesOutcome};
 use std::path::Path;
 
 /// A checkers game: English checkers when `ENGLISH`, else Russian draughts, on the `SIZE` x `SIZE` board (4, 6
 /// or 8; English 8 only).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game<const ENGLISH: bool, const SIZE: u8> {
+pub struct CheckersGame<const ENGLISH: bool, const SIZE: u8> {
     start: Position,
     position: Position,
     moves: Vec<Move>,
 }
 
 /// Russian draughts on the 8x8 board.
-pub type Russian = Game<false, 8>;
+pub type Russian = CheckersGame<false, 8>;
 
 /// English checkers (8x8).
-pub type English = Game<true, 8>;
+pub type English = CheckersGame<true, 8>;
 
-impl<const ENGLISH: bool, const SIZE: u8> Game<ENGLISH, SIZE> {
+impl<const ENGLISH: bool, const SIZE: u8> CheckersGame<ENGLISH, SIZE> {
     /// The rules of the type.
     pub const RULES: Rules = if ENGLISH { Rules::English } else { Rules::Russian };
 }
@@ -36,7 +36,7 @@ fn side(rules: Rules, color: Color) -> crate::game::Color {
     if color == first { crate::game::Color::White } else { crate::game::Color::Black }
 }
 
-impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for Game<ENGLISH, SIZE> {
+impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENGLISH, SIZE> {
     type Move = Move;
     type Position = Position;
     type Undo = Position;
@@ -99,7 +99,7 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for Game<ENGLISH, SI
     }
 
     fn new_game(start: Position) -> Self {
-        Game { start, position: start, moves: Vec::new() }
+        CheckersGame { start, position: start, moves: Vec::new() }
     }
     fn start_position(&self) -> &Position {
         &self.start
@@ -165,7 +165,7 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for Game<ENGLISH, SI
         path: &Path,
         _text: &str,
         _format: OpeningFormat,
-        _variant: Variant,
+        _chess960: bool,
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         let reason = format!("--game {}: Arbiter does not play checkers", Self::NAME);
         Err(OpeningError::Line { file: path.display().to_string(), line: 0, reason })

@@ -42,6 +42,6 @@ pub mod position;
 pub mod types;
 
 pub use fen::{FenError, MoveError};
-pub use game::{English, Game, Russian};
+pub use game::{CheckersGame, English, Russian};
 pub use position::Position;
 pub use types::{Board, Color, Move, Rules, SetupError};

@@ -47,18 +47,18 @@ pub struct Outcome {
 /// A game in progress: start position, current position, moves and the key of every position reached (for
 /// threefold repetition over the whole game, book moves included).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct ChessGame {
     start: Position,
     pos: Position,
     moves: Vec<Move>,
     keys: Vec<u64>,
 }
 
-impl Game {
+impl ChessGame {
     /// A new game from `start`.
-    pub fn new(start: Position) -> Game {
+    pub fn new(start: Position) -> ChessGame {
         let key = start.key();
-        Game { pos: start.clone(), start, moves: Vec::new(), keys: vec![key] }
+        ChessGame { pos: start.clone(), start, moves: Vec::new(), keys: vec![key] }
     }
 
     /// The start position.
@@ -132,8 +132,8 @@ impl Game {
 mod tests {
     use super::*;
 
-    fn game_after(fen: &str, uci: &[&str]) -> Game {
-        let mut g = Game::new(Position::from_fen(fen).expect("test FEN"));
+    fn game_after(fen: &str, uci: &[&str]) -> ChessGame {
+        let mut g = ChessGame::new(Position::from_fen(fen).expect("test FEN"));
         for text in uci {
             let m = g.position().legal_moves().iter().copied().find(|m| m.to_uci(false) == *text).expect(text);
             assert!(g.play(m));
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn illegal_moves_are_refused() {
-        let mut g = Game::new(Position::startpos());
+        let mut g = ChessGame::new(Position::startpos());
         let bad = Move::normal(Square::parse("e2").unwrap(), Square::parse("e5").unwrap());
         assert!(!g.play(bad));
         assert!(g.moves().is_empty());

@@ -14,13 +14,15 @@ mod retro;
 pub mod rules;
 pub mod san;
 pub mod types;
+pub mod variant;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use fen::FenError;
-pub use game::{Game, Outcome, Termination};
+pub use game::{ChessGame, Outcome, Termination};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, Setup, SetupError, Undo};
 pub use rules::can_mate;
 pub use san::{MoveTextError, parse_san, parse_uci, to_san};
 pub use types::{Color, File, Piece, PieceType, Rank, Square};
+pub use variant::Variant;

@@ -8,7 +8,7 @@ use super::position::Position;
 /// chess.
 #[inline]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    crate::game::perft::perft::<super::Game>(pos, depth)
+    crate::game::perft::perft::<super::ChessGame>(pos, depth)
 }
 
 /// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and

@@ -12,7 +12,7 @@
 //! `Board.status()` (`STATUS_TOO_MANY_CHECKERS`, and `STATUS_IMPOSSIBLE_CHECK` for two checkers on one line
 //! with the king, or, with a valid en-passant square, any check other than one the double step gave; repo
 //! niklasf/python-chess, `chess/__init__.py`), which it includes: every position python-chess refuses for its
-//! check state is refused here too (the differential test `tests/fen.rs::impossible_checks_match_python_chess`).
+//! check state is refused here too (the differential test `tests/integration/fen.rs::impossible_checks_match_python_chess`).
 
 use super::attacks;
 use super::bitboard::Bitboard;

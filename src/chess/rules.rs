@@ -1,10 +1,10 @@
-//! Chess as a [`crate::game::Game`]: FEN, UCI move text, SAN PGN, the end rules of [`super::Game`], and
+//! Chess as a [`crate::game::Game`]: FEN, UCI move text, SAN PGN, the end rules of [`super::ChessGame`], and
 //! [`can_mate`] (who may still win when a flag falls).
 
-use super::{Color, Game, Move, MoveList, PieceType, Position, Termination, Undo};
+use super::{ChessGame, Color, Move, MoveList, PieceType, Position, Termination, Undo};
 use crate::chess::fen::FenError;
 use crate::chess::san::MoveTextError;
-use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
 use crate::notation::epd::parse_epd_text;
 use crate::notation::pgn::read_games_variant;
@@ -36,7 +36,7 @@ pub fn can_mate(pos: &Position, color: Color) -> bool {
     minors >= 2 || (minors == 1 && !opponent_bare)
 }
 
-impl crate::game::Game for Game {
+impl crate::game::Game for ChessGame {
     type Move = Move;
     type Position = Position;
     type Undo = Undo;
@@ -82,31 +82,31 @@ impl crate::game::Game for Game {
     }
 
     fn new_game(start: Position) -> Self {
-        Game::new(start)
+        ChessGame::new(start)
     }
     fn start_position(&self) -> &Position {
         self.start()
     }
     fn position(&self) -> &Position {
-        Game::position(self)
+        ChessGame::position(self)
     }
     fn mover(&self) -> Color {
         self.position().side_to_move()
     }
     fn play(&mut self, m: Move) -> bool {
-        Game::play(self, m)
+        ChessGame::play(self, m)
     }
     fn plies(&self) -> usize {
-        Game::moves(self).len()
+        ChessGame::moves(self).len()
     }
     fn halfmove_clock(&self) -> u32 {
         u32::from(self.position().halfmove_clock())
     }
     fn moves(&self) -> Vec<Move> {
-        Game::moves(self).to_vec()
+        ChessGame::moves(self).to_vec()
     }
     fn outcome(&self) -> Option<RulesOutcome> {
-        Game::outcome(self).map(|o| RulesOutcome { result: o.result, termination: o.termination.into() })
+        ChessGame::outcome(self).map(|o| RulesOutcome { result: o.result, termination: o.termination.into() })
     }
     fn can_win(&self, color: Color) -> bool {
         can_mate(self.position(), color)
@@ -117,7 +117,7 @@ impl crate::game::Game for Game {
     }
     fn engine_moves(&self) -> Vec<String> {
         let chess960 = self.start().is_chess960();
-        Game::moves(self).iter().map(|m| m.to_uci(chess960)).collect()
+        ChessGame::moves(self).iter().map(|m| m.to_uci(chess960)).collect()
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
@@ -135,9 +135,9 @@ impl crate::game::Game for Game {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        variant: Variant,
-    ) -> Result<Vec<Opening>, OpeningError> {
-        read_chess_openings(path, text, format, variant)
+        chess960: bool,
+    ) -> Result<Vec<Opening<Self>>, OpeningError> {
+        read_chess_openings(path, text, format, chess960)
     }
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
         let games = crate::notation::pgn::read_games_at(text, file, first_line, false)?;
@@ -154,15 +154,14 @@ impl crate::game::Game for Game {
 }
 
 /// The chess reader of [`Game::read_openings`]: EPD through [`parse_epd_text`], PGN through
-/// [`read_games_variant`], Chess960 castling fields under [`Variant::Chess960`].
+/// [`read_games_variant`], Chess960 castling fields when `chess960`.
 fn read_chess_openings(
     path: &Path,
     text: &str,
     format: OpeningFormat,
-    variant: Variant,
-) -> Result<Vec<Opening>, OpeningError> {
+    chess960: bool,
+) -> Result<Vec<Opening<ChessGame>>, OpeningError> {
     let file = path.display().to_string();
-    let chess960 = variant.is_chess960();
     Ok(match format {
         OpeningFormat::Epd => parse_epd_text(text, &file, chess960)?
             .into_iter()

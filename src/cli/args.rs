@@ -201,15 +201,15 @@ pub fn fraction(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// `--game` on the command line: the words of [`GameKind`](crate::game::GameKind) (`chess`, `xiangqi`, `russian`, `english`), each
+/// `--game` on the command line: the words of [`GameKind`](crate::games::GameKind) (`chess`, `xiangqi`, `russian`, `english`), each
 /// with its help line; the library type derives no clap trait.
-impl clap::ValueEnum for crate::game::GameKind {
+impl clap::ValueEnum for crate::games::GameKind {
     fn value_variants<'a>() -> &'a [Self] {
-        &crate::game::GameKind::ALL
+        &crate::games::GameKind::ALL
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::game::GameKind;
+        use crate::games::GameKind;
         let help = match self {
             GameKind::Chess => "Chess",
             GameKind::Xiangqi => "Xiangqi, Chinese chess",
@@ -225,15 +225,15 @@ fn possible(name: &'static str, help: &'static str) -> Option<clap::builder::Pos
     Some(clap::builder::PossibleValue::new(name).help(help))
 }
 
-/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::game::opening::Variant)).
-impl clap::ValueEnum for crate::game::opening::Variant {
+/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::chess::Variant)).
+impl clap::ValueEnum for crate::chess::Variant {
     fn value_variants<'a>() -> &'a [Self] {
-        use crate::game::opening::Variant;
+        use crate::chess::Variant;
         &[Variant::Standard, Variant::Chess960]
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::game::opening::Variant;
+        use crate::chess::Variant;
         match self {
             Variant::Standard => {
                 possible("standard", "Standard chess: castling fields `KQkq` name the outermost rooks")

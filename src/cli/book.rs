@@ -3,7 +3,7 @@
 //! `suites/openings/xiangqi-book.epd`).
 
 use crate::engine::EngineGame;
-use crate::game::GameKind;
+use crate::games::GameKind;
 use crate::selfplay::book::{BookRequest, CANDIDATES_PER_POSITION, MAX_PLIES, MAX_POSITIONS, make_book, write_book};
 use anyhow::Context;
 use std::path::PathBuf;

@@ -431,7 +431,7 @@ mod tests {
             concurrency: Some(4),
             ..MatchArgs::default()
         };
-        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
         // 4 workers x (16 + 4096) MiB = 16448 MiB: fits in 64 GiB, not in 16 GiB.
         assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
         assert!(check_hash_memory(&spec, None).is_ok());
@@ -452,10 +452,12 @@ mod tests {
             concurrency: Some(concurrency),
             ..MatchArgs::default()
         };
-        assert_eq!(build_spec::<crate::chess::Game>(&args(4, 16)).ok().unwrap().concurrency, 2);
-        assert_eq!(build_spec::<crate::chess::Game>(&args(100, 3)).ok().unwrap().concurrency, 3);
-        assert_eq!(build_spec::<crate::chess::Game>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
-        let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args(5000, 1025)) else { panic!("accepted") };
+        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(4, 16)).ok().unwrap().concurrency, 2);
+        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(100, 3)).ok().unwrap().concurrency, 3);
+        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
+        let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args(5000, 1025)) else {
+            panic!("accepted")
+        };
         assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
     }
 
@@ -480,7 +482,7 @@ mod tests {
         let pgn = config_dir().join("kv-book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").unwrap();
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
-        let build = |args: MatchArgs| match build_spec::<crate::chess::Game>(&args) {
+        let build = |args: MatchArgs| match build_spec::<crate::chess::ChessGame>(&args) {
             Ok(spec) => Ok(spec),
             Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
         };
@@ -547,12 +549,12 @@ mod tests {
             rounds: Some(1),
             ..MatchArgs::default()
         };
-        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!((spec.tournament, spec.swap, spec.variant), (Tournament::Gauntlet, false, Variant::Chess960));
         assert_eq!(spec.schedule().pairings, [(0, 1), (0, 2)]);
         assert!(spec.openings[0].start.is_chess960());
         let args = MatchArgs { variant: Variant::Standard, ..args };
-        let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args) else {
+        let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args) else {
             panic!("a Chess960 book read as standard chess")
         };
         assert!(error_text(&err).contains("need Chess960 mode"), "{err}");
@@ -563,7 +565,7 @@ mod tests {
         let book = config_dir().join("book.epd");
         std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
         let args = MatchArgs { openings: Some(book.clone()), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!(spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
         assert!(spec.engines.iter().all(|e| e.limit.nodes == Some(DEFAULT_NODES)));
         assert_eq!(spec.length, MatchLength::UntilDecided);
@@ -571,7 +573,7 @@ mod tests {
         assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 10.0));
 
         let args = MatchArgs { openings: Some(book.clone()), games: Some(5), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
         assert!(spec.sprt.is_none());
         assert_eq!(spec.length, MatchLength::Games(5));
 
@@ -585,7 +587,7 @@ mod tests {
             }),
         ];
         let args = MatchArgs { openings: Some(book.clone()), engines: three.clone(), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::Game>(&args).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!(spec.length, MatchLength::EachOpening);
         assert!(spec.sprt.is_none());
         let args = MatchArgs {
@@ -594,24 +596,24 @@ mod tests {
             sprt: Some("elo0=0,elo1=5".into()),
             ..MatchArgs::default()
         };
-        assert!(matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(_))));
+        assert!(matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(_))));
         let args = MatchArgs {
             openings: Some(book.clone()),
             engines: vec!["name=seed".into(), "name=seed".into()],
             ..MatchArgs::default()
         };
         assert!(
-            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
+            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
         );
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
+            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
         );
         let pgn = config_dir().join("book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<crate::chess::Game>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
+            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
         );
     }
 
@@ -647,12 +649,12 @@ mod tests {
             ..MatchArgs::default()
         };
         for (games, sprt) in [(None, None), (None, Some("elo0=0,elo1=5"))] {
-            let Err(Failure::Input(err)) = build_spec::<crate::chess::Game>(&args(games, sprt)) else {
+            let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args(games, sprt)) else {
                 panic!("accepted")
             };
             assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
         }
-        let spec = build_spec::<crate::chess::Game>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
+        let spec = build_spec::<crate::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
         assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));
         assert_eq!(spec.schedule().planned_pairs(), 3, "pairs 1, 4 and 7 of 10");
     }

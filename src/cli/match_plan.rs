@@ -3,7 +3,7 @@
 //! way: engines, limits, openings, adjudication).
 
 use super::Failure;
-use crate::game::GameKind;
+use crate::games::GameKind;
 use crate::player::spec::{EachArgs, parse_engine_for};
 use crate::player::timecontrol::TimeControl;
 use crate::player::{EngineKind, EngineSpec};

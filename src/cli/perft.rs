@@ -6,8 +6,8 @@
 //! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
 use crate::game::Game;
-pub use crate::game::GameKind;
 use crate::game::perft::{PerftTable, perft_split};
+pub use crate::games::GameKind;
 use crate::notation::epd::Epd;
 use crate::player::spec::parse_engine_for;
 use crate::player::{EachArgs, EngineKind, EngineSpec};
@@ -207,11 +207,11 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     let table = table.as_ref();
     install_perft_interrupt();
     match args.game {
-        GameKind::Chess => run_game::<crate::chess::Game>(&args, table),
-        GameKind::Xiangqi => run_game::<crate::xiangqi::Game>(&args, table),
+        GameKind::Chess => run_game::<crate::chess::ChessGame>(&args, table),
+        GameKind::Xiangqi => run_game::<crate::xiangqi::XiangqiGame>(&args, table),
         GameKind::Russian => match args.board {
-            4 => run_game::<crate::checkers::Game<false, 4>>(&args, table),
-            6 => run_game::<crate::checkers::Game<false, 6>>(&args, table),
+            4 => run_game::<crate::checkers::CheckersGame<false, 4>>(&args, table),
+            6 => run_game::<crate::checkers::CheckersGame<false, 6>>(&args, table),
             _ => run_game::<crate::checkers::Russian>(&args, table),
         },
         GameKind::English => run_game::<crate::checkers::English>(&args, table),

@@ -9,7 +9,7 @@
 //! a [`SearchLimits`] in, a [`Thought`] (move, score, depth, nodes, principal variation) out, with a stop flag.
 //!
 //! ```
-//! use arbiter::chess::Game;
+//! use arbiter::chess::ChessGame;
 //! use arbiter::engine::chess::{Engine, EngineConfig};
 //! use arbiter::engine::{BuiltinEngine, SearchLimits};
 //! use std::sync::atomic::AtomicBool;

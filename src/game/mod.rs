@@ -5,7 +5,7 @@
 //! # Design
 //!
 //! [`Game`] is implemented by a game in progress (a start position with the moves that led to the current one:
-//! [`crate::chess::Game`], [`crate::xiangqi::Game`], [`crate::checkers::Game`]), because the end of a game
+//! [`crate::chess::ChessGame`], [`crate::xiangqi::XiangqiGame`], [`crate::checkers::CheckersGame`]), because the end of a game
 //! (repetition, perpetual check) depends on the history. Perft works on the position alone: the items that
 //! take a [`Game::Position`] (make, unmake, the move list, the key) are all it needs, so one perft driver
 //! ([`crate::suite::perft`]) and one match runner ([`crate::runner`]) serve every game.
@@ -28,20 +28,18 @@
 //! monomorphises to the code it ran before.
 
 pub mod keys;
-pub mod kind;
 pub mod movelist;
 pub mod opening;
 pub mod perft;
 pub mod result;
 pub mod side;
 
-pub use kind::{GameKind, Unplayable};
 pub use movelist::MoveList;
 pub use result::{GameResult, RuleEnd, RulesOutcome};
 pub use side::Color;
 
 use crate::notation::pgn::PgnError;
-use opening::{Opening, OpeningError, OpeningFormat, Variant};
+use opening::{Opening, OpeningError, OpeningFormat};
 use std::path::Path;
 
 /// Why the PGN text of a run's games does not replay ([`Game::replay_pgn`]).
@@ -298,7 +296,7 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        variant: Variant,
+        chess960: bool,
     ) -> Result<Vec<Opening<Self>>, OpeningError>;
 
     /// Replays the games of PGN text as [`Game::pgn_text`] writes them: each game's moves played legally from

@@ -1,10 +1,9 @@
 //! Openings, a game-level concept: a start position and the book moves played from it ([`Opening`]), the
-//! formats of opening files ([`OpeningFormat`]), the chess variant ([`Variant`]), why a file cannot be used
+//! formats of opening files ([`OpeningFormat`]), why a file cannot be used
 //! ([`OpeningError`]), the reader of PGN games in record move text ([`read_rules_pgn`]) every game but chess
 //! uses, and random openings ([`random_openings`]). Loading a file for a match, the playing order and the
 //! `--openings` option are the runner's ([`crate::runner::openings`]).
 
-use crate::chess;
 use crate::game::{Game, GameResult};
 use crate::notation::epd::EpdError;
 use crate::notation::pgn::{PgnError, RawGame, split_games_at};
@@ -13,37 +12,10 @@ use std::path::Path;
 use std::str::FromStr;
 use thiserror::Error;
 
-/// The chess variant a match plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Variant {
-    /// Standard chess: castling fields `KQkq` name the outermost rooks.
-    #[default]
-    Standard,
-    /// Chess960 (Fischer random), and so also double Fischer random (DFRC), whose books only differ in the back
-    /// ranks: opening FENs are read with X-FEN or Shredder-FEN castling fields, engines get `UCI_Chess960`,
-    /// and games are written with `[Variant "chess960"]`.
-    Chess960,
-}
-
-impl Variant {
-    /// Whether this is Chess960.
-    pub fn is_chess960(self) -> bool {
-        self == Variant::Chess960
-    }
-
-    /// The name on the command line and in the summary: `standard` or `chess960`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Standard => "standard",
-            Variant::Chess960 => "chess960",
-        }
-    }
-}
-
 /// One opening of a game `G` (chess by default): a start position and the book moves played from it before the
 /// engines take over.
 #[derive(Clone, Debug)]
-pub struct Opening<G: Game = chess::Game> {
+pub struct Opening<G: Game> {
     /// The position the game starts from (an EPD position, or a PGN game's start).
     pub start: G::Position,
     /// Book moves from `start` (empty for EPD openings), all legal.

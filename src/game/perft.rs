@@ -137,7 +137,7 @@ mod tests {
             ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4, 4_085_603),
             ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 5, 674_624),
         ] {
-            type G = chess::Game;
+            type G = chess::ChessGame;
             let pos = chess::Position::from_fen(fen).unwrap();
             assert_eq!(perft_hashed::<G>(&mut pos.clone(), depth, &table), expected);
             assert_eq!(perft_split::<G>(&pos, depth, Some(&table)), expected);
@@ -149,7 +149,7 @@ mod tests {
             (xiangqi::START_FEN, 4, 3_290_240),
             ("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", 4, 326_201),
         ] {
-            type G = xiangqi::Game;
+            type G = xiangqi::XiangqiGame;
             let pos = xiangqi::Position::from_fen(fen).unwrap();
             assert_eq!(perft_hashed::<G>(&mut pos.clone(), depth, &table), expected);
             assert_eq!(perft_split::<G>(&pos, depth, Some(&table)), expected);

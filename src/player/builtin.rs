@@ -121,11 +121,12 @@ pub fn builtin_player<G: Game>(name: &str, build: Build) -> Result<Box<dyn Playe
     let plays = |game: TypeId| TypeId::of::<G>() == game;
     let player: Box<dyn Any> = match build {
         Build::Chess(config) if plays(TypeId::of::<<Engine as BuiltinEngine>::Game>()) => {
-            let player: Box<dyn Player<crate::chess::Game>> = Box::new(BuiltinPlayer::<Engine>::new(*config));
+            let player: Box<dyn Player<crate::chess::ChessGame>> = Box::new(BuiltinPlayer::<Engine>::new(*config));
             Box::new(player)
         }
         Build::Xiangqi(config) if plays(TypeId::of::<<XiangqiEngine as BuiltinEngine>::Game>()) => {
-            let player: Box<dyn Player<crate::xiangqi::Game>> = Box::new(BuiltinPlayer::<XiangqiEngine>::new(*config));
+            let player: Box<dyn Player<crate::xiangqi::XiangqiGame>> =
+                Box::new(BuiltinPlayer::<XiangqiEngine>::new(*config));
             Box::new(player)
         }
         build => {
@@ -152,9 +153,9 @@ mod tests {
     #[test]
     fn the_builtin_engine_plays_a_legal_move() {
         let spec = EngineSpec::builtin("seed").unwrap();
-        let mut player = spec.create::<chess::Game>().unwrap();
+        let mut player = spec.create::<chess::ChessGame>().unwrap();
         player.new_game().unwrap();
-        let game = chess::Game::new(crate::chess::Position::startpos());
+        let game = chess::ChessGame::new(crate::chess::Position::startpos());
         let request = GoRequest { limits: GoLimits { nodes: Some(300), ..GoLimits::default() }, allowed_ms: None };
         let answer = player.go(&game, &request).unwrap();
         assert!(game.position().legal_moves().contains(answer.mv));
@@ -164,9 +165,9 @@ mod tests {
     #[test]
     fn a_build_of_another_game_does_not_start() {
         let build = Build::named(EngineGame::Xiangqi, "seed").unwrap();
-        let err = builtin_player::<crate::chess::Game>("seed", build).err().unwrap();
+        let err = builtin_player::<crate::chess::ChessGame>("seed", build).err().unwrap();
         assert!(err.to_string().contains("is a Xiangqi build; it cannot play chess"), "{err}");
         let build = Build::named(EngineGame::Chess, "seed").unwrap();
-        assert!(builtin_player::<crate::xiangqi::Game>("seed", build).is_err());
+        assert!(builtin_player::<crate::xiangqi::XiangqiGame>("seed", build).is_err());
     }
 }

@@ -199,7 +199,7 @@ impl<M> PlayerMove<M> {
 ///
 /// A player is used by one worker thread at a time (hence `Send`), for many games in turn: the runner calls
 /// [`Player::new_game`] before each game and then [`Player::go`] for every move of its side.
-pub trait Player<G: Game = chess::Game>: Send {
+pub trait Player<G: Game = chess::ChessGame>: Send {
     /// The player's name, as in PGN tags and the CSV.
     fn name(&self) -> &str;
 

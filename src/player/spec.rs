@@ -31,7 +31,7 @@ use crate::engine::chess::tt::TranspositionTable;
 use crate::engine::xiangqi::XiangqiConfig;
 use crate::engine::{Build, BuildError, EngineGame};
 use crate::game::Game;
-use crate::game::GameKind;
+use crate::games::GameKind;
 use crate::notation::kv::{KeyValueError, KeyValues};
 use std::fmt;
 use std::panic::catch_unwind;
@@ -810,7 +810,7 @@ mod tests {
         assert_eq!(spec.hash_mb(), 16);
         let EngineKind::Builtin(config) = &mut spec.kind else { panic!("seed is built in") };
         config.hash_mb = usize::MAX >> 20;
-        let err = spec.create::<chess::Game>().err().unwrap();
+        let err = spec.create::<chess::ChessGame>().err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "seed"), "{err}");
         assert!(err.to_string().contains("cannot allocate"), "{err}");
     }

@@ -9,7 +9,6 @@
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::{EngineScore, GoLimits, GoRequest, MAX_PV_PLIES, Player, PlayerError, PlayerMove};
-use crate::chess;
 use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
@@ -315,7 +314,7 @@ fn describe(error: &UciError, process: &EngineProcess) -> String {
 /// [`Game::UCI_VARIANT`] (Xiangqi), `setoption name UCI_Variant value ...` is sent after the handshake,
 /// before the user's options, and moves go both ways in the engine's notation
 /// ([`Game::engine_move_text`]).
-pub struct UciPlayer<G: Game = chess::Game> {
+pub struct UciPlayer<G: Game> {
     name: String,
     engine: UciEngine,
     process: Option<EngineProcess>,
@@ -533,12 +532,13 @@ impl<G: Game> Player<G> for UciPlayer<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess;
     use crate::chess::Position;
     use crate::chess::parse_uci;
 
     #[test]
     fn the_pv_is_the_last_first_line_read_while_legal() {
-        let game = chess::Game::new(Position::startpos());
+        let game = chess::ChessGame::new(Position::startpos());
         let e4 = parse_uci(game.position(), "e2e4").unwrap();
         let lines = |v: &[&str]| v.iter().map(|l| l.to_string()).collect::<Vec<_>>();
         let pv = |v: &[&str]| {
@@ -593,7 +593,7 @@ mod tests {
 
     #[test]
     fn position_commands() {
-        let mut game = chess::Game::new(Position::startpos());
+        let mut game = chess::ChessGame::new(Position::startpos());
         assert_eq!(position_command(&game), "position startpos");
         for text in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"] {
             let m = parse_uci(game.position(), text).unwrap();
@@ -604,7 +604,7 @@ mod tests {
         assert_eq!(position_command(&game), "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
 
         let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-        let mut game = chess::Game::new(Position::from_fen_variant(fen, true).unwrap());
+        let mut game = chess::ChessGame::new(Position::from_fen_variant(fen, true).unwrap());
         let castle = parse_uci(game.position(), "e1h1").unwrap();
         assert!(game.play(castle));
         let text = position_command(&game);
@@ -690,7 +690,7 @@ mod tests {
 
     #[test]
     fn a_missing_program_is_a_start_error() {
-        let err = UciPlayer::<chess::Game>::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
+        let err = UciPlayer::<chess::ChessGame>::start("ghost", UciEngine::new("/no/such/engine")).err().unwrap();
         assert!(matches!(&err, PlayerError::Start { player, .. } if player == "ghost"), "{err}");
         assert!(err.to_string().contains("/no/such/engine"), "{err}");
     }

@@ -2,7 +2,6 @@
 //! cap or a player failure ends it.
 
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
-use crate::chess;
 use crate::game::opening::Opening;
 use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::timecontrol::Clock;
@@ -149,7 +148,7 @@ impl Clocks {
 /// A finished game of `G` (chess by default): who played, from where, every move (book first) with its PGN
 /// comment, the result and why. In Xiangqi, White is Red, the side that moves first.
 #[derive(Clone, Debug)]
-pub struct GameRecord<G: Game = chess::Game> {
+pub struct GameRecord<G: Game> {
     /// White's name.
     pub white: String,
     /// Black's name.
@@ -335,9 +334,10 @@ fn overrun(clocks: &mut Clocks, mover: Color, limit: &MoveLimit, spent_ms: u64, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Move;
+    use crate::chess;
     use crate::chess::Square;
     use crate::chess::parse_uci;
+    use crate::chess::{ChessGame, Move};
     use crate::player::{EngineScore, PlayerMove};
     use crate::runner::adjudication::{DrawAdjudication, ResignAdjudication};
 
@@ -363,7 +363,7 @@ mod tests {
             self.next = 0;
             Ok(())
         }
-        fn go(&mut self, game: &chess::Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, game: &chess::ChessGame, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             let step = self.script.get(self.next).copied().flatten();
             self.next += 1;
             let Some((text, cp)) = step else {
@@ -382,7 +382,7 @@ mod tests {
         }
     }
 
-    fn start() -> Opening {
+    fn start() -> Opening<ChessGame> {
         Opening { start: chess::Position::startpos(), moves: Vec::new(), line: 1 }
     }
 
@@ -507,7 +507,7 @@ mod tests {
         fn new_game(&mut self) -> Result<(), PlayerError> {
             self.0.new_game()
         }
-        fn go(&mut self, game: &chess::Game, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, game: &chess::ChessGame, request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             std::thread::sleep(std::time::Duration::from_millis(self.1));
             self.0.go(game, request)
         }
@@ -572,7 +572,7 @@ mod tests {
         fn new_game(&mut self) -> Result<(), PlayerError> {
             if self.1 { Err(self.0.clone()) } else { Ok(()) }
         }
-        fn go(&mut self, _game: &chess::Game, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
+        fn go(&mut self, _game: &chess::ChessGame, _request: &GoRequest) -> Result<PlayerMove, PlayerError> {
             Err(self.0.clone())
         }
     }
@@ -596,7 +596,8 @@ mod tests {
         let mut cap = GameSettings::default();
         cap.adjudication.maxmoves = Some(1);
         let plain = GameSettings::default();
-        let cases: Vec<(EndReason, &str, Opening, Script, Script, &GameSettings)> = vec![
+        type Case<'a> = (EndReason, &'a str, Opening<ChessGame>, Script, Script, &'a GameSettings);
+        let cases: Vec<Case> = vec![
             (
                 EndReason::Rules(RuleEnd::Checkmate),
                 "0-1",
@@ -636,7 +637,7 @@ mod tests {
             (EndReason::IllegalMove, "0-1", start(), vec![Some(("e2e5", 0))], vec![], &plain),
             (EndReason::Disconnect, "1-0", start(), vec![Some(("e2e4", 0))], vec![None], &plain),
         ];
-        let mut records: Vec<(EndReason, &str, GameRecord)> = cases
+        let mut records: Vec<(EndReason, &str, GameRecord<ChessGame>)> = cases
             .into_iter()
             .map(|(reason, result, opening, white, black, settings)| {
                 let record =

@@ -29,7 +29,8 @@ pub mod rundir;
 pub mod scheduler;
 pub mod tally;
 
-pub use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant};
+pub use crate::chess::Variant;
+pub use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 pub use crate::player::timecontrol::{Clock, TimeControl};
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};

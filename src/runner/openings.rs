@@ -4,8 +4,9 @@
 //! are the game's ([`crate::game::opening`]).
 
 use crate::chess;
+use crate::chess::Variant;
 use crate::game::Game;
-use crate::game::opening::{Opening, OpeningError, OpeningFormat, UnknownWord, Variant};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, UnknownWord};
 use crate::notation::kv::{KeyValueError, KeyValues};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -19,7 +20,7 @@ use std::str::FromStr;
 ///
 /// # Errors
 /// As [`load_openings_as`].
-pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening>, OpeningError> {
+pub fn load_openings(path: &Path, plies: Option<usize>) -> Result<Vec<Opening<crate::chess::ChessGame>>, OpeningError> {
     load_openings_as(path, None, plies, Variant::Standard)
 }
 
@@ -37,8 +38,8 @@ pub fn load_openings_as(
     format: Option<OpeningFormat>,
     plies: Option<usize>,
     variant: Variant,
-) -> Result<Vec<Opening>, OpeningError> {
-    load_game_openings::<chess::Game>(path, format, plies, variant)
+) -> Result<Vec<Opening<crate::chess::ChessGame>>, OpeningError> {
+    load_game_openings::<chess::ChessGame>(path, format, plies, variant)
 }
 
 /// [`load_openings_as`] for the game `G`: the file is read by [`Game::read_openings`], and then every
@@ -58,7 +59,7 @@ pub fn load_game_openings<G: Game>(
     if format == OpeningFormat::Epd && plies.is_some() {
         return Err(OpeningError::PliesForEpd { file });
     }
-    let mut openings = G::read_openings(path, &text, format, variant)?;
+    let mut openings = G::read_openings(path, &text, format, variant.is_chess960())?;
     for opening in &mut openings {
         opening.moves.truncate(plies.unwrap_or(usize::MAX));
     }

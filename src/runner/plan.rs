@@ -17,11 +17,13 @@
 use super::adjudication::{AdjudicationRules, DrawAdjudication, ResignAdjudication};
 use super::openings::{OpeningOrder, load_game_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
+use crate::chess::Variant;
 use crate::engine::chess::EngineConfig;
 use crate::engine::chess::config::ConfigError;
 use crate::engine::xiangqi::{XiangqiConfig, XiangqiConfigError};
-use crate::game::opening::{OpeningError, OpeningFormat, Variant};
-use crate::game::{Game, GameKind};
+use crate::game::Game;
+use crate::game::opening::{OpeningError, OpeningFormat};
+use crate::games::GameKind;
 use crate::notation::kv::{KeyValueError, KeyValues};
 use crate::player::UciEngine;
 use crate::player::timecontrol::TimeControl;
@@ -76,7 +78,7 @@ pub enum PlanError {
     },
     /// The plan's game cannot be played by `arbiter match` (checkers).
     #[error("{0}")]
-    Game(#[from] crate::game::Unplayable),
+    Game(#[from] crate::games::Unplayable),
     /// A value of a key=value flag (`--sprt`, `--draw`, `--resign`, `--openings`).
     #[error(transparent)]
     KeyValue(#[from] KeyValueError),

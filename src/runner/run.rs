@@ -21,7 +21,8 @@ use super::rundir::output::{
 use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, SprtVerdict, run_match_from};
-use crate::game::{Game, GameKind};
+use crate::game::Game;
+use crate::games::GameKind;
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{BenchError, PlayerError};
 use crate::stats::SprtOutcome;
@@ -198,8 +199,8 @@ impl RunError {
 pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicBool) -> Result<RunEnd, RunError> {
     plan.validate()?;
     match plan.game {
-        GameKind::Xiangqi => start::<crate::xiangqi::Game>(plan, observer, interrupt),
-        _ => start::<crate::chess::Game>(plan, observer, interrupt),
+        GameKind::Xiangqi => start::<crate::xiangqi::XiangqiGame>(plan, observer, interrupt),
+        _ => start::<crate::chess::ChessGame>(plan, observer, interrupt),
     }
 }
 

@@ -18,9 +18,10 @@ use super::game::{GameRecord, GameSettings, play_game_unless};
 use super::openings::{OpeningOrder, opening_order_from};
 use super::tally::MatchTally;
 use crate::chess::Color;
-use crate::chess::game::GameResult;
+use crate::chess::Variant;
 use crate::game::Game;
-use crate::game::opening::{Opening, Variant};
+use crate::game::GameResult;
+use crate::game::opening::Opening;
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{EngineSpec, Player};
 use crate::stats::{SprtDecision, SprtOutcome, SprtSpec};
@@ -296,7 +297,7 @@ impl Schedule {
 
 /// Everything a match of the game `G` (chess by default) needs.
 #[derive(Clone, Debug)]
-pub struct MatchSpec<G: Game = crate::chess::Game> {
+pub struct MatchSpec<G: Game> {
     /// The entrants (two or more, unique names).
     pub engines: Vec<EngineSpec>,
     /// The openings, in file order.
@@ -461,7 +462,7 @@ impl MatchState {
 }
 
 /// Receives a match's progress (of the game `G`, chess by default): a progress bar, a log.
-pub trait MatchObserver<G: Game = crate::chess::Game> {
+pub trait MatchObserver<G: Game> {
     /// Called after each game is written and counted.
     fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, state: &MatchState);
 
@@ -979,7 +980,7 @@ mod tests {
         assert_eq!(MatchLength::EachOpening.pairs(1, 1_000_000), MAX_GAMES / 2);
     }
 
-    fn spec(games: u64, concurrency: usize) -> MatchSpec {
+    fn spec(games: u64, concurrency: usize) -> MatchSpec<crate::chess::ChessGame> {
         let seed = EngineSpec::builtin("seed").unwrap();
         let nomob = EngineSpec::builtin("nomob").unwrap();
         let mut settings = GameSettings::default();

@@ -3,7 +3,7 @@
 
 use super::game::EndReason;
 use crate::chess::Color;
-use crate::chess::game::GameResult;
+use crate::game::GameResult;
 use crate::stats::{EloEstimate, GameScore, Pentanomial, Wdl, elo_estimate};
 use std::collections::HashMap;
 

@@ -10,7 +10,7 @@
 //! start position, kept when the side to move is not in check and the built-in Xiangqi `seed` build scores the
 //! position within the window.
 
-use crate::chess::{Color, Game, Position};
+use crate::chess::{ChessGame, Color, Position};
 use crate::engine::EngineGame;
 use crate::engine::chess::config::EngineConfig;
 use crate::engine::chess::search::{Engine, Limits};
@@ -131,7 +131,7 @@ pub struct BookEntry {
 #[derive(Clone, Debug)]
 pub struct Opening {
     /// The start position and the random plies; its current position is the opening.
-    pub game: Game,
+    pub game: ChessGame,
     /// The engine's score of the opening, centipawns, from the side to move's view.
     pub score: i32,
 }
@@ -151,7 +151,7 @@ pub fn candidate_opening(
     limits: &Limits,
     mut fresh: impl FnMut(u64) -> bool,
 ) -> Option<Opening> {
-    let mut game = Game::new(Position::startpos());
+    let mut game = ChessGame::new(Position::startpos());
     for _ in 0..plies {
         let moves = game.position().legal_moves();
         if moves.is_empty() {
@@ -205,7 +205,7 @@ pub fn generate_xiangqi(request: &BookRequest, config: XiangqiConfig) -> Vec<Boo
     let mut engine = XiangqiEngine::new(config);
     let limits = XiangqiLimits { nodes: Some(request.nodes), ..XiangqiLimits::default() };
     let mut scores = Vec::new();
-    let start = crate::xiangqi::Game::new(crate::xiangqi::Position::startpos());
+    let start = crate::xiangqi::XiangqiGame::new(crate::xiangqi::Position::startpos());
     let openings = random_openings(&start, request.positions, request.plies, request.seed, |game| {
         let pos = game.position();
         if pos.in_check(pos.side_to_move()) {

@@ -299,7 +299,7 @@ pub fn resume(
 /// # Errors
 /// The first disagreement, in words (an iteration without all its games, a row whose values or result do not
 /// follow from its games, a game between engines the run does not have): one of the files was edited or damaged.
-fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::Game>, recorded: &Recorded) -> Result<RunState, String> {
+fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::ChessGame>, recorded: &Recorded) -> Result<RunState, String> {
     let start = plan.start_values();
     let (_, _, first) = &recorded.rows[0];
     if first.iter().map(|v| v.to_bits()).ne(start.iter().map(|v| v.to_bits())) {
@@ -364,9 +364,9 @@ struct RunState {
 }
 
 /// The match of the plan, checked: engines started once, bench signatures checked.
-fn prepare_spec(plan: &SpsaPlan, observer: &mut dyn SpsaObserver) -> Result<MatchSpec<chess::Game>, SpsaError> {
+fn prepare_spec(plan: &SpsaPlan, observer: &mut dyn SpsaObserver) -> Result<MatchSpec<chess::ChessGame>, SpsaError> {
     let mut notes = Notes { observer };
-    Ok(prepare::<chess::Game>(&plan.plan, &mut notes)?)
+    Ok(prepare::<chess::ChessGame>(&plan.plan, &mut notes)?)
 }
 
 /// Passes the notes of [`prepare`] on to an [`SpsaObserver`].
@@ -468,7 +468,7 @@ pub fn iteration_start(plan_start: usize, openings: usize, pairs: u64, k: u64) -
 #[allow(clippy::too_many_arguments)]
 fn play(
     plan: &SpsaPlan,
-    mut spec: MatchSpec<chess::Game>,
+    mut spec: MatchSpec<chess::ChessGame>,
     dir: &Path,
     mut files: SpsaFiles,
     mut state: RunState,
@@ -692,10 +692,15 @@ struct IterationSink<'a> {
     written: u64,
 }
 
-impl GameSink<chess::Game> for IterationSink<'_> {
+impl GameSink<chess::ChessGame> for IterationSink<'_> {
     type Error = OutputError;
 
-    fn write_game(&mut self, pair: &GamePair, game: u8, record: &GameRecord<chess::Game>) -> Result<(), OutputError> {
+    fn write_game(
+        &mut self,
+        pair: &GamePair,
+        game: u8,
+        record: &GameRecord<chess::ChessGame>,
+    ) -> Result<(), OutputError> {
         let row = GameRow {
             iteration: self.k,
             pair: pair.index,
@@ -724,8 +729,8 @@ struct Watcher<'o> {
     messages: Vec<String>,
 }
 
-impl MatchObserver<chess::Game> for Watcher<'_> {
-    fn game_finished(&mut self, _record: &GameRecord<chess::Game>, _pair: &GamePair, _state: &MatchState) {
+impl MatchObserver<chess::ChessGame> for Watcher<'_> {
+    fn game_finished(&mut self, _record: &GameRecord<chess::ChessGame>, _pair: &GamePair, _state: &MatchState) {
         self.observer.game_finished(self.k);
     }
 

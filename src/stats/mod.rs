@@ -4,7 +4,7 @@
 //! The inputs are [`Wdl`] (single games) or [`Pentanomial`] (game pairs) counts
 //! from the tested engine's point of view; this module never sees a game. The
 //! formulas follow fishtest (`LLRcalc.py`, `stat_util.py`) exactly and are checked
-//! against its output in `tests/stats_reference.rs`.
+//! against its output in `tests/integration/stats_reference.rs`.
 //!
 //! Units: Elo is logistic Elo, nElo is normalized Elo (see [`EloModel`]), LLRs are
 //! natural logarithms.

@@ -2,7 +2,8 @@
 //! but not on a count, descend into the first move (in sorted UCI order) whose counts differ, until the exact
 //! position and move list where the move sets differ is found.
 
-use crate::game::{Game, GameKind};
+use crate::game::Game;
+use crate::games::GameKind;
 use crate::player::{EngineKind, EngineSpec, UciEngine};
 use crate::uci::{EngineProcess, UciError};
 use std::collections::BTreeMap;
@@ -479,7 +480,7 @@ impl<G: Game> PerftOracle for PerftEngine<G> {
 ///
 /// # Examples
 /// ```
-/// use arbiter::game::GameKind;
+/// use arbiter::games::GameKind;
 /// use arbiter::player::EngineKind;
 /// use arbiter::suite::compare::compare_spec;
 /// let spec = compare_spec("/usr/games/stockfish --x 'a b'", GameKind::Chess).unwrap();
@@ -576,7 +577,7 @@ pub fn find_divergence<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Game, Move, MoveKind, Position};
+    use crate::chess::{ChessGame, Move, MoveKind, Position};
 
     fn no_en_passant(_: &Position, m: Move) -> bool {
         m.kind() != MoveKind::EnPassant
@@ -588,12 +589,12 @@ mod tests {
         // at each level: a2a4, then a7a6 (the first Black reply that allows an en-passant capture later), a4a5,
         // b7b5, where a5b6 en passant is the one move the filtered oracle lacks.
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-        let mut good = ArbiterOracle::<Game>::new(false);
-        let mut bad = ArbiterOracle::<Game>::filtered(false, no_en_passant);
-        let d = find_divergence::<Game>(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
+        let mut good = ArbiterOracle::<ChessGame>::new(false);
+        let mut bad = ArbiterOracle::<ChessGame>::filtered(false, no_en_passant);
+        let d = find_divergence::<ChessGame>(&mut good, &mut bad, fen, 5, false).unwrap().expect("they differ");
         assert_eq!(d.only_second, Vec::<String>::new());
         assert_eq!(d.only_first.len(), 1);
-        let pos: Position = replay::<Game>(fen, &d.moves, false).unwrap();
+        let pos: Position = replay::<ChessGame>(fen, &d.moves, false).unwrap();
         let ep = pos.legal_moves().iter().copied().find(|m| m.kind() == MoveKind::EnPassant).expect("an ep capture");
         assert_eq!(d.only_first, vec![ep.to_uci(false)]);
         assert_eq!(d.depth, 5 - d.moves.len() as u32);
@@ -602,8 +603,8 @@ mod tests {
         assert!(d.root_counts.1 < d.root_counts.0);
         assert_eq!(d.moves, ["a2a4", "a7a6", "a4a5", "b7b5"]);
         assert_eq!(d.only_first, ["a5b6"]);
-        let mut same = ArbiterOracle::<Game>::new(false);
-        assert!(find_divergence::<Game>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
+        let mut same = ArbiterOracle::<ChessGame>::new(false);
+        assert!(find_divergence::<ChessGame>(&mut good, &mut same, fen, 4, false).unwrap().is_none());
     }
 
     /// An oracle that records the FENs it is given and answers with Arbiter's own divide.
@@ -616,7 +617,7 @@ mod tests {
 
         fn divide(&mut self, fen: &str, moves: &[String], depth: u32) -> Result<Divide, CompareError> {
             self.0.push(fen.to_string());
-            ArbiterOracle::<Game>::new(false).divide(fen, moves, depth)
+            ArbiterOracle::<ChessGame>::new(false).divide(fen, moves, depth)
         }
     }
 
@@ -625,11 +626,11 @@ mod tests {
         // Doubled spaces and tabs, no clocks, and an en-passant square with no capture: the oracle sees the FEN
         // Arbiter writes for the position.
         let input = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR  b\tKQkq e3";
-        let mut ours = ArbiterOracle::<Game>::new(false);
+        let mut ours = ArbiterOracle::<ChessGame>::new(false);
         let mut theirs = Recording(Vec::new());
-        assert!(find_divergence::<Game>(&mut ours, &mut theirs, input, 2, false).unwrap().is_none());
+        assert!(find_divergence::<ChessGame>(&mut ours, &mut theirs, input, 2, false).unwrap().is_none());
         assert_eq!(theirs.0, ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"]);
-        let err = find_divergence::<Game>(&mut ours, &mut theirs, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", 2, false);
+        let err = find_divergence::<ChessGame>(&mut ours, &mut theirs, "4k3/8/3N1N2/8/8/8/8/4K3 b - - 0 1", 2, false);
         assert!(matches!(err, Err(CompareError::Setup { .. })));
     }
 }

@@ -232,7 +232,7 @@ pub fn task(epd: &Epd) -> Result<Task, SuiteError> {
 /// caller records it ([`failed`]) and replaces the player.
 pub fn solve(player: &mut dyn Player, task: &Task, limits: &GoLimits, allowed_ms: u64) -> Result<Outcome, PlayerError> {
     player.new_game()?;
-    let game = chess::Game::new(task.pos.clone());
+    let game = chess::ChessGame::new(task.pos.clone());
     let request = GoRequest { limits: *limits, allowed_ms: Some(allowed_ms) };
     let start = Instant::now();
     let answer = player.go(&game, &request)?;
@@ -444,7 +444,7 @@ pub fn run(
     let workers = request.concurrency.min(tasks.len()).max(1);
     let mut players = Vec::with_capacity(workers);
     for _ in 0..workers {
-        let mut player = request.spec.create::<chess::Game>().map_err(EpdError::Start)?;
+        let mut player = request.spec.create::<chess::ChessGame>().map_err(EpdError::Start)?;
         player.set_cancel(Arc::clone(cancel));
         players.push(player);
     }
@@ -500,7 +500,7 @@ fn worker(
         let start = Instant::now();
         let result = match player.as_mut() {
             Some(p) => solve(p.as_mut(), task, &request.limits, request.allowed_ms),
-            None => request.spec.create::<chess::Game>().and_then(|mut p| {
+            None => request.spec.create::<chess::ChessGame>().and_then(|mut p| {
                 p.set_cancel(Arc::clone(cancel));
                 let result = solve(p.as_mut(), task, &request.limits, request.allowed_ms);
                 player = Some(p);
@@ -565,7 +565,7 @@ mod tests {
         assert_eq!(t.best.len(), 2);
         assert_eq!(t.avoid.len(), 1);
         assert_eq!(t.expected, "bm Ra8# a1a7; am Kf1");
-        let mut player = EngineSpec::builtin("seed").expect("built in").create::<chess::Game>().expect("starts");
+        let mut player = EngineSpec::builtin("seed").expect("built in").create::<chess::ChessGame>().expect("starts");
         let limits = GoLimits { depth: Some(3), ..GoLimits::default() };
         let o = solve(player.as_mut(), &t, &limits, 60_000).expect("a move");
         assert!(o.solved && o.found == "Ra8#", "{o:?}");

@@ -241,7 +241,7 @@ mod tests {
     use super::*;
 
     fn epd(line: usize, ops: &[(&str, &str)]) -> Epd {
-        let mut epd = Epd::parse(&format!("{} ;D1 20", crate::chess::Game::START_FEN), line, false).expect("EPD");
+        let mut epd = Epd::parse(&format!("{} ;D1 20", crate::chess::ChessGame::START_FEN), line, false).expect("EPD");
         epd.ops = ops.iter().map(|(o, v)| (o.to_string(), v.to_string())).collect();
         epd
     }
@@ -265,7 +265,7 @@ mod tests {
         );
         let none = [epd(4, &[("id", "x")])];
         assert!(matches!(plan_checks(path, &none, select(1, None, None)), Err(SuiteError::NoCounts { lines: 1, .. })));
-        let counted = run_checks::<crate::chess::Game>(&epds, &plan.checks, false, None, |_| {});
+        let counted = run_checks::<crate::chess::ChessGame>(&epds, &plan.checks, false, None, |_| {});
         assert_eq!(counted.iter().map(|c| c.nodes).collect::<Vec<_>>(), [20, 400]);
     }
 }

@@ -12,9 +12,9 @@
 //! real `time` since `go` (ms) and `nps`; an iteration cut short by `stop` or a node or time limit is printed
 //! too, so `bestmove` is always the first move of the last `multipv 1` line's `pv`.
 
+use crate::chess::ChessGame;
 use crate::chess::Position;
 use crate::chess::fen::FenError;
-use crate::chess::game::Game;
 use crate::chess::parse_uci;
 use crate::chess::san::MoveTextError;
 use crate::engine::chess::search::IterationInfo;
@@ -207,7 +207,7 @@ pub struct UciServer {
     chess960: bool,
     /// The `MultiPV` option: principal variations reported per iteration.
     multipv: u32,
-    game: Game,
+    game: ChessGame,
     engine: Option<Engine>,
     worker: Option<(JoinHandle<Engine>, bool)>,
     stop: Arc<AtomicBool>,
@@ -224,7 +224,7 @@ impl UciServer {
             new_game: false,
             chess960: false,
             multipv: 1,
-            game: Game::new(Position::startpos()),
+            game: ChessGame::new(Position::startpos()),
             engine: None,
             worker: None,
             stop: Arc::new(AtomicBool::new(false)),
@@ -429,14 +429,14 @@ impl UciServer {
         };
         self.stop_search();
         let pos = self.game.position().clone();
-        let moves = Game::generate(&pos);
+        let moves = ChessGame::generate(&pos);
         let rows: Vec<(String, u64)> = moves
             .as_ref()
             .par_iter()
             .map(|&m| {
                 let mut p = pos.clone();
-                Game::make_move(&mut p, m);
-                (m.to_uci(self.chess960), Game::perft(&mut p, depth - 1))
+                ChessGame::make_move(&mut p, m);
+                (m.to_uci(self.chess960), ChessGame::perft(&mut p, depth - 1))
             })
             .collect();
         for (m, n) in &rows {
@@ -490,7 +490,7 @@ pub fn parse_setoption(words: &[&str]) -> Result<(String, String), UciCommandErr
 ///
 /// # Errors
 /// A [`UciCommandError`] for a missing or malformed FEN, an unknown keyword, or the first illegal move.
-pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, UciCommandError> {
+pub fn parse_position(words: &[&str], chess960: bool) -> Result<ChessGame, UciCommandError> {
     let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
     let mut start = match words.first() {
         Some(&"startpos") if moves_at == 1 => Position::startpos(),
@@ -512,7 +512,7 @@ pub fn parse_position(words: &[&str], chess960: bool) -> Result<Game, UciCommand
     if chess960 {
         start.set_chess960(true);
     }
-    let mut game = Game::new(start);
+    let mut game = ChessGame::new(start);
     for text in words.get(moves_at + 1..).unwrap_or(&[]) {
         let m = parse_uci(game.position(), text).map_err(UciCommandError::MoveText)?;
         if !game.play(m) {

@@ -16,7 +16,7 @@ use super::types::Move;
 
 /// A position with its move history.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct XiangqiGame {
     start: Position,
     position: Position,
     /// `(move, undo, key of the position before the move, its side to move in check)` per ply played.
@@ -75,10 +75,10 @@ pub fn repetition_verdict(positions: &[(u64, bool)], occurrences: usize) -> Opti
     })
 }
 
-impl Game {
+impl XiangqiGame {
     /// A game starting at `position`.
-    pub fn new(position: Position) -> Game {
-        Game { start: position.clone(), position, history: Vec::new() }
+    pub fn new(position: Position) -> XiangqiGame {
+        XiangqiGame { start: position.clone(), position, history: Vec::new() }
     }
 
     /// The start position (before the first move).
@@ -160,7 +160,7 @@ mod tests {
     use super::*;
 
     fn play_all(fen: &str, moves: &[&str]) -> Vec<Option<RepetitionVerdict>> {
-        let mut game = Game::new(Position::from_fen(fen).unwrap());
+        let mut game = XiangqiGame::new(Position::from_fen(fen).unwrap());
         moves
             .iter()
             .map(|text| {

@@ -29,7 +29,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use fen::{FenError, START_FEN};
-pub use game::{Game, RepetitionVerdict};
+pub use game::{RepetitionVerdict, XiangqiGame};
 pub use movegen::{MoveError, Outcome, to_ranks_0_to_9, to_ranks_1_to_10};
 pub use position::{Position, Undo};
 pub use rules::NO_CAPTURE_PLIES;

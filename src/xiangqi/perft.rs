@@ -7,7 +7,7 @@ use super::position::Position;
 /// The one perft loop, [`crate::game::perft::perft`], for Xiangqi.
 #[inline]
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    crate::game::perft::perft::<super::Game>(pos, depth)
+    crate::game::perft::perft::<super::XiangqiGame>(pos, depth)
 }
 
 /// Perft that checks [`Position::is_consistent`] at every node and exact restoration (key included) after
@@ -41,7 +41,7 @@ mod tests {
         assert_eq!(perft(&mut pos, 2), 1_920);
         assert_eq!(perft(&mut pos, 3), 79_666);
         assert_eq!(perft_checked(&mut pos, 2), 1_920);
-        let rows = crate::game::perft::divide::<crate::xiangqi::Game>(&mut pos, 2);
+        let rows = crate::game::perft::divide::<crate::xiangqi::XiangqiGame>(&mut pos, 2);
         assert_eq!(rows.len(), 44);
         assert_eq!(rows.iter().map(|r| r.1).sum::<u64>(), 1_920);
     }

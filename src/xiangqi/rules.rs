@@ -9,8 +9,8 @@
 //! without a capture are a draw (Arbiter's choice, like chess's fifty-move rule). Perpetual chasing is not
 //! judged: such a repetition is a draw.
 
-use super::{FenError, Game, Move, MoveError, MoveList, Outcome, Position, RepetitionVerdict, Undo};
-use crate::game::opening::{Opening, OpeningError, OpeningFormat, Variant, read_rules_pgn};
+use super::{FenError, Move, MoveError, MoveList, Outcome, Position, RepetitionVerdict, Undo, XiangqiGame};
+use crate::game::opening::{Opening, OpeningError, OpeningFormat, read_rules_pgn};
 use crate::game::{Color, GameResult, RuleEnd, RulesOutcome};
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn side(color: super::Color) -> Color {
     }
 }
 
-impl crate::game::Game for Game {
+impl crate::game::Game for XiangqiGame {
     type Move = Move;
     type Position = Position;
     type Undo = Undo;
@@ -81,19 +81,19 @@ impl crate::game::Game for Game {
     }
 
     fn new_game(start: Position) -> Self {
-        Game::new(start)
+        XiangqiGame::new(start)
     }
     fn start_position(&self) -> &Position {
         self.start()
     }
     fn position(&self) -> &Position {
-        Game::position(self)
+        XiangqiGame::position(self)
     }
     fn mover(&self) -> Color {
         side(self.position().side_to_move())
     }
     fn play(&mut self, m: Move) -> bool {
-        Game::play(self, m).is_ok()
+        XiangqiGame::play(self, m).is_ok()
     }
     fn plies(&self) -> usize {
         self.ply_count()
@@ -102,11 +102,11 @@ impl crate::game::Game for Game {
         u32::from(self.position().halfmove_clock())
     }
     fn moves(&self) -> Vec<Move> {
-        Game::moves(self)
+        XiangqiGame::moves(self)
     }
     fn outcome(&self) -> Option<RulesOutcome> {
         let mover = crate::game::Game::mover(self);
-        if let Some(outcome) = Game::outcome(self) {
+        if let Some(outcome) = XiangqiGame::outcome(self) {
             let termination = match outcome {
                 Outcome::Checkmate { .. } => RuleEnd::Checkmate,
                 Outcome::Stalemate { .. } => RuleEnd::Stalemate,
@@ -151,7 +151,7 @@ impl crate::game::Game for Game {
         }
         out.push('\n');
         let mut words = Vec::with_capacity(moves.len() * 2 + 1);
-        let mut game = Game::new(start.clone());
+        let mut game = XiangqiGame::new(start.clone());
         for (i, &m) in moves.iter().enumerate() {
             if game.position().side_to_move() == super::Color::Red {
                 words.push(format!("{}.", i / 2 + 1));
@@ -173,15 +173,15 @@ impl crate::game::Game for Game {
         path: &Path,
         text: &str,
         format: OpeningFormat,
-        variant: Variant,
+        chess960: bool,
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         let file = path.display().to_string();
-        if variant.is_chess960() {
+        if chess960 {
             return Err(OpeningError::Line { file, line: 0, reason: "--variant chess960 is a chess variant".into() });
         }
         match format {
             OpeningFormat::Epd => read_epd_openings(text, &file),
-            OpeningFormat::Pgn => Ok(read_rules_pgn::<Game>(text, &file)?
+            OpeningFormat::Pgn => Ok(read_rules_pgn::<XiangqiGame>(text, &file)?
                 .into_iter()
                 .map(|game| Opening { start: game.game.start().clone(), moves: game.game.moves(), line: game.line })
                 .collect()),
@@ -191,7 +191,7 @@ impl crate::game::Game for Game {
 
 /// Reads Xiangqi EPD openings with the EPD reader of [`crate::notation::epd`] (FEN fields, then opcodes, which
 /// are ignored here), each FEN checked by the Xiangqi FEN reader.
-fn read_epd_openings(text: &str, file: &str) -> Result<Vec<Opening<Game>>, OpeningError> {
+fn read_epd_openings(text: &str, file: &str) -> Result<Vec<Opening<XiangqiGame>>, OpeningError> {
     let check = |fen: &str| Position::from_fen(fen).map(drop).map_err(|e| e.to_string());
     crate::notation::epd::parse_epd_text_with(text, file, &check)?
         .into_iter()
@@ -224,9 +224,9 @@ mod tests {
 
     #[test]
     fn random_openings_are_distinct_balanced_and_reproducible() {
-        let start = <xiangqi::Game as GameTrait>::from_fen(xiangqi::START_FEN).unwrap();
+        let start = <xiangqi::XiangqiGame as GameTrait>::from_fen(xiangqi::START_FEN).unwrap();
         let weights = XiangqiConfig::builtin("nopsqt").unwrap().weights;
-        let balanced = |g: &xiangqi::Game| crate::engine::xiangqi::evaluate(g.position(), &weights).abs() <= 50;
+        let balanced = |g: &xiangqi::XiangqiGame| crate::engine::xiangqi::evaluate(g.position(), &weights).abs() <= 50;
         let a = random_openings(&start, 20, 4, 7, balanced);
         let b = random_openings(&start, 20, 4, 7, balanced);
         assert_eq!(a.len(), 20);
@@ -238,7 +238,7 @@ mod tests {
 
     #[test]
     fn xiangqi_move_text_for_fairy_stockfish() {
-        let mut game = <xiangqi::Game as GameTrait>::from_fen(xiangqi::START_FEN).unwrap();
+        let mut game = <xiangqi::XiangqiGame as GameTrait>::from_fen(xiangqi::START_FEN).unwrap();
         let m = game.parse_engine_move("h3e3").unwrap();
         assert_eq!(game.move_text(m), "h2e2");
         assert_eq!(game.engine_move_text(m), "h3e3");
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn perpetual_check_ends_the_game_as_a_loss() {
-        let mut game = <xiangqi::Game as GameTrait>::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
+        let mut game = <xiangqi::XiangqiGame as GameTrait>::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 0 1").unwrap();
         let moves = ["a7a9", "e9e8", "a9a8", "e8e9", "a8a9", "e9e8", "a9a8", "e8e9", "a8a9"];
         for text in moves {
             assert_eq!(GameTrait::outcome(&game), None);
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn sixty_moves_without_a_capture_draw() {
-        let mut game = <xiangqi::Game as GameTrait>::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 119 80").unwrap();
+        let mut game = <xiangqi::XiangqiGame as GameTrait>::from_fen("4k4/9/R8/9/9/9/9/9/9/3K5 w - - 119 80").unwrap();
         assert_eq!(GameTrait::outcome(&game), None);
         let m = game.parse_move("a7a6").unwrap();
         assert!(GameTrait::play(&mut game, m));
@@ -278,7 +278,7 @@ mod tests {
         let settings = GameSettings::with_limit(MoveLimit { nodes: Some(300), ..MoveLimit::default() });
         let record = play_game(&mut seed, &mut nopsqt, &opening, &settings);
         // Replaying the record from its start is legal move by move.
-        let mut replay = xiangqi::Game::new(record.start.clone());
+        let mut replay = xiangqi::XiangqiGame::new(record.start.clone());
         for &m in &record.moves {
             assert!(GameTrait::play(&mut replay, m));
         }
@@ -288,23 +288,23 @@ mod tests {
         let text = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);
         assert!(text.contains("[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"rnbakabnr/9/1c5c1/"), "{text}");
         assert!(text.contains("\n\n1. b2e2 {+0.10/1} b7b6 {+0.00/1} 2. b0c2 {+0.17/1} "), "{text}");
-        let games = read_rules_pgn::<xiangqi::Game>(&text, "games.pgn").unwrap();
+        let games = read_rules_pgn::<xiangqi::XiangqiGame>(&text, "games.pgn").unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].game.moves(), record.moves);
         assert_eq!(games[0].result, Some(record.result));
         assert!(games[0].tags.contains(&("Termination".to_string(), "checkmate".to_string())));
         let twice = format!("{text}{text}");
-        assert_eq!(read_rules_pgn::<xiangqi::Game>(&twice, "games.pgn").unwrap().len(), 2);
-        let chess_err = read_rules_pgn::<chess::Game>(&text, "games.pgn").unwrap_err().to_string();
+        assert_eq!(read_rules_pgn::<xiangqi::XiangqiGame>(&twice, "games.pgn").unwrap().len(), 2);
+        let chess_err = read_rules_pgn::<chess::ChessGame>(&text, "games.pgn").unwrap_err().to_string();
         assert_eq!(chess_err, "games.pgn:1: Variant \"xiangqi\", expected none for --game chess");
         let bad = text.replacen("1. b2e2", "1. b2e9", 1);
-        let err = read_rules_pgn::<xiangqi::Game>(&bad, "games.pgn").unwrap_err().to_string();
+        let err = read_rules_pgn::<xiangqi::XiangqiGame>(&bad, "games.pgn").unwrap_err().to_string();
         assert!(err.starts_with("games.pgn:14: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
         // The same game cut from line 101 of a file (as `arbiter merge` replays it): the file's lines.
-        let replayed = xiangqi::Game::replay_pgn(&text, "games.pgn", 101).unwrap();
+        let replayed = xiangqi::XiangqiGame::replay_pgn(&text, "games.pgn", 101).unwrap();
         assert_eq!((replayed.len(), replayed[0].plies, replayed[0].line), (1, 43, 101));
         assert_eq!(replayed[0].result, Some(GameResult::WhiteWins));
-        let err = xiangqi::Game::replay_pgn(&bad, "games.pgn", 101).unwrap_err().to_string();
+        let err = xiangqi::XiangqiGame::replay_pgn(&bad, "games.pgn", 101).unwrap_err().to_string();
         assert!(err.starts_with("games.pgn:114: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");
         // At 300 nodes a move, the build with piece-square tables mates the one without in 43 plies.
         assert_eq!(

@@ -22,7 +22,7 @@
 //!
 //! `--crash-fen TEXT` (for suite tests) exits with status 3 at a `go` whose position's FEN starts with `TEXT`,
 //! whatever the mode: an engine that crashes on one position of a suite and plays the others.
-//! `--bench-hang` (bench cues, for tests/bench.rs): run as `faulty-engine --bench-hang bench`, it prints a line
+//! `--bench-hang` (bench cues, for tests/integration/bench.rs): run as `faulty-engine --bench-hang bench`, it prints a line
 //! and then hangs without printing a node count (an engine whose bench never ends).
 //!
 //! `--score` sets the score of its `info` line before each move, written as given (default `cp:0`, sent as
@@ -54,7 +54,7 @@ fn main() {
             std::process::exit(4);
         }
     }
-    // --- bench cues (tests/bench.rs) ---
+    // --- bench cues (tests/integration/bench.rs) ---
     if args.iter().any(|a| a == "--bench-hang") && args.iter().any(|a| a == "bench") {
         println!("faulty-engine: benching forever");
         loop {
@@ -165,11 +165,11 @@ fn flood(mut out: impl Write, head: &[u8], body: &[u8]) -> ! {
     std::process::exit(5);
 }
 
-// ---- Perft cues: `go perft N` answered wrongly on purpose (tests/perft.rs, `arbiter perft --engine`) ----
+// ---- Perft cues: `go perft N` answered wrongly on purpose (tests/integration/perft.rs, `arbiter perft --engine`) ----
 
 /// Answers `go perft N` (`words`) in the perft `mode`: for `perft-no-ep`, the divide and total of Arbiter's
 /// generator without en-passant captures, in the `move: count` and `Nodes: N` forms.
-fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::Game>, say: &dyn Fn(&str)) {
+fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::ChessGame>, say: &dyn Fn(&str)) {
     use arbiter::chess::{Move, MoveKind, Position};
     use arbiter::game::Game as _;
     use arbiter::suite::compare::{ArbiterOracle, PerftOracle};
@@ -178,11 +178,11 @@ fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::Game>, sa
     }
     let depth: u32 = words.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
     let fen = match game {
-        Some(game) => arbiter::chess::Game::position_fen(game.position()),
-        None => arbiter::chess::Game::initial_fen(),
+        Some(game) => arbiter::chess::ChessGame::position_fen(game.position()),
+        None => arbiter::chess::ChessGame::initial_fen(),
     };
     if mode == "perft-no-ep" {
-        let divide = ArbiterOracle::<arbiter::chess::Game>::filtered(false, no_en_passant)
+        let divide = ArbiterOracle::<arbiter::chess::ChessGame>::filtered(false, no_en_passant)
             .divide(&fen, &[], depth)
             .unwrap_or_default();
         for (m, n) in &divide {
@@ -191,7 +191,8 @@ fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::Game>, sa
         say("");
         say(&format!("Nodes: {}", divide.values().sum::<u64>()));
     } else if mode == "perft-total-only" {
-        let divide = ArbiterOracle::<arbiter::chess::Game>::new(false).divide(&fen, &[], depth).unwrap_or_default();
+        let divide =
+            ArbiterOracle::<arbiter::chess::ChessGame>::new(false).divide(&fen, &[], depth).unwrap_or_default();
         say(&format!("{} nodes", divide.values().sum::<u64>() + 1));
     }
 }

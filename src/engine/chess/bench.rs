@@ -11,7 +11,7 @@ pub const DEFAULT_BENCH_DEPTH: u32 = 7;
 /// `src/benchmark.cpp`, Stockfish 7 era): openings, middlegames, endgames and a few won or drawn endings with
 /// few men. Then the chessprogramming wiki "Perft Results" positions 4 (and its mirror), 5 and 6, the two
 /// examples of its "Static Exchange Evaluation" page, and Win at Chess 001, 005 and 054 (Reinfeld, as in
-/// `tests/engine.rs`).
+/// `tests/integration/engine.rs`).
 pub const BENCH_FENS: [&str; 46] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",

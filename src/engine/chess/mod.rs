@@ -29,7 +29,7 @@ pub use search::{Engine, Limits, MATE, SearchInfo, SearchResult, is_mate_score};
 pub use weights::{NUM_WEIGHTS, Weights};
 
 impl super::BuiltinEngine for Engine {
-    type Game = crate::chess::Game;
+    type Game = crate::chess::ChessGame;
     type Move = crate::chess::Move;
     type Config = EngineConfig;
 
@@ -49,7 +49,7 @@ impl super::BuiltinEngine for Engine {
     /// ([`crate::chess::Move::NULL`] when there is none).
     fn think(
         &mut self,
-        game: &crate::chess::Game,
+        game: &crate::chess::ChessGame,
         limits: &super::SearchLimits,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<super::Thought<crate::chess::Move>> {

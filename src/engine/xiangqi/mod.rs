@@ -20,7 +20,7 @@ pub use eval::evaluate;
 pub use search::{MATE, XiangqiEngine, XiangqiLimits, XiangqiSearchResult, is_mate_score};
 
 impl super::BuiltinEngine for XiangqiEngine {
-    type Game = crate::xiangqi::Game;
+    type Game = crate::xiangqi::XiangqiGame;
     type Move = crate::xiangqi::Move;
     type Config = XiangqiConfig;
 
@@ -41,7 +41,7 @@ impl super::BuiltinEngine for XiangqiEngine {
     /// has no stop flag: `_stop` is not watched.
     fn think(
         &mut self,
-        game: &crate::xiangqi::Game,
+        game: &crate::xiangqi::XiangqiGame,
         limits: &super::SearchLimits,
         _stop: &std::sync::atomic::AtomicBool,
     ) -> Option<super::Thought<crate::xiangqi::Move>> {

@@ -307,7 +307,7 @@ mod tests {
     use crate::runner::{GameSettings, Opening, OpeningOrder, Variant};
     use crate::stats::{EloModel, Pentanomial};
 
-    fn spec(engines: &[&str], sprt: Option<SprtSpec>) -> MatchSpec {
+    fn spec(engines: &[&str], sprt: Option<SprtSpec>) -> MatchSpec<crate::chess::ChessGame> {
         let settings = GameSettings::default();
         let limit = crate::player::MoveLimit { nodes: Some(5000), ..Default::default() };
         MatchSpec {

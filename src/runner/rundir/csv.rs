@@ -1,7 +1,7 @@
 //! The rows of a run's `games.csv`: the header, one [`GameRow`] per line, and the `Round` tags that pair a row
 //! with its game in `games.pgn`. The reader of a whole run folder is [`crate::runner::rundir::read`].
 
-use crate::chess::game::GameResult;
+use crate::game::GameResult;
 use crate::notation::quote::shown;
 use crate::runner::game::EndReason;
 use crate::runner::rundir::output::CSV_HEADER;

@@ -11,7 +11,8 @@
 //! merge with the file, the line and what is wrong. The match is rebuilt from the first shard's plan; no
 //! working directory is needed (the plan's paths are absolute).
 
-use crate::game::{Game, GameKind};
+use crate::game::Game;
+use crate::games::GameKind;
 use crate::runner::plan::{MatchPlan, PlanError};
 use crate::runner::report::summary::{summary_text, write_summary};
 use crate::runner::rundir::cluster::{Decision, read_decision};
@@ -185,8 +186,8 @@ pub fn merge(request: &MergeRequest, warn: &mut dyn FnMut(&str)) -> Result<Merge
     let plan = &shards[0].run.plan;
     plan.validate()?;
     match plan.game {
-        GameKind::Xiangqi => merge_as::<crate::xiangqi::Game>(plan, &shards, &out, warn),
-        _ => merge_as::<crate::chess::Game>(plan, &shards, &out, warn),
+        GameKind::Xiangqi => merge_as::<crate::xiangqi::XiangqiGame>(plan, &shards, &out, warn),
+        _ => merge_as::<crate::chess::ChessGame>(plan, &shards, &out, warn),
     }
 }
 

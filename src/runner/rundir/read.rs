@@ -7,7 +7,7 @@
 //! rows and exactly the PGN games they list; how it treats damage and whether it rewrites the files is its
 //! [`Strictness`].
 
-use crate::chess::game::GameResult;
+use crate::game::GameResult;
 use crate::runner::rundir::csv::{
     CsvLayout, GameRow, body_lines, header_line, layout, parse_line, round_number, round_tag,
 };
@@ -358,7 +358,7 @@ pub(crate) mod tests {
         dir
     }
 
-    pub(crate) fn spec() -> MatchSpec {
+    pub(crate) fn spec() -> MatchSpec<crate::chess::ChessGame> {
         MatchSpec {
             engines: vec![EngineSpec::builtin("seed").unwrap(), EngineSpec::builtin("nomob").unwrap()],
             openings: vec![Opening { start: Position::startpos(), moves: Vec::new(), line: 1 }],
@@ -379,7 +379,7 @@ pub(crate) mod tests {
     }
 
     /// Game `number` of the spec's schedule: 1. e4 e5 and a result by game number (white wins, draw, ...).
-    pub(crate) fn game(number: u64) -> (GamePair, u8, GameRecord) {
+    pub(crate) fn game(number: u64) -> (GamePair, u8, GameRecord<crate::chess::ChessGame>) {
         let pair = spec().schedule().pair(number / 2);
         let g = (number % 2) as u8;
         let (white, black) = pair.colours(g);

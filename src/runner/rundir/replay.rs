@@ -173,12 +173,12 @@ mod tests {
         let records = read_run(&dir, Strictness::Strict).unwrap();
         let mut row = records.rows[0].clone();
         let text = records.pgn.get(&0).map(String::as_str);
-        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        check_game::<crate::chess::ChessGame>(&row, text, "games.pgn", 1).unwrap();
         // Other move clocks are the same start; another position is not.
         row.fields[8] = row.fields[8].replace(" 0 1", " 3 7");
-        check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap();
+        check_game::<crate::chess::ChessGame>(&row, text, "games.pgn", 1).unwrap();
         row.fields[8] = row.fields[8].replace(" w ", " b ");
-        let err = check_game::<crate::chess::Game>(&row, text, "games.pgn", 1).unwrap_err().to_string();
+        let err = check_game::<crate::chess::ChessGame>(&row, text, "games.pgn", 1).unwrap_err().to_string();
         assert!(err.starts_with("games.pgn:1: game 1 (Round \"1.1\"): starts from \"rnbqkbnr/"), "{err}");
         assert!(
             err.contains("games.csv start_fen \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 3 7\""),

@@ -8,7 +8,8 @@ use super::output::{RUN_FILES, RUN_TOML, ResultSink, WRITTEN_FILES, refuse_links
 use super::read::{Strictness, read_run};
 use super::replay::replay;
 use super::runfile::{Fingerprint, RunFile, hex, part_text};
-use crate::game::{Game, GameKind};
+use crate::game::Game;
+use crate::games::GameKind;
 use crate::runner::plan::MatchPlan;
 use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, play, prepare};
 use std::fs::File;
@@ -41,8 +42,10 @@ pub fn resume(
     plan.recover |= overrides.recover;
     plan.validate()?;
     match plan.game {
-        GameKind::Xiangqi => resume_as::<crate::xiangqi::Game>(&dir, &shown, &plan, &run, lock, observer, interrupt),
-        _ => resume_as::<crate::chess::Game>(&dir, &shown, &plan, &run, lock, observer, interrupt),
+        GameKind::Xiangqi => {
+            resume_as::<crate::xiangqi::XiangqiGame>(&dir, &shown, &plan, &run, lock, observer, interrupt)
+        }
+        _ => resume_as::<crate::chess::ChessGame>(&dir, &shown, &plan, &run, lock, observer, interrupt),
     }
 }
 

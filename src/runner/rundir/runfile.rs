@@ -335,7 +335,7 @@ mod tests {
     use crate::runner::{GameSettings, MatchLength, Opening, OpeningOrder, Shard};
     use std::path::PathBuf;
 
-    fn spec() -> MatchSpec {
+    fn spec() -> MatchSpec<crate::chess::ChessGame> {
         let settings = GameSettings::default();
         let limit = crate::player::MoveLimit { nodes: Some(300), ..Default::default() };
         MatchSpec {
@@ -390,7 +390,7 @@ mod tests {
         assert_eq!(Fingerprint::of(&one).total(), base.total());
 
         // Each of these is another schedule, and the changed part is named.
-        let changes: Vec<(MatchSpec, &str)> = vec![
+        let changes: Vec<(MatchSpec<crate::chess::ChessGame>, &str)> = vec![
             (
                 {
                     let mut s = spec();

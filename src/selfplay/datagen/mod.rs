@@ -85,10 +85,11 @@ pub use play::{Players, play_game};
 pub use select::{SelectMode, Selection, SkipReason, Skipped, select};
 
 use super::book::CANDIDATES_PER_POSITION;
-use crate::chess::game::GameResult;
+use crate::chess::Variant;
 use crate::chess::{Move, Position, Termination};
 use crate::engine::chess::ConfigError;
-use crate::game::opening::{Opening, OpeningError, Variant};
+use crate::game::GameResult;
+use crate::game::opening::{Opening, OpeningError};
 use crate::player::{EngineKind, EngineSpec, MoveLimit, Player, PlayerError, TimeControl};
 use crate::runner::openings::load_openings_as;
 use crate::runner::scheduler::MAX_CONCURRENCY;
@@ -129,7 +130,7 @@ pub enum OpeningSource {
         /// `--book-plies`: the plies kept of each PGN game.
         plies: Option<usize>,
         /// Its openings, in file order (at least one).
-        openings: Vec<Opening>,
+        openings: Vec<Opening<crate::chess::ChessGame>>,
     },
 }
 
@@ -740,7 +741,7 @@ pub fn create_players(spec: &DatagenSpec) -> Result<Players, DatagenError> {
     let players = spec
         .engines
         .iter()
-        .map(|engine| engine.create::<crate::chess::Game>())
+        .map(|engine| engine.create::<crate::chess::ChessGame>())
         .collect::<Result<Vec<Box<dyn Player>>, _>>()
         .map_err(DatagenError::Start)?;
     Ok(Players { players, limits: spec.engines.iter().map(|e| e.limit).collect::<Vec<MoveLimit>>() })

@@ -5,8 +5,8 @@
 use super::format::TrainingPly;
 use super::select::{SkipReason, Skipped, select};
 use super::{DatagenError, DatagenSpec, GameEnd, GameRecord, OpeningSource, RESIGN_PLIES, Sample, Selection};
-use crate::chess::game::GameResult;
-use crate::chess::{Color, Game, Position};
+use crate::chess::{ChessGame, Color, Position};
+use crate::game::GameResult;
 use crate::player::timecontrol::Clock;
 use crate::player::{EngineScore, GoLimits, GoRequest, MoveLimit, Player, PlayerMove};
 use rand::RngExt;
@@ -72,7 +72,7 @@ fn request_of(limit: &MoveLimit, clocks: &[Option<Clock>; 2], mover: Color) -> G
 /// Asks `player` for a move in `game` and checks that it is legal and scored.
 fn ask(
     player: &mut dyn Player,
-    game: &Game,
+    game: &ChessGame,
     request: &GoRequest,
     number: u64,
 ) -> Result<(PlayerMove, EngineScore), DatagenError> {
@@ -97,13 +97,18 @@ fn ask(
 /// Draws random candidate openings for game `number` until the first player scores one within the window
 /// (as [`crate::selfplay::book::candidate_opening`] does with a built-in engine: one `random_range` draw per
 /// ply, the player cleared before each check).
-fn random_opening(players: &mut Players, spec: &DatagenSpec, plies: usize, number: u64) -> Result<Game, DatagenError> {
+fn random_opening(
+    players: &mut Players,
+    spec: &DatagenSpec,
+    plies: usize,
+    number: u64,
+) -> Result<ChessGame, DatagenError> {
     let mut rng = super::game_rng(spec.seed, number);
     // A clock-only engine checks with both clocks full.
     let limit = &players.limits[0];
     let request = request_of(limit, &[limit.tc.map(Clock::new), limit.tc.map(Clock::new)], Color::White);
     for _ in 0..super::CANDIDATES_PER_POSITION {
-        let mut game = Game::new(Position::startpos());
+        let mut game = ChessGame::new(Position::startpos());
         let mut dead_end = false;
         for _ in 0..plies {
             let moves = game.position().legal_moves();

@@ -344,7 +344,7 @@ fn viriformat_refuses_an_inconsistent_game() {
 fn sizes_per_kept_position_on_a_real_game() {
     let mut engine = Engine::new(EngineConfig::seed());
     let limits = Limits { nodes: Some(1000), ..Limits::default() };
-    let mut game = arbiter::chess::Game::new(Position::startpos());
+    let mut game = arbiter::chess::ChessGame::new(Position::startpos());
     for uci in ["e2e4", "c7c5", "g1f3", "d7d6"] {
         let mv: Move = parse_uci(game.position(), uci).expect("a legal move");
         assert!(game.play(mv));

@@ -1,7 +1,7 @@
 //! Integration tests of the built-in engine: configs, the evaluation as a dot product over real positions, mate
 //! finding, draws, determinism and limits.
 
-mod common;
+use crate::common;
 use arbiter::chess::{Move, Position};
 use arbiter::engine::chess::weights::NUM_FEATURES;
 use arbiter::engine::chess::{

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod support;
+use crate::support;
 use support::faulty_engine;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");

@@ -4,12 +4,12 @@
 //!
 //! Every suite count up to 10^8 nodes runs here (131 million nodes, a few seconds in release mode);
 //! `suite_above_1e8` (the two depth-5 counts of 133 and 141 million) and `start_position_depth_6` (5.4 billion)
-//! are ignored: `cargo test --release --test xiangqi -- --ignored`.
+//! are ignored: `cargo test --release --test integration -- xiangqi:: --ignored`.
 
 use arbiter::game::perft::divide;
 use arbiter::suite::compare::{ArbiterOracle, UciPerftOracle, find_divergence};
 use arbiter::xiangqi::perft::{perft, perft_checked};
-use arbiter::xiangqi::{Color, FenError, Game, Move, Outcome, Position, START_FEN, Square};
+use arbiter::xiangqi::{Color, FenError, Move, Outcome, Position, START_FEN, Square, XiangqiGame};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -66,7 +66,7 @@ fn check_suite(low: u64, high: u64) -> u64 {
             let mut pos = Position::from_fen(fen).expect("suite FEN");
             let actual = perft(&mut pos, *depth);
             (actual != *expected).then(|| {
-                let rows: Vec<String> = divide::<arbiter::xiangqi::Game>(&mut pos, *depth)
+                let rows: Vec<String> = divide::<arbiter::xiangqi::XiangqiGame>(&mut pos, *depth)
                     .iter()
                     .map(|(m, n)| format!("{m} {n}"))
                     .collect();
@@ -88,13 +88,13 @@ fn suite_to_1e8() {
 }
 
 #[test]
-#[ignore = "274 million nodes: cargo test --release --test xiangqi -- --ignored suite_above_1e8"]
+#[ignore = "274 million nodes: cargo test --release --test integration -- --ignored xiangqi::suite_above_1e8"]
 fn suite_above_1e8() {
     check_suite(100_000_001, 1_000_000_000);
 }
 
 #[test]
-#[ignore = "5.4 billion nodes, about 90 s on two cores: cargo test --release --test xiangqi -- --ignored start_position_depth_6"]
+#[ignore = "5.4 billion nodes, about 90 s on two cores: cargo test --release --test integration -- --ignored xiangqi::start_position_depth_6"]
 fn start_position_depth_6() {
     let pos = Position::startpos();
     let n: u64 = pos
@@ -214,7 +214,7 @@ fn no_legal_move_loses_in_checkmate_and_in_stalemate() {
     assert_eq!(stale.outcome().unwrap().winner(), Color::Red);
     assert_eq!(Position::startpos().outcome(), None);
     // The same through a game: the chariot delivers the mate.
-    let mut game = Game::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap());
+    let mut game = XiangqiGame::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap());
     assert_eq!(game.outcome(), None);
     game.play(game.position().parse_move("a0a8").unwrap()).unwrap();
     assert_eq!(game.outcome(), Some(Outcome::Stalemate { winner: Color::Red }));
@@ -327,7 +327,7 @@ fn make_and_undo_restore_position_and_key_on_playouts() {
 
 #[test]
 fn repetitions_are_detected_by_key_since_the_last_capture() {
-    let mut game = Game::new(Position::startpos());
+    let mut game = XiangqiGame::new(Position::startpos());
     assert!(!game.is_repetition());
     let shuffle = ["h0g2", "h9g7", "g2h0", "g7h9"];
     for round in 1..=2 {
@@ -341,7 +341,7 @@ fn repetitions_are_detected_by_key_since_the_last_capture() {
     assert_eq!(game.undo().map(|m| m.to_text()).as_deref(), Some("g7h9"));
     assert_eq!(game.repetitions(), 1, "the position after g2h0 was seen once before");
     // A capture starts afresh: cannon takes horse, then the horses shuffle back to the same position once.
-    let mut game = Game::new(Position::startpos());
+    let mut game = XiangqiGame::new(Position::startpos());
     for text in ["b2b9", "a9b9", "h0g2", "h9g7", "g2h0", "g7h9"] {
         let m = game.position().parse_move(text).unwrap();
         game.play(m).unwrap();
@@ -381,12 +381,12 @@ fn agrees_with_fairy_stockfish_at_depth_4_on_100_playout_positions() {
     let failures: Vec<String> = positions
         .par_chunks(50)
         .flat_map_iter(|chunk| {
-            let mut theirs = UciPerftOracle::start::<arbiter::xiangqi::Game>(fsf, false, Duration::from_secs(300))
+            let mut theirs = UciPerftOracle::start::<arbiter::xiangqi::XiangqiGame>(fsf, false, Duration::from_secs(300))
                 .expect("fairy-stockfish starts");
-            let mut ours = ArbiterOracle::<arbiter::xiangqi::Game>::new(false);
+            let mut ours = ArbiterOracle::<arbiter::xiangqi::XiangqiGame>::new(false);
             chunk
                 .iter()
-                .filter_map(|fen| match find_divergence::<arbiter::xiangqi::Game>(&mut ours, &mut theirs, fen, 4, false) {
+                .filter_map(|fen| match find_divergence::<arbiter::xiangqi::XiangqiGame>(&mut ours, &mut theirs, fen, 4, false) {
                     Ok(None) => None,
                     Ok(Some(d)) => Some(format!(
                         "{fen}: arbiter {} vs fairy-stockfish {}; after {:?} at {}: only arbiter {:?}, only fairy-stockfish {:?}",
@@ -409,9 +409,10 @@ fn comparison_descends_to_the_move_a_generator_misses() {
         let cannon = pos.piece_on(m.from()).is_some_and(|p| p.kind == arbiter::xiangqi::PieceType::Cannon);
         !(cannon && pos.piece_on(m.to()).is_some())
     }
-    let mut theirs = UciPerftOracle::start::<arbiter::xiangqi::Game>(fsf, false, Duration::from_secs(60)).unwrap();
-    let mut bad = ArbiterOracle::<arbiter::xiangqi::Game>::filtered(false, no_cannon_captures);
-    let d = find_divergence::<arbiter::xiangqi::Game>(&mut bad, &mut theirs, START_FEN, 3, false)
+    let mut theirs =
+        UciPerftOracle::start::<arbiter::xiangqi::XiangqiGame>(fsf, false, Duration::from_secs(60)).unwrap();
+    let mut bad = ArbiterOracle::<arbiter::xiangqi::XiangqiGame>::filtered(false, no_cannon_captures);
+    let d = find_divergence::<arbiter::xiangqi::XiangqiGame>(&mut bad, &mut theirs, START_FEN, 3, false)
         .unwrap()
         .expect("they differ");
     assert_eq!(d.moves, Vec::<String>::new());

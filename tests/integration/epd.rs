@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-mod support;
+use crate::support;
 use support::faulty_engine;
 
 const WAC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/tactics/wac.epd");

@@ -3,7 +3,7 @@
 //! `B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1`, a double check by two bishops (each reached f3 along its own diagonal;
 //! no single move uncovers one and gives the other).
 
-use arbiter::game::opening::Variant;
+use arbiter::chess::Variant;
 use arbiter::notation::epd::Epd;
 use arbiter::runner::openings::load_openings_as;
 use arbiter::tune::data::read_labelled_file;

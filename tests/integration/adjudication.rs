@@ -14,7 +14,7 @@ use arbiter::chess::Color;
 use arbiter::player::EngineScore;
 use arbiter::runner::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 
-mod support;
+use crate::support;
 use support::faulty_engine;
 
 /// One ply of a generated game as the engines played it.

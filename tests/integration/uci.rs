@@ -16,7 +16,7 @@ fn python_chess_conformance() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.code() != Some(3),
-        "python-chess is missing: run `pip install chess`, then `cargo test --test uci` (see README)\n{stderr}"
+        "python-chess is missing: run `pip install chess`, then `cargo test --test integration uci::` (see README)\n{stderr}"
     );
     assert!(output.status.success(), "UCI conformance failed\nstdout:\n{stdout}\nstderr:\n{stderr}");
     assert!(stdout.contains("uci conformance: ok"), "{stdout}");

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod support;
+use crate::support;
 use support::faulty_engine;
 
 /// A fresh folder for one test's results (not created: the match creates it).

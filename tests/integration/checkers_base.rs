@@ -12,7 +12,7 @@
 //! - The parent generator agrees with the move generator over the base: the parents in a signature are
 //!   exactly the reversed moves that stay in it.
 
-mod checkers_common;
+use crate::checkers_common;
 use arbiter::checkers::base::{self, Bases, Indexer, NOT_RESOLVED, Signature, Solved};
 use arbiter::checkers::{Position, Rules};
 use checkers_common::every_4x4_position;

@@ -4,9 +4,9 @@
 //! under both rules.
 //!
 //! Suite counts up to depth 10 run here; deeper ones (depths 11..14, up to 13 billion nodes) are ignored:
-//! `cargo test --release --test checkers -- --ignored`.
+//! `cargo test --release --test integration -- checkers:: --ignored`.
 
-mod checkers_common;
+use crate::checkers_common;
 use arbiter::checkers::perft::{perft, perft_checked};
 use arbiter::checkers::{Color, Move, Position, Rules};
 use arbiter::game::perft::{PerftTable, perft_split};
@@ -103,9 +103,12 @@ fn hashed_and_split_perft_equal_plain_on_small_boards() {
         assert_eq!(perft(&pos, depth), expected, "{size}x{size} depth {depth}");
     }
     let pos4 = Position::start(Rules::Russian, 4).unwrap();
-    assert_eq!(perft_split::<arbiter::checkers::Game<false, 4>>(&pos4, 12, Some(&table)), SMALL_4_D12);
+    assert_eq!(perft_split::<arbiter::checkers::CheckersGame<false, 4>>(&pos4, 12, Some(&table)), SMALL_4_D12);
     let pos6 = Position::start(Rules::Russian, 6).unwrap();
-    assert_eq!(perft_split::<arbiter::checkers::Game<false, 6>>(&pos6, 10, Some(&PerftTable::new(4))), SMALL_6_D10);
+    assert_eq!(
+        perft_split::<arbiter::checkers::CheckersGame<false, 6>>(&pos6, 10, Some(&PerftTable::new(4))),
+        SMALL_6_D10
+    );
     assert_eq!(perft_checked(&pos6, 6), perft(&pos6, 6));
     assert_eq!(perft_checked(&pos4, 10), perft(&pos4, 10));
 }

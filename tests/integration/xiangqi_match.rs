@@ -3,13 +3,13 @@
 //! `arbiter match --game xiangqi` end to end: self-play from Arbiter's Xiangqi book, the record files read back,
 //! a resumed run that replays to the same games, and bad input refused with exit code 2.
 
-use arbiter::chess::game::GameResult;
+use arbiter::game::GameResult;
 use arbiter::game::RuleEnd;
 use arbiter::game::opening::read_rules_pgn;
 use arbiter::player::{EngineSpec, MoveLimit, UciEngine};
 use arbiter::runner::Opening;
 use arbiter::runner::game::{EndReason, GameSettings, play_game};
-use arbiter::xiangqi::{self, Game};
+use arbiter::xiangqi::{self, XiangqiGame};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -26,9 +26,9 @@ fn fsf_spec() -> EngineSpec {
 fn two_games_against_fairy_stockfish_are_legal_to_the_end() {
     let ours =
         EngineSpec::xiangqi("seed", arbiter::engine::xiangqi::XiangqiConfig::builtin("seed").unwrap(), "built-in");
-    let mut ours = ours.create::<Game>().unwrap();
-    let mut fsf = fsf_spec().create::<Game>().unwrap();
-    let opening = Opening::<Game> { start: xiangqi::Position::startpos(), moves: Vec::new(), line: 1 };
+    let mut ours = ours.create::<XiangqiGame>().unwrap();
+    let mut fsf = fsf_spec().create::<XiangqiGame>().unwrap();
+    let opening = Opening::<XiangqiGame> { start: xiangqi::Position::startpos(), moves: Vec::new(), line: 1 };
     let settings = GameSettings::with_limit(MoveLimit { nodes: Some(500), ..MoveLimit::default() });
     let mut results = Vec::new();
     for ours_red in [true, false] {
@@ -89,7 +89,7 @@ fn match_game_xiangqi_self_play_writes_records_that_read_back_and_resume() {
     let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
     assert_eq!(csv.lines().count(), 5, "{csv}");
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
-    let games = read_rules_pgn::<Game>(&pgn, "games.pgn").unwrap();
+    let games = read_rules_pgn::<XiangqiGame>(&pgn, "games.pgn").unwrap();
     assert_eq!(games.len(), 4);
     for game in &games {
         let tag = |name: &str| game.tags.iter().find(|t| t.0 == name).map(|t| t.1.clone()).unwrap();
@@ -139,7 +139,7 @@ fn match_game_xiangqi_against_fairy_stockfish_from_the_command_line() {
         );
     }
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
-    assert_eq!(read_rules_pgn::<Game>(&pgn, "games.pgn").unwrap().len(), 2);
+    assert_eq!(read_rules_pgn::<XiangqiGame>(&pgn, "games.pgn").unwrap().len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

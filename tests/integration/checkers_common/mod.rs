@@ -1,4 +1,4 @@
-//! Helpers shared by the checkers tests (`tests/checkers.rs`, `tests/checkers_base.rs`).
+//! Helpers shared by the checkers tests (`tests/integration/checkers.rs`, `tests/integration/checkers_base.rs`).
 
 use arbiter::checkers::{Color, Position, Rules};
 

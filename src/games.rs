@@ -1,17 +1,17 @@
 //! The `--game` choice: [`GameKind`]. The command line maps its words to it (`src/cli/args.rs`); the library
 //! derives no command-line trait.
 
-use super::Game;
+use crate::game::Game;
 
 /// The game a command plays (`--game`): chess (with its variants, see
-/// [`Variant`](crate::game::opening::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
+/// [`Variant`](crate::chess::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
 /// `arbiter perft` only, see [`GameKind::refuse_checkers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum GameKind {
-    /// Chess ([`crate::chess::Game`]).
+    /// Chess ([`crate::chess::ChessGame`]).
     #[default]
     Chess,
-    /// Xiangqi, Chinese chess ([`crate::xiangqi::Game`]).
+    /// Xiangqi, Chinese chess ([`crate::xiangqi::XiangqiGame`]).
     Xiangqi,
     /// Russian draughts ([`crate::checkers`]; perft only).
     Russian,
@@ -27,10 +27,10 @@ impl GameKind {
     /// game).
     pub fn name(self) -> &'static str {
         match self {
-            GameKind::Chess => <crate::chess::Game as Game>::NAME,
-            GameKind::Xiangqi => <crate::xiangqi::Game as Game>::NAME,
-            GameKind::Russian => <crate::checkers::Russian as Game>::NAME,
-            GameKind::English => <crate::checkers::English as Game>::NAME,
+            GameKind::Chess => crate::chess::ChessGame::NAME,
+            GameKind::Xiangqi => crate::xiangqi::XiangqiGame::NAME,
+            GameKind::Russian => crate::checkers::Russian::NAME,
+            GameKind::English => crate::checkers::English::NAME,
         }
     }
 
@@ -42,10 +42,10 @@ impl GameKind {
     /// Whether the runner can play the game ([`Game::CAN_PLAY`]): chess and Xiangqi.
     pub fn can_play(self) -> bool {
         match self {
-            GameKind::Chess => <crate::chess::Game as Game>::CAN_PLAY,
-            GameKind::Xiangqi => <crate::xiangqi::Game as Game>::CAN_PLAY,
-            GameKind::Russian => <crate::checkers::Russian as Game>::CAN_PLAY,
-            GameKind::English => <crate::checkers::English as Game>::CAN_PLAY,
+            GameKind::Chess => crate::chess::ChessGame::CAN_PLAY,
+            GameKind::Xiangqi => crate::xiangqi::XiangqiGame::CAN_PLAY,
+            GameKind::Russian => crate::checkers::Russian::CAN_PLAY,
+            GameKind::English => crate::checkers::English::CAN_PLAY,
         }
     }
 

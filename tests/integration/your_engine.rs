@@ -1,8 +1,8 @@
 //! The steps of docs/your-engine.md as an engine author runs them, with Stockfish from Debian as "your engine"
 //! and `arbiter uci` (a real process) as the base build, at small sizes: each step is one command and its exit
 //! code is the one the page says CI acts on. The failing cases of each step (a wrong perft count, a wrong bench,
-//! a crash on a suite position, a killed datagen run) are in tests/perft.rs, tests/bench.rs, tests/epd.rs and
-//! tests/datagen.rs.
+//! a crash on a suite position, a killed datagen run) are in tests/integration/perft.rs, tests/integration/bench.rs, tests/integration/epd.rs and
+//! tests/integration/datagen.rs.
 //!
 //! Needs `stockfish` in /usr/games (the README's test command installs it) and `../shared/suites`.
 

@@ -12,7 +12,7 @@
 //! [0, 20]), so the 40,000 runs take about half a minute on two cores in release mode. The draw ratio of 0.5 is typical of engine self-play at short
 //! time controls.
 //!
-//! What was measured (seeds 1 and 2, `cargo test --release --test simulate -- --nocapture` prints it): at
+//! What was measured (seeds 1 and 2, `cargo test --release --test integration -- simulate:: --nocapture` prints it): at
 //! elo0, 938 of 20,000 runs passed (0.0469, Wilson 95% interval 0.0441 to 0.0499); at elo1, 19,041 passed
 //! (0.9520); runs took 414 and 420 games on average, 1006 and 1010 at the 95th percentile. Both rates lie a
 //! little inside alpha and beta, as expected of a GSPRT whose LLR overshoots the bounds when it crosses them

@@ -2,7 +2,7 @@
 //! shared perft suite: the fast [`evaluate`] equals the tapered dot product of [`sparse_features`], for the
 //! seed and for random weights, and the seed evaluation is unchanged from the untapered one.
 
-mod common;
+use crate::common;
 use arbiter::chess::{Color, Position};
 use arbiter::engine::chess::eval::{SparseFeatures, sparse_features};
 use arbiter::engine::chess::{Weights, evaluate};

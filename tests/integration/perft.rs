@@ -2,7 +2,7 @@
 //!
 //! Every `Dn` opcode up to 10^7 nodes runs here (the test profile is optimised). Ignored tests go further:
 //! `full_suites_to_1e8` (run by the README test command) and `full_suites_to_1e9` (about 420 billion nodes,
-//! half an hour on two cores: `cargo test --release --test perft -- --ignored full_suites_to_1e9`).
+//! half an hour on two cores: `cargo test --release --test integration -- --ignored perft::full_suites_to_1e9`).
 
 use arbiter::chess::Position;
 use arbiter::chess::perft::{perft, perft_checked};
@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
 
-mod support;
+use crate::support;
 use support::faulty_engine;
 
 fn suite(name: &str) -> PathBuf {
@@ -52,7 +52,7 @@ fn check_suite(name: &str, chess960: bool, cap: u64) {
                 let mut pos = epd.position(chess960);
                 let actual = perft(&mut pos, d);
                 (actual != expected).then(|| {
-                    let div: Vec<String> = divide::<arbiter::chess::Game>(&mut pos, d)
+                    let div: Vec<String> = divide::<arbiter::chess::ChessGame>(&mut pos, d)
                         .iter()
                         .map(|(m, n)| format!("{} {n}", m.to_uci(chess960)))
                         .collect();
@@ -93,7 +93,7 @@ fn full_suites_to_1e8() {
 }
 
 #[test]
-#[ignore = "about 420 billion nodes: run with cargo test --release --test perft -- --ignored full_suites_to_1e9"]
+#[ignore = "about 420 billion nodes: run with cargo test --release --test integration -- --ignored perft::full_suites_to_1e9"]
 fn full_suites_to_1e9() {
     check_suite("perftsuite.epd", false, 1_000_000_000);
     check_suite("cpw_perft_positions.epd", false, 1_000_000_000);
