@@ -1,5 +1,5 @@
 //! Checkers as a [`crate::game::Game`]: a game in progress under fixed rules and board size
-//! ([`Russian`], [`English`], or [`Game`] with other parameters), so that perft reads a PDN FEN without being
+//! ([`Russian`], [`English`], or [`CheckersGame`] with other parameters), so that perft reads a PDN FEN without being
 //! told the rules. Arbiter cannot play checkers ([`crate::game::Game::CAN_PLAY`] is false: `arbiter match
 //! --game russian` is refused), but the items the runner needs are implemented as the rules say: a side with no
 //! legal move loses.

@@ -4,11 +4,13 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod epd;
 pub mod fen;
 pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod position;
 mod retro;
 pub mod rules;

@@ -1,13 +1,13 @@
 //! Chess as a [`crate::game::Game`]: FEN, UCI move text, SAN PGN, the end rules of [`super::ChessGame`], and
 //! [`can_mate`] (who may still win when a flag falls).
 
+use super::pgn::read_games_variant;
 use super::{ChessGame, Color, Move, MoveList, PieceType, Position, Termination, Undo};
+use crate::chess::epd::{ChessEpd, parse_epd_text};
 use crate::chess::fen::FenError;
 use crate::chess::san::MoveTextError;
 use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
-use crate::notation::epd::parse_epd_text;
-use crate::notation::pgn::read_games_variant;
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -129,7 +129,7 @@ impl crate::game::Game for ChessGame {
         comments: Option<&[String]>,
         result: &str,
     ) -> String {
-        crate::notation::pgn::write_game(tags, start, moves, comments, result)
+        super::pgn::write_game(tags, start, moves, comments, result)
     }
     fn read_openings(
         path: &Path,
@@ -140,7 +140,7 @@ impl crate::game::Game for ChessGame {
         read_chess_openings(path, text, format, chess960)
     }
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
-        let games = crate::notation::pgn::read_games_at(text, file, first_line, false)?;
+        let games = super::pgn::read_games_at(text, file, first_line, false)?;
         Ok(games
             .into_iter()
             .map(|g| ReplayedGame {

@@ -61,7 +61,10 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     if let Err(e) = request.validate() {
         return bad(e.to_string());
     }
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(crate::runner::plan::book_of(args.game)));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(crate::runner::plan::book_of(args.game).expect("checkers refused above")));
     if out.is_dir() {
         return bad(format!(
             "--out {}: a folder; expected a file (such as {})",

@@ -8,7 +8,7 @@
 //! when the CSV cannot be written, 130 when interrupted (the rows written so far stay).
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
-use crate::notation::epd::read_epd_file;
+use crate::chess::epd::read_epd_file;
 use crate::player::spec::parse_engine;
 use crate::suite::epd::{EpdError, EpdRequest, Outcome, SuiteError, run as run_suite, tasks, totals};
 use anyhow::{Context, anyhow};

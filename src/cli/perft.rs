@@ -6,6 +6,7 @@
 //! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
 use crate::game::Game;
+pub use crate::game::perft::MAX_PERFT_DEPTH;
 use crate::game::perft::{PerftTable, perft_split};
 pub use crate::games::GameKind;
 use crate::notation::epd::Epd;
@@ -14,7 +15,6 @@ use crate::player::{EachArgs, EngineKind, EngineSpec};
 use crate::suite::compare::{
     ArbiterOracle, CompareError, Divergence, PerftEngine, PerftOracle, PerftTimeouts, compare_spec, find_divergence,
 };
-pub use crate::suite::perft::MAX_PERFT_DEPTH;
 use crate::suite::perft::{Check, Selection, count_checks, plan_checks, read_suite, sorted_divide, suite_position};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};

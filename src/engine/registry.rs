@@ -24,6 +24,16 @@ pub enum EngineGame {
 }
 
 impl EngineGame {
+    /// The built-in engine's game for `game`: chess and Xiangqi have one, checkers none.
+    pub fn of(game: crate::games::GameKind) -> Option<EngineGame> {
+        use crate::games::GameKind;
+        match game {
+            GameKind::Chess => Some(EngineGame::Chess),
+            GameKind::Xiangqi => Some(EngineGame::Xiangqi),
+            GameKind::Russian | GameKind::English => None,
+        }
+    }
+
     /// The game's name as `--game` spells it: `chess` or `xiangqi`.
     pub fn name(self) -> &'static str {
         match self {

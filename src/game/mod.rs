@@ -1,6 +1,6 @@
 //! The one trait every game implements, [`Game`], and the types every game shares: the side ([`Color`], the
-//! first mover is White), the result ([`GameResult`]), the end by the rules ([`RuleEnd`], [`RulesOutcome`]) and
-//! the `--game` choice ([`GameKind`]).
+//! first mover is White), the result ([`GameResult`]) and the end by the rules ([`RuleEnd`], [`RulesOutcome`]).
+//! The registry of the games that implement it, the `--game` choice, is `crate::games` (above the games).
 //!
 //! # Design
 //!
@@ -24,8 +24,7 @@
 //! | `games.pgn` | [`Game::pgn_text`], [`Game::replay_pgn`] |
 //!
 //! Colours stay [`Color`] and results [`GameResult`], so that the tallies, SPRT, Elo, CSV and summaries never
-//! see a move. The runner's types take a parameter `G: Game` that defaults to chess, so the chess path
-//! monomorphises to the code it ran before.
+//! see a move. The runner's types take a parameter `G: Game` with no default, and each call names its game.
 
 pub mod keys;
 pub mod movelist;

@@ -6,6 +6,10 @@ use super::Game;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+/// The deepest perft Arbiter accepts, in plies (counts beyond about 15 plies are out of reach anyway; the cap
+/// keeps a typo from exhausting the stack).
+pub const MAX_PERFT_DEPTH: u32 = 32;
+
 /// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
 /// making them (bulk counting, [`Game::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
 /// the loop every game's perft runs (chessprogramming wiki, "Perft"); monomorphised per game, it compiles to

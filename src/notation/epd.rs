@@ -1,8 +1,6 @@
 //! EPD (Extended Position Description, PGN standard section 16.2): four FEN fields and `opcode operand;`
 //! operations, plus the perft-suite form `<FEN> ;D1 20 ;D2 400` whose FEN carries its clock fields.
 
-use crate::chess::FenError;
-use crate::chess::Position;
 use std::path::Path;
 use thiserror::Error;
 
@@ -86,16 +84,6 @@ pub struct Epd {
 }
 
 impl Epd {
-    /// Parses one EPD line (without file context; `line` is recorded in the result).
-    ///
-    /// # Errors
-    /// An [`EpdLineError`] when the line has fewer than four FEN fields or its FEN does not parse.
-    pub fn parse(text: &str, line: usize, chess960: bool) -> Result<Epd, EpdLineError> {
-        Epd::parse_with(text, line, &|fen| {
-            Position::from_fen_variant(fen, chess960).map(drop).map_err(|e: FenError| e.to_string())
-        })
-    }
-
     /// Parses one EPD line whose FEN is checked by `check_fen` (the six-field FEN in, the reason out), so that
     /// other games' FENs (Xiangqi) can be read with the same opcodes.
     ///
@@ -187,11 +175,6 @@ impl Epd {
         self.ops.iter().find(|(o, _)| o == opcode).map(|(_, v)| v.as_str())
     }
 
-    /// The position (the FEN was validated when the line was parsed).
-    pub fn position(&self, chess960: bool) -> Position {
-        Position::from_fen_variant(&self.fen, chess960).expect("EPD FEN validated at parse time")
-    }
-
     /// Writes the record back as an EPD line: the four FEN fields, then `opcode operands;` for each operation
     /// (operands containing spaces are quoted).
     pub fn to_line(&self) -> String {
@@ -267,20 +250,13 @@ fn split_operations(rest: &str) -> Vec<(String, String)> {
     ops
 }
 
-/// Reads every non-empty, non-comment (`#`) line of an EPD file.
+/// Reads every non-empty, non-comment (`#`) line of an EPD file, with each FEN checked by `check_fen` (the
+/// six-field FEN in, the reason out): the chess reader is `chess::epd::read_epd_file`, and other games' suites
+/// (Xiangqi's) pass their own.
 ///
 /// # Errors
 /// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
 /// first malformed line.
-pub fn read_epd_file(path: &Path, chess960: bool) -> Result<Vec<Epd>, EpdError> {
-    read_epd_file_with(path, &|fen| Position::from_fen_variant(fen, chess960).map(drop).map_err(|e| e.to_string()))
-}
-
-/// Reads an EPD file like [`read_epd_file`], with each FEN checked by `check_fen` instead of the chess reader (for
-/// other games' suites, such as Xiangqi's).
-///
-/// # Errors
-/// As [`read_epd_file`].
 pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Vec<Epd>, EpdError> {
     read_lines(path, &|text, line| Epd::parse_with(text, line, check_fen))
 }
@@ -289,7 +265,7 @@ pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), St
 /// FEN checked by `check_fen`.
 ///
 /// # Errors
-/// As [`read_epd_file`].
+/// As [`read_epd_file_with`].
 pub fn read_one_field_file_with(
     path: &Path,
     check_fen: &dyn Fn(&str) -> Result<(), String>,
@@ -375,16 +351,6 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, EpdLineError)> {
     })
 }
 
-/// Parses EPD text (see [`read_epd_file`]); `file` names the source in errors.
-///
-/// # Errors
-/// [`EpdError::Line`] for the first malformed line.
-pub fn parse_epd_text(text: &str, file: &str, chess960: bool) -> Result<Vec<Epd>, EpdError> {
-    parse_epd_text_with(text, file, &|fen| {
-        Position::from_fen_variant(fen, chess960).map(drop).map_err(|e| e.to_string())
-    })
-}
-
 /// Parses EPD text with each FEN checked by `check_fen` (see [`read_epd_file_with`]); `file` names the source in
 /// errors.
 ///
@@ -450,41 +416,40 @@ fn for_each_line(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::chess::epd::{parse_epd, parse_epd_text};
 
     #[test]
     fn perft_and_tactics_forms() {
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - 3 9 ;D1 15 ;D2 66", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R w K - 3 9 ;D1 15 ;D2 66", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 3 9");
         assert_eq!(e.get("D2"), Some("66"));
-        let e =
-            Epd::parse(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1, false)
-                .unwrap();
+        let e = parse_epd(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#, 1, false)
+            .unwrap();
         assert_eq!(e.get("bm"), Some("Qg6"));
         assert_eq!(e.get("id"), Some("WAC.001"));
         assert_eq!(e.fen, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R w K - hmvc 7; fmvn 30;", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R w K - hmvc 7; fmvn 30;", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 7 30");
-        assert!(Epd::parse("4k3/8/8 w", 1, false).is_err());
+        assert!(parse_epd("4k3/8/8 w", 1, false).is_err());
         let err = parse_epd_text("\n4k3/8/8/8/8/8/8/4K2X w - - ;D1 1\n", "x.epd", false).unwrap_err();
         assert!(err.to_string().starts_with("x.epd:2:"), "{err}");
     }
 
     #[test]
     fn clock_fields_before_operations_are_kept_with_the_operations() {
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 bm Kd7; id \"x\";", 3, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 12 13 bm Kd7; id \"x\";", 3, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
         assert_eq!(e.get("bm"), Some("Kd7"));
         assert_eq!(e.get("id"), Some("x"));
         assert_eq!(e.ops.len(), 2);
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 12 13", 1, false).unwrap();
         assert_eq!((e.fen.as_str(), e.ops.len()), ("4k3/8/8/8/8/8/8/4K2R b K - 12 13", 0));
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13;", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 12 13;", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
         // The clock fields and hmvc/fmvn must agree.
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 12; fmvn 13;", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 12; fmvn 13;", 1, false).unwrap();
         assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R b K - 12 13");
-        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 5;", 1, false).unwrap_err();
+        let err = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 12 13 hmvc 5;", 1, false).unwrap_err();
         assert!(err.to_string().contains("the clock field 12 and the hmvc operation \"5\" disagree"), "{err}");
     }
 
@@ -495,26 +460,26 @@ mod tests {
             ("4k3/8/8/8/8/8/8/4K2R b K - 12 13 14 bm Kd7;", "\"14 bm Kd7\""),
             ("4k3/8/8/8/8/8/8/4K2R b K - hmvc 3; fmvn 4; 12 13", "\"12 13\""),
         ] {
-            let err = Epd::parse(line, 1, false).expect_err(line);
+            let err = parse_epd(line, 1, false).expect_err(line);
             assert!(
                 err.to_string().starts_with(&format!("operation {operation}: an opcode starts with a letter")),
                 "{err}"
             );
         }
         // Opcodes with digits after the letter, operations without operands, and the perft-suite form still read.
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - c0 \"x\"; D1 5; noop;", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - c0 \"x\"; D1 5; noop;", 1, false).unwrap();
         assert_eq!(e.ops.len(), 3);
-        assert_eq!(Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - 0 1 ;D1 5 ;D2 50", 1, false).unwrap().ops.len(), 2);
+        assert_eq!(parse_epd("4k3/8/8/8/8/8/8/4K2R b K - 0 1 ;D1 5 ;D2 50", 1, false).unwrap().ops.len(), 2);
     }
 
     #[test]
     fn odd_whitespace_in_the_fen_is_named() {
-        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R\u{a0}b K - bm Kd7;", 1, false).unwrap_err();
+        let err = parse_epd("4k3/8/8/8/8/8/8/4K2R\u{a0}b K - bm Kd7;", 1, false).unwrap_err();
         assert!(err.to_string().contains("U+00A0"), "{err}");
-        let err = Epd::parse("4k3/8/8/8/8/8/8/4K2R b\u{c}K - bm Kd7;", 1, false).unwrap_err();
+        let err = parse_epd("4k3/8/8/8/8/8/8/4K2R b\u{c}K - bm Kd7;", 1, false).unwrap_err();
         assert!(err.to_string().contains("U+000C"), "{err}");
         // Inside an operation's operand any text is kept.
-        let e = Epd::parse("4k3/8/8/8/8/8/8/4K2R b K - id \"a\u{a0}b\";", 1, false).unwrap();
+        let e = parse_epd("4k3/8/8/8/8/8/8/4K2R b K - id \"a\u{a0}b\";", 1, false).unwrap();
         assert_eq!(e.get("id"), Some("a\u{a0}b"));
     }
 }

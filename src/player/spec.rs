@@ -320,6 +320,12 @@ pub const EACH_KEYS: [&str; 10] =
 /// Why an `--engine` (or `--each`) value cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineArgError {
+    /// A built-in engine asked for in a game that has none (checkers).
+    #[error("--game {}: Arbiter has no built-in engine for this game", game.name())]
+    NoBuiltinEngine {
+        /// The game of the match.
+        game: GameKind,
+    },
     /// The key=value text is malformed, or a value is bad.
     #[error(transparent)]
     KeyValue(#[from] KeyValueError),
@@ -546,7 +552,7 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     let mut spec = match (name, kv.text("config"), kv.text("cmd")) {
         (_, Some(_), Some(_)) => return Err(EngineArgError::ConfigAndCmd),
         (_, Some(path), None) => {
-            let mut build = Build::load(engine_game(game), path)?;
+            let mut build = Build::load(engine_game(game)?, path)?;
             let name = config_build_name(build.name())?;
             build.set_name(&name);
             EngineSpec::from_build(&name, build, path)
@@ -576,13 +582,9 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
             EngineSpec::uci(&name, engine)
         }
         (Some(name), None, None) => {
-            let builtin = match game {
-                GameKind::Chess | GameKind::Xiangqi => Build::named(engine_game(game), name),
-                // No built-in checkers engine: `arbiter match` refuses checkers before reading engines.
-                GameKind::Russian | GameKind::English => None,
-            };
-            let builtins = if game == GameKind::Chess { EngineGame::Chess } else { EngineGame::Xiangqi };
-            let builtins = builtins.builtin_names();
+            let engine_game = engine_game(game)?;
+            let builtin = Build::named(engine_game, name);
+            let builtins = engine_game.builtin_names();
             let build = builtin.ok_or(EngineArgError::NotBuiltin { name: name.to_string(), builtins })?;
             EngineSpec::from_build(name, build, "built-in")
         }
@@ -614,9 +616,10 @@ fn bench_signature(kv: &KeyValues) -> Result<Option<u64>, KeyValueError> {
     }
 }
 
-/// The game whose built-in engine an entrant of a `game` match runs (checkers has none: chess's is named).
-fn engine_game(game: GameKind) -> EngineGame {
-    if game == GameKind::Xiangqi { EngineGame::Xiangqi } else { EngineGame::Chess }
+/// The game whose built-in engine an entrant of a `game` match runs; checkers has none (`arbiter match` refuses
+/// checkers before reading engines).
+fn engine_game(game: GameKind) -> Result<EngineGame, EngineArgError> {
+    EngineGame::of(game).ok_or(EngineArgError::NoBuiltinEngine { game })
 }
 
 /// Refuses an external engine whose UCI options cannot be sent as one `setoption name NAME value VALUE` line:

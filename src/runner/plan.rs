@@ -529,9 +529,14 @@ pub fn check_run_name(name: &str) -> Result<(), PlanError> {
 }
 
 /// The book Arbiter makes for `game` (`arbiter book --game`) and plays by default (`arbiter match --game`),
-/// relative to the project root: [`DEFAULT_XIANGQI_BOOK`] for Xiangqi, [`DEFAULT_BOOK`] otherwise.
-pub fn book_of(game: GameKind) -> &'static str {
-    if game == GameKind::Xiangqi { DEFAULT_XIANGQI_BOOK } else { DEFAULT_BOOK }
+/// relative to the project root: [`DEFAULT_BOOK`] for chess, [`DEFAULT_XIANGQI_BOOK`] for Xiangqi, none for checkers
+/// (which Arbiter does not play).
+pub fn book_of(game: GameKind) -> Option<&'static str> {
+    match game {
+        GameKind::Chess => Some(DEFAULT_BOOK),
+        GameKind::Xiangqi => Some(DEFAULT_XIANGQI_BOOK),
+        GameKind::Russian | GameKind::English => None,
+    }
 }
 
 /// The default book of `game` ([`book_of`]) under `cwd`, else under the source tree the binary was built
@@ -540,7 +545,7 @@ pub fn book_of(game: GameKind) -> &'static str {
 /// # Errors
 /// [`PlanError::NoDefaultBook`] when it is in neither place.
 pub fn default_book(game: GameKind, cwd: &Path) -> Result<(String, PathBuf), PlanError> {
-    let book = book_of(game);
+    let book = book_of(game).ok_or(PlanError::Game(crate::games::Unplayable { game, command: "match" }))?;
     let here = cwd.join(book);
     if here.exists() {
         return Ok((book.to_string(), here));

@@ -200,7 +200,10 @@ pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicB
     plan.validate()?;
     match plan.game {
         GameKind::Xiangqi => start::<crate::xiangqi::XiangqiGame>(plan, observer, interrupt),
-        _ => start::<crate::chess::ChessGame>(plan, observer, interrupt),
+        GameKind::Chess => start::<crate::chess::ChessGame>(plan, observer, interrupt),
+        game @ (GameKind::Russian | GameKind::English) => {
+            Err(PlanError::Game(crate::games::Unplayable { game, command: "match" }).into())
+        }
     }
 }
 

@@ -72,7 +72,7 @@ impl FromStr for EloModel {
         } else if text.eq_ignore_ascii_case("bayeselo") {
             Ok(Self::BayesElo)
         } else {
-            Err(StatsError::UnknownEloModel { text: text.to_owned() })
+            Err(StatsError::UnknownEloModel { text: text.chars().take(40).collect() })
         }
     }
 }

@@ -76,9 +76,9 @@ pub enum StatsError {
         beta: f64,
     },
     /// An Elo model name that is neither `logistic` nor `normalized`.
-    #[error("unknown Elo model {}: expected \"logistic\" or \"normalized\"", crate::notation::quote::shown(.text))]
+    #[error("unknown Elo model {text:?}: expected \"logistic\" or \"normalized\"")]
     UnknownEloModel {
-        /// The text given.
+        /// The text given, cut to its first 40 characters (the rest of a long word shows nothing new).
         text: String,
     },
     /// A rating list asked of no games.

@@ -191,7 +191,7 @@ pub fn points_for(points: &[(Move, u32)], found: Move) -> u32 {
 /// A [`SuiteError`] for a `bm`/`am`/`c0` move that does not parse, or [`SuiteError::NoTarget`] for a record
 /// with neither `bm` nor `am`.
 pub fn task(epd: &Epd) -> Result<Task, SuiteError> {
-    let pos = epd.position(false);
+    let pos = crate::chess::epd::ChessEpd::position(epd, false);
     let moves = |opcode: &'static str| -> Result<Vec<Move>, SuiteError> {
         epd.get(opcode)
             .map(|ops| {
@@ -559,7 +559,8 @@ mod tests {
     #[test]
     fn bm_and_am_tasks() {
         let epd =
-            Epd::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8# a1a7; am Kf1; id \"m; 1\";", 7, false).expect("epd");
+            crate::chess::epd::parse_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8# a1a7; am Kf1; id \"m; 1\";", 7, false)
+                .expect("epd");
         let t = task(&epd).expect("task");
         assert_eq!(t.id, "m; 1");
         assert_eq!(t.best.len(), 2);

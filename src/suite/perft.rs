@@ -10,9 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 use thiserror::Error;
 
-/// The deepest perft Arbiter accepts, in plies (counts beyond about 15 plies are out of reach anyway; the cap
-/// keeps a typo from exhausting the stack).
-pub const MAX_PERFT_DEPTH: u32 = 32;
+pub use crate::game::perft::MAX_PERFT_DEPTH;
 
 /// Why a suite's counts cannot be checked.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
@@ -241,7 +239,9 @@ mod tests {
     use super::*;
 
     fn epd(line: usize, ops: &[(&str, &str)]) -> Epd {
-        let mut epd = Epd::parse(&format!("{} ;D1 20", crate::chess::ChessGame::START_FEN), line, false).expect("EPD");
+        let mut epd =
+            crate::chess::epd::parse_epd(&format!("{} ;D1 20", crate::chess::ChessGame::START_FEN), line, false)
+                .expect("EPD");
         epd.ops = ops.iter().map(|(o, v)| (o.to_string(), v.to_string())).collect();
         epd
     }

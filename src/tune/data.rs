@@ -26,9 +26,10 @@
 //! standard CRC-32 of the id's text ([`crc32`]): about 10 % of the games, the same games every run.
 
 use crate::chess::Position;
+use crate::chess::pgn::read_games;
 use crate::engine::chess::eval::{sparse_features, taper};
-use crate::notation::epd::{Epd, utf8_text};
-use crate::notation::pgn::{PgnError, read_games};
+use crate::notation::epd::utf8_text;
+use crate::notation::pgn::PgnError;
 use crate::notation::quote::{cut, shown};
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -252,13 +253,13 @@ fn parse_labelled_line(text: &str, line: usize) -> Result<LabelledPosition, BadL
         let position = Position::from_fen(fen).map_err(|e| bad(format!("bad FEN: {e}")))?;
         return Ok(LabelledPosition { position, label, line });
     }
-    let epd = Epd::parse(text, line, false).map_err(|e| bad(e.to_string()))?;
+    let epd = crate::chess::epd::parse_epd(text, line, false).map_err(|e| bad(e.to_string()))?;
     let c9 = epd
         .get("c9")
         .ok_or_else(|| bad("no label: expected a trailing [1.0]/[0.5]/[0.0] or an EPD c9 opcode".to_string()))?;
     let label = Label::from_result(c9.trim())
         .ok_or_else(|| bad(format!("c9 {}: expected \"1-0\", \"1/2-1/2\" or \"0-1\"", shown(c9))))?;
-    Ok(LabelledPosition { position: epd.position(false), label, line })
+    Ok(LabelledPosition { position: crate::chess::epd::ChessEpd::position(&epd, false), label, line })
 }
 
 /// Splits PGN text into games (a tag line after movetext starts a new game), each with its first line.

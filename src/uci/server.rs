@@ -419,7 +419,7 @@ impl UciServer {
     fn perft(&mut self, words: &[&str]) {
         use crate::game::Game as _;
         use rayon::prelude::*;
-        let max = crate::suite::perft::MAX_PERFT_DEPTH;
+        let max = crate::game::perft::MAX_PERFT_DEPTH;
         let depth = match words {
             [d] => match d.parse::<u32>() {
                 Ok(d) if (1..=max).contains(&d) => d,

@@ -4,7 +4,7 @@
 //! # The repetition rule Arbiter implements
 //!
 //! A position (pieces and side to move, compared by Zobrist key, since the last capture) that occurs for the third
-//! time ends the game ([`Game::repetition_verdict`]). The cycle judged runs from the first of the three
+//! time ends the game ([`XiangqiGame::repetition_verdict`]). The cycle judged runs from the first of the three
 //! occurrences to now. If one side gave check with every one of its moves in that cycle and the other side did
 //! not, the checking side loses (perpetual check); otherwise the game is drawn (both sides checking throughout
 //! is a draw too). Perpetual chasing (attacking an unprotected piece over and over), which the Asian and Chinese

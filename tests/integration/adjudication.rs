@@ -456,7 +456,7 @@ fn a_real_match_ends_its_games_where_cutechess_rules_say() {
         maxmoves: Some(maxmoves.parse().unwrap()),
     };
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).expect("games.pgn");
-    let games = arbiter::notation::pgn::read_games(&pgn, "games.pgn").expect("games.pgn reads back");
+    let games = arbiter::chess::pgn::read_games(&pgn, "games.pgn").expect("games.pgn reads back");
     let texts: Vec<&str> = pgn.split("[Event ").skip(1).collect();
     assert_eq!((games.len(), texts.len()), (12, 12));
     let mut adjudicated = 0;

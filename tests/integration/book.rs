@@ -1,7 +1,7 @@
 //! The committed default opening book is what `arbiter book` makes with the documented arguments.
 
+use arbiter::chess::epd::{ChessEpd, read_epd_file};
 use arbiter::engine::chess::config::EngineConfig;
-use arbiter::notation::epd::read_epd_file;
 use arbiter::selfplay::book::{BookRequest, generate};
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! FEN errors: one typed error per malformed line, never a panic; FEN round trip over the tactics suites.
 
 use arbiter::chess::Position;
-use arbiter::notation::epd::read_epd_file;
+use arbiter::chess::epd::{ChessEpd, read_epd_file};
 use proptest::prelude::*;
 
 /// Malformed FENs, each with the text its error must contain.

@@ -20,6 +20,7 @@ mod eval;
 mod failures;
 mod fen;
 mod flags;
+mod layers;
 mod matches;
 mod opponents;
 mod perft;

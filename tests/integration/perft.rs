@@ -5,9 +5,10 @@
 //! half an hour on two cores: `cargo test --release --test integration -- --ignored perft::full_suites_to_1e9`).
 
 use arbiter::chess::Position;
+use arbiter::chess::epd::{ChessEpd, parse_epd, read_epd_file};
 use arbiter::chess::perft::{perft, perft_checked};
 use arbiter::game::perft::divide;
-use arbiter::notation::epd::{Epd, read_epd_file};
+use arbiter::notation::epd::Epd;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::process::Command;
@@ -27,12 +28,12 @@ fn load(name: &str, chess960: bool) -> Vec<Epd> {
         Ok(epds) => epds,
         Err(e) if name == "perftsuite.epd" => {
             let text = std::fs::read_to_string(suite(name)).expect("shared suite readable");
-            let err = Epd::parse(text.lines().nth(50).expect("line 51"), 51, chess960).expect_err("line 51");
+            let err = parse_epd(text.lines().nth(50).expect("line 51"), 51, chess960).expect_err("line 51");
             assert!(e.to_string().contains(":51: bad FEN: illegal position: impossible check"), "{e}");
             assert!(err.to_string().contains("double check from Bh1 and Ba8"), "{err}");
             // Line 51 blanked, so that the other lines keep their numbers.
             let kept: Vec<&str> = text.lines().enumerate().map(|(i, l)| if i == 50 { "" } else { l }).collect();
-            arbiter::notation::epd::parse_epd_text(&kept.join("\n"), name, chess960).expect("the other lines read")
+            arbiter::chess::epd::parse_epd_text(&kept.join("\n"), name, chess960).expect("the other lines read")
         }
         Err(e) => panic!("{e}"),
     }

@@ -4,7 +4,7 @@
 //! no single move uncovers one and gives the other).
 
 use arbiter::chess::Variant;
-use arbiter::notation::epd::Epd;
+use arbiter::chess::epd::parse_epd;
 use arbiter::runner::openings::load_openings_as;
 use arbiter::tune::data::read_labelled_file;
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ fn every_shared_suite_and_book_loads() {
             let name = path.file_name().expect("a file name").to_string_lossy().to_string();
             let text = std::fs::read_to_string(&path).expect("a shared suite is UTF-8 text");
             for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                match Epd::parse(line, i + 1, chess960) {
+                match parse_epd(line, i + 1, chess960) {
                     Ok(_) => count += 1,
                     Err(e) => {
                         assert!(e.to_string().contains("impossible check"), "{name}:{}: {e}", i + 1);

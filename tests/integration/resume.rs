@@ -2,7 +2,7 @@
 //! at seeded pseudo-random moments and resumed until it finishes, and four shards run as separate processes
 //! are merged; both must give exactly the games of an uninterrupted single run at a fixed node limit.
 
-use arbiter::notation::pgn::read_games;
+use arbiter::chess::pgn::read_games;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

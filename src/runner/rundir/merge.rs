@@ -187,7 +187,10 @@ pub fn merge(request: &MergeRequest, warn: &mut dyn FnMut(&str)) -> Result<Merge
     plan.validate()?;
     match plan.game {
         GameKind::Xiangqi => merge_as::<crate::xiangqi::XiangqiGame>(plan, &shards, &out, warn),
-        _ => merge_as::<crate::chess::ChessGame>(plan, &shards, &out, warn),
+        GameKind::Chess => merge_as::<crate::chess::ChessGame>(plan, &shards, &out, warn),
+        game @ (GameKind::Russian | GameKind::English) => {
+            Err(PlanError::Game(crate::games::Unplayable { game, command: "merge" }).into())
+        }
     }
 }
 

@@ -45,7 +45,10 @@ pub fn resume(
         GameKind::Xiangqi => {
             resume_as::<crate::xiangqi::XiangqiGame>(&dir, &shown, &plan, &run, lock, observer, interrupt)
         }
-        _ => resume_as::<crate::chess::ChessGame>(&dir, &shown, &plan, &run, lock, observer, interrupt),
+        GameKind::Chess => resume_as::<crate::chess::ChessGame>(&dir, &shown, &plan, &run, lock, observer, interrupt),
+        game @ (GameKind::Russian | GameKind::English) => {
+            Err(crate::runner::PlanError::Game(crate::games::Unplayable { game, command: "match" }).into())
+        }
     }
 }
 
