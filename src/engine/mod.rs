@@ -15,7 +15,7 @@
 //! use std::sync::atomic::AtomicBool;
 //!
 //! let mut engine = Engine::build(EngineConfig::seed());
-//! let game = Game::new(arbiter::chess::Position::startpos());
+//! let game = ChessGame::new(arbiter::chess::Position::startpos());
 //! let limits = SearchLimits { depth: Some(2), ..SearchLimits::default() };
 //! let thought = engine.think(&game, &limits, &AtomicBool::new(false)).unwrap();
 //! assert!(game.position().is_legal(thought.best_move));
