@@ -34,6 +34,17 @@ impl GameKind {
         }
     }
 
+    /// The value Arbiter gives an engine's UCI option `UCI_Variant` in this game ([`Game::UCI_VARIANT`]):
+    /// `xiangqi` for Xiangqi, `None` for chess (and checkers).
+    pub fn uci_variant(self) -> Option<&'static str> {
+        match self {
+            GameKind::Chess => crate::chess::ChessGame::UCI_VARIANT,
+            GameKind::Xiangqi => crate::xiangqi::XiangqiGame::UCI_VARIANT,
+            GameKind::Russian => crate::checkers::Russian::UCI_VARIANT,
+            GameKind::English => crate::checkers::English::UCI_VARIANT,
+        }
+    }
+
     /// Whether the game is checkers (Russian draughts or English checkers).
     pub fn is_checkers(self) -> bool {
         matches!(self, GameKind::Russian | GameKind::English)

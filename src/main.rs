@@ -1,7 +1,7 @@
 //! The `arbiter` command line: clap parsing and dispatch only.
 
 use arbiter::cli;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Arbiter: perft, self-play matches decided by SPRT, and tuning for chess engines.
 #[derive(Parser, Debug)]
@@ -71,20 +71,23 @@ fn main() {
         }
         default_hook(info);
     }));
-    let cli = Cli::parse();
+    // clap's record of what was given (`value_source`) goes with the parsed flags to the commands that refuse
+    // flags under `--resume`.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    let given = |name: &str| matches.subcommand_matches(name).cloned().unwrap_or_default();
     let Some(command) = cli.command else {
         // No subcommand: speak UCI when a GUI pipes stdin, otherwise show the help.
         if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
             let code = cli::uci_cmd::run(cli::uci_cmd::UciArgs::default()).unwrap_or(2);
             std::process::exit(code);
         }
-        use clap::CommandFactory;
         let _ = Cli::command().print_help();
         std::process::exit(2);
     };
     let result = match command {
         Command::Perft(args) => cli::perft::run(args),
-        Command::Match(args) => cli::match_cmd::run(*args),
+        Command::Match(args) => cli::match_cmd::run(*args, &given("match")),
         Command::Merge(args) => cli::merge::run(args),
         Command::Status(args) => cli::status_cmd::run(args),
         Command::Book(args) => cli::book::run(args),
@@ -95,7 +98,7 @@ fn main() {
         Command::Epd(args) => cli::epd_cmd::run(args),
         Command::Elo(args) => cli::elo_cmd::run(args),
         Command::Sprt(args) => cli::sprt_cmd::run(args),
-        Command::Spsa(args) => cli::spsa_cmd::run(*args),
+        Command::Spsa(args) => cli::spsa_cmd::run(*args, &given("spsa")),
         Command::Tune(args) => cli::tune_cmd::run(args),
         Command::Datagen(args) => cli::datagen::run(args),
         Command::Checkers(args) => Ok(cli::checkers_cmd::run(args.command)),

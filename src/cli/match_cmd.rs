@@ -25,7 +25,6 @@ pub use crate::runner::plan::{
 };
 pub use crate::runner::run::ENGINE_GROUPS_FILE;
 use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
-use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
 use std::sync::atomic::AtomicBool;
@@ -67,32 +66,7 @@ pub fn clap_error_text(error: &clap::Error) -> String {
 /// The flags given on the command line in `matches` (by long name, as `--name`) that [`RESUME_FLAGS`] does not
 /// allow with `--resume`.
 pub fn flags_refused_with_resume(matches: &clap::ArgMatches) -> Vec<String> {
-    let command = match_command();
-    matches
-        .ids()
-        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
-        .filter_map(|id| command.get_arguments().find(|arg| arg.get_id() == id))
-        .map(|arg| arg.get_long().map_or_else(|| arg.get_id().to_string(), str::to_string))
-        .filter(|long| !RESUME_FLAGS.contains(&long.as_str()))
-        .map(|long| format!("--{long}"))
-        .collect()
-}
-
-/// The arguments after the `match` subcommand in `argv` (the process's arguments, program name first), as
-/// text, to tell which flags were given with `--resume`.
-///
-/// # Errors
-/// An argument that is not UTF-8.
-pub fn args_after(argv: impl IntoIterator<Item = std::ffi::OsString>, subcommand: &str) -> anyhow::Result<Vec<String>> {
-    argv.into_iter()
-        .skip(1)
-        .skip_while(|arg| arg != subcommand)
-        .skip(1)
-        .map(|arg| {
-            arg.into_string()
-                .map_err(|arg| anyhow::anyhow!("an argument is not UTF-8 text ({})", arg.to_string_lossy()))
-        })
-        .collect()
+    super::flags_given_except(matches, &match_command(), &RESUME_FLAGS)
 }
 
 /// The failure of a run error: bad input, or a failure of the system.
@@ -104,23 +78,22 @@ fn run_failure(error: RunError) -> Failure {
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 a failure,
-/// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). Errors are printed to stderr here, so the `Err` case is
-/// not used.
+/// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). `given` is clap's record of the `match` arguments (which
+/// flags the command line gave, for `--resume`). Errors are printed to stderr here, so the `Err` case is not
+/// used.
 ///
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
-pub fn run(args: MatchArgs) -> anyhow::Result<i32> {
+pub fn run(args: MatchArgs, given: &clap::ArgMatches) -> anyhow::Result<i32> {
     install_interrupt_handler("match", &INTERRUPTED);
-    Ok(exit_code(run_inner(args, &INTERRUPTED)))
+    Ok(exit_code(run_inner(args, given, &INTERRUPTED)))
 }
 
 /// Plays the match of `args`, or resumes the run of `--resume`, and prints the outcome.
-fn run_inner(args: MatchArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
+fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) -> Result<i32, Failure> {
     let ended = match &args.resume {
         Some(dir) => {
-            let raw = args_after(std::env::args_os(), "match")?;
-            let (_, matches) = parse_match_args(&raw).map_err(|e| anyhow::anyhow!("{}", clap_error_text(&e)))?;
-            let refused = flags_refused_with_resume(&matches);
+            let refused = flags_refused_with_resume(given);
             if !refused.is_empty() {
                 return Err(anyhow::anyhow!(
                     "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml \
@@ -261,6 +234,7 @@ impl RunObserver for Progress {
 mod tests {
     use super::*;
     use crate::cli::error_text;
+    use crate::engine::Build;
     use crate::engine::chess::EngineConfig;
     use crate::game::Game;
     use crate::notation::kv::KeyValueError;
@@ -299,9 +273,9 @@ mod tests {
     fn engines_from_builtins_and_configs() {
         let seed = parse_engine("name=seed").unwrap();
         assert_eq!(seed.name, "seed");
-        assert_eq!(seed.source, "built-in");
+        assert_eq!(seed.source(), "built-in");
         let nomob = parse_engine("name=nomob").unwrap();
-        let EngineKind::Builtin(config) = &nomob.kind else { panic!("nomob is built in") };
+        let EngineKind::Builtin(Build::Chess(config)) = &nomob.kind else { panic!("nomob is built in") };
         assert_eq!(config.weights.mobility, [0; 4]);
 
         let path = config_dir().join("mine.toml");
@@ -314,7 +288,7 @@ mod tests {
         assert_eq!(spec.name, "mine");
         let spec = parse_engine(&format!("name=other,{text}")).unwrap();
         assert_eq!(spec.name, "other");
-        let EngineKind::Builtin(loaded) = &spec.kind else { panic!("a config build") };
+        let EngineKind::Builtin(Build::Chess(loaded)) = &spec.kind else { panic!("a config build") };
         assert_eq!(loaded.weights.bishop_pair, 7);
         assert_eq!(loaded.name, "other");
     }

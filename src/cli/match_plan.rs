@@ -4,14 +4,14 @@
 
 use super::Failure;
 use crate::games::GameKind;
-use crate::player::spec::{EachArgs, parse_engine_for};
+use crate::player::engine_arg::{EachArgs, parse_engine_plan};
 use crate::player::timecontrol::TimeControl;
-use crate::player::{EngineKind, EngineSpec};
+use crate::player::{EngineBuild, MoveLimit};
 use crate::runner::plan::{
-    DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, EnginePlan, OpeningsPlan, OutputPlan,
-    PLAN_FORMAT, SprtPlan, TcScalePlan, absolute, default_book, parse_adjudication, parse_sprt, working_directory,
+    DEFAULT_RATING_INTERVAL, DEFAULT_SEED, MatchRequest, SprtPlan, TcScalePlan, absolute, parse_adjudication,
+    parse_sprt, working_directory,
 };
-use crate::runner::{MatchLength, MatchPlan, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
+use crate::runner::{MatchPlan, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
 use std::path::PathBuf;
 
 /// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
@@ -251,9 +251,10 @@ pub(crate) fn refuse_checkers(game: GameKind, command: &'static str) -> Failure 
     )
 }
 
-/// Turns the flags into a match plan: engines read (their config files checked), the global limits filled
-/// in where an engine sets none, the SPRT and length chosen, the openings option read, every path made
-/// absolute. The plan is not yet validated ([`MatchPlan::validate`]) nor are the openings read.
+/// Turns the flags into a match plan: each `--engine` read into its plan once ([`parse_engine_plan`]), then
+/// [`MatchPlan::with_defaults`] fills in what the flags leave out, as for a library caller; the flags that
+/// only set a field of the plan set it. The plan is not yet validated ([`MatchPlan::validate`]) nor are the
+/// openings read.
 ///
 /// # Errors
 /// A [`Failure::Input`] naming the flag.
@@ -261,129 +262,89 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     if args.game.is_checkers() {
         return Err(refuse_checkers(args.game, "match"));
     }
-    if args.game == GameKind::Xiangqi && args.variant != Variant::Standard {
-        return Err(anyhow::anyhow!(
-            "--variant {} is a chess variant; it cannot be given with --game xiangqi",
-            args.variant.name()
-        )
-        .into());
-    }
     let cwd = working_directory()?;
     let each = EachArgs::parse(args.each.as_deref())?;
-    let second = if args.game == GameKind::Xiangqi { "name=nopsqt" } else { "name=nomob" };
-    let defaults = ["name=seed".to_string(), second.to_string()];
-    let texts = if args.engines.is_empty() { &defaults[..] } else { &args.engines[..] };
-    let mut engines =
-        texts.iter().map(|text| parse_engine_for(text, &each, args.game)).collect::<Result<Vec<_>, _>>()?;
+    let mut engines = args
+        .engines
+        .iter()
+        .map(|text| parse_engine_plan(text, &each, args.game, &cwd))
+        .collect::<Result<Vec<_>, _>>()?;
+    for engine in &mut engines {
+        if let EngineBuild::Uci(uci) = &mut engine.build {
+            uci.handshake_timeout_ms = args.handshake_timeout_ms;
+            uci.ping_timeout_ms = args.ping_timeout_ms;
+            uci.stall_timeout_ms = args.stall_timeout_ms;
+            uci.allow_unknown_options |= args.allow_unknown_options;
+        }
+    }
     let tc = match &args.tc {
         Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
         None => None,
     };
     let limits = &args.limits;
-    if limits.depth == Some(0) || limits.nodes == Some(0) || limits.movetime_ms == Some(0) {
-        return Err(anyhow::anyhow!("--depth, --nodes and --movetime-ms must be at least 1").into());
-    }
-    for engine in &mut engines {
-        // The global flags fill what neither the engine nor --each set.
-        let limit = &mut engine.limit;
-        limit.tc = limit.tc.or(tc);
-        limit.nodes = limit.nodes.or(limits.nodes);
-        limit.depth = limit.depth.or(limits.depth);
-        limit.movetime_ms = limit.movetime_ms.or(limits.movetime_ms);
-        // External engines need a limit; the built-in ones play at the documented default.
-        engine.require_limit(&engine.limit, MATCH_LIMIT_FLAGS)?;
-        if engine.limit.is_unlimited() {
-            engine.limit.nodes = Some(DEFAULT_NODES);
-        }
-        if let EngineKind::Uci(uci) = &mut engine.kind {
-            uci.handshake_timeout_ms = args.handshake_timeout_ms;
-            uci.ping_timeout_ms = args.ping_timeout_ms;
-            uci.stall_timeout_ms = args.stall_timeout_ms;
-        }
-        if args.allow_unknown_options {
-            engine.allow_unknown_options();
-        }
-    }
-
-    let tc_scale = match args.tc_scale_nps {
-        Some(reference) => Some(scale_time_controls(&mut engines, reference)?),
-        None => None,
-    };
-
-    let sprt = match (&args.sprt, args.games.or(args.rounds)) {
-        (Some(text), _) => Some(parse_sprt(text)?),
-        (None, None) if engines.len() == 2 => Some(parse_sprt(DEFAULT_SPRT)?),
-        (None, _) => None,
-    };
-    let length = match (args.games, args.rounds) {
-        (Some(games), _) => MatchLength::Games(games),
-        (None, Some(rounds)) => MatchLength::Rounds(rounds),
-        (None, None) if sprt.is_some() => MatchLength::UntilDecided,
-        (None, None) => MatchLength::EachOpening,
-    };
-
-    let book = match &args.openings {
-        Some(path) => match path.to_str() {
+    let openings = match &args.openings {
+        Some(path) => Some(match path.to_str() {
             Some(text) => OpeningsOption::parse(text)?,
             None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
-        },
-        None => {
-            let (shown, _) = default_book(args.game, &cwd)?;
-            OpeningsOption { file: PathBuf::from(shown), format: None, order: None, plies: None, start: None }
-        }
+        }),
+        None => None,
     };
-    if args.plies == Some(0) {
-        return Err(anyhow::anyhow!("--plies must be at least 1").into());
+    let given = openings.as_ref().map_or((None, None), |book| (book.plies, book.order));
+    let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", given.0)?;
+    let order = one_of("--order", args.order, "order", given.1)?;
+    let request = MatchRequest {
+        game: args.game,
+        engines,
+        limit: MoveLimit {
+            tc,
+            nodes: limits.nodes,
+            depth: limits.depth,
+            movetime_ms: limits.movetime_ms,
+            timemargin_ms: 0,
+        },
+        limit_hint: MATCH_LIMIT_FLAGS.to_string(),
+        openings,
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?.as_ref().map(SprtPlan::of),
+        games: args.games,
+        rounds: args.rounds,
+    };
+    let mut plan = MatchPlan::with_defaults(request, &cwd)?;
+    if let Some(reference) = args.tc_scale_nps {
+        plan.tc_scale = Some(scale_time_controls(&mut plan, reference)?);
     }
-    let plies = one_of("--plies", args.plies.map(|p| p as usize), "plies", book.plies)?;
-    let order = one_of("--order", args.order, "order", book.order)?.unwrap_or_default();
-    let adjudication = parse_adjudication(
+    plan.openings.plies = plies;
+    if let Some(order) = order {
+        plan.openings.order = order;
+    }
+    plan.adjudication = parse_adjudication(
         args.adjudication.draw.as_deref(),
         args.adjudication.resign.as_deref(),
         args.adjudication.maxmoves,
     )?;
-    Ok(MatchPlan {
-        format: PLAN_FORMAT,
-        game: args.game,
-        variant: args.variant,
-        engines: engines.iter().map(|engine| EnginePlan::of(engine, &cwd)).collect(),
-        openings: OpeningsPlan {
-            file: absolute(&book.file, &cwd),
-            shown: book.file.display().to_string(),
-            format: book.format,
-            order,
-            plies,
-            start: book.start.unwrap_or(1),
-        },
-        seed: args.seed,
-        tournament: args.tournament,
-        swap: !args.noswap,
-        length,
-        adjudication,
-        sprt: sprt.as_ref().map(SprtPlan::of),
-        shard: args.shard,
-        concurrency: args.concurrency,
-        recover: args.recover,
-        bench_check: args.bench_check,
-        tc_scale,
-        output: OutputPlan {
-            out: args.out.as_deref().map(|out| absolute(out, &cwd)),
-            results: cwd.join("results"),
-            name: args.name.clone(),
-            pgn_comments: args.pgn_comments == PgnComments::On,
-            rating_interval: args.rating_interval,
-        },
-    })
+    plan.variant = args.variant;
+    plan.seed = args.seed;
+    plan.tournament = args.tournament;
+    plan.swap = !args.noswap;
+    plan.shard = args.shard;
+    plan.concurrency = args.concurrency;
+    plan.recover = args.recover;
+    plan.bench_check = args.bench_check;
+    plan.output.out = args.out.as_deref().map(|out| absolute(out, &cwd));
+    plan.output.name = args.name.clone();
+    plan.output.pgn_comments = args.pgn_comments == PgnComments::On;
+    plan.output.rating_interval = args.rating_interval;
+    Ok(plan)
 }
 
-/// Scales the limits of `engines` by `reference` / the nps of the first engine's bench (`--tc-scale-nps`), and
-/// says so on stderr.
+/// Scales the limits of the plan's engines by `reference` / the nps of the first engine's bench
+/// (`--tc-scale-nps`), and says so on stderr.
 ///
 /// # Errors
 /// No engine with a time limit (exit 2); the bench's [`BenchError`](crate::player::BenchError): exit 2 when it
 /// is the input, 1 otherwise.
-fn scale_time_controls(engines: &mut [EngineSpec], reference: u64) -> Result<TcScalePlan, Failure> {
+fn scale_time_controls(plan: &mut MatchPlan, reference: u64) -> Result<TcScalePlan, Failure> {
     use crate::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
+    let engines = &mut plan.engines;
     let first = engines.first().ok_or_else(|| anyhow::anyhow!("--tc-scale-nps: no engine"))?;
     // Nothing to scale: refused rather than a bench whose factor changes nothing.
     if engines.iter().all(|e| e.limit.tc.is_none() && e.limit.movetime_ms.is_none()) {
@@ -391,7 +352,7 @@ fn scale_time_controls(engines: &mut [EngineSpec], reference: u64) -> Result<TcS
             "--tc-scale-nps: no engine has a time limit (tc or st) to scale; node and depth limits are never scaled"
         )));
     }
-    let measured = first.bench(&BenchOptions::default()).map_err(|error| {
+    let measured = first.load(plan.game)?.bench(&BenchOptions::default()).map_err(|error| {
         let error = anyhow::anyhow!("--tc-scale-nps: {error}");
         if error.downcast_ref::<crate::player::BenchError>().is_some_and(|e| !e.is_input()) {
             Failure::Internal(error)

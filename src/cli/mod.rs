@@ -165,3 +165,16 @@ pub fn error_text(error: &anyhow::Error) -> String {
     }
     text
 }
+
+/// The flags that clap's record `matches` of `command`'s arguments says the command line gave (by long name,
+/// as `--name`), except those of `allowed` (long names without dashes): what `--resume` refuses.
+pub fn flags_given_except(matches: &clap::ArgMatches, command: &clap::Command, allowed: &[&str]) -> Vec<String> {
+    matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine))
+        .filter_map(|id| command.get_arguments().find(|arg| arg.get_id() == id))
+        .map(|arg| arg.get_long().map_or_else(|| arg.get_id().to_string(), str::to_string))
+        .filter(|long| !allowed.contains(&long.as_str()))
+        .map(|long| format!("--{long}"))
+        .collect()
+}

@@ -13,9 +13,10 @@
 
 use super::match_plan::{AdjudicationArgs, LimitArgs, MatchArgs, plan_of};
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
+use crate::engine::Build;
 use crate::notation::quote::shown;
 use crate::player::EngineKind;
-use crate::runner::plan::{EngineBuild, EnginePlan, MatchPlan, parse_sprt, working_directory};
+use crate::runner::plan::{EngineBuild, EnginePlan, MatchPlan, UciPlan, parse_sprt};
 use crate::runner::run::{RunEnd, RunObserver, RunStart};
 use crate::runner::{MatchLength, MatchState};
 use crate::spsa::gains::{DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Schedule};
@@ -141,26 +142,23 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 ///
 /// # Errors
 /// None in practice: errors are printed here.
-pub fn run(args: SpsaArgs) -> anyhow::Result<i32> {
+pub fn run(args: SpsaArgs, given: &clap::ArgMatches) -> anyhow::Result<i32> {
     install_interrupt_handler("spsa", &INTERRUPTED);
-    Ok(exit_code(run_inner(&args, &INTERRUPTED)))
+    Ok(exit_code(run_inner(&args, given, &INTERRUPTED)))
 }
 
-/// The flags that may be given with `--resume`.
-const RESUME_FLAGS: [&str; 4] = ["--resume", "--concurrency", "--recover", "--validate"];
+/// The flags (long names) that may be given with `--resume`.
+const RESUME_FLAGS: [&str; 4] = ["resume", "concurrency", "recover", "validate"];
 
-fn run_inner(args: &SpsaArgs, interrupt: &AtomicBool) -> Result<i32, Failure> {
+fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) -> Result<i32, Failure> {
     let validate = args.validate.as_deref().map(parse_validate).transpose()?;
     let mut progress = Progress::default();
     let ended = match &args.resume {
         Some(dir) => {
-            let given: Vec<String> = std::env::args().skip(2).filter(|a| a.starts_with("--")).collect();
-            let refused: Vec<&String> = given
-                .iter()
-                .filter(|flag| !RESUME_FLAGS.iter().any(|allowed| flag.split('=').next() == Some(allowed)))
-                .collect();
+            let command = <SpsaArgs as clap::Args>::augment_args(clap::Command::new("spsa"));
+            let refused = super::flags_given_except(given, &command, &RESUME_FLAGS);
             if !refused.is_empty() {
-                let list: Vec<&str> = refused.iter().map(|s| s.as_str()).collect();
+                let list = &refused;
                 return Err(anyhow::anyhow!(
                     "--resume: {} cannot be given with --resume: the run keeps the settings in its spsa.toml (only \
                      --concurrency, --recover and --validate may be given)",
@@ -356,20 +354,24 @@ fn parse_validate(text: &str) -> anyhow::Result<Validate> {
 /// built-in engine as a config written to `file`.
 fn build_at(plan: &SpsaPlan, values: &[f64], name: &str, file: &Path) -> Result<EnginePlan, Failure> {
     let (plus, _) = plan.sides();
-    let side = plan.plan.engines[plus].load(plan.plan.game)?;
+    let side_plan = &plan.plan.engines[plus];
+    let side = side_plan.load(plan.plan.game)?;
     let spec = with_values(&side, name, &plan.params, &plan.names, values)?;
-    let cwd = working_directory()?;
+    let mut engine = EnginePlan { name: name.to_string(), ..side_plan.clone() };
     match &spec.kind {
-        EngineKind::Builtin(config) => {
+        EngineKind::Builtin(build) => {
+            let Build::Chess(config) = build else {
+                return Err(Failure::Internal(anyhow::anyhow!("with_values tunes only the chess engine")));
+            };
             std::fs::write(file, config.to_toml())
                 .map_err(|e| Failure::System(anyhow::anyhow!("{}: cannot write: {e}", file.display())))?;
-            let mut engine = EnginePlan::of(&spec, &cwd);
             engine.build = EngineBuild::Config { path: file.to_path_buf() };
             engine.source = file.display().to_string();
-            Ok(engine)
         }
-        _ => Ok(EnginePlan::of(&spec, &cwd)),
+        // The side's plan is absolute already: only its options change.
+        EngineKind::Uci(uci) => engine.build = EngineBuild::Uci(UciPlan::from(uci)),
     }
+    Ok(engine)
 }
 
 /// Plays the tuned values against the start values until the SPRT decides, and prints the result.

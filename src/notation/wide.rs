@@ -29,3 +29,19 @@ pub(crate) fn serialize<S: Serializer>(value: &u64, serializer: S) -> Result<S::
 pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u64, D::Error> {
     Wide::deserialize(deserializer)?.value()
 }
+
+/// [`self`] for an optional value: `#[serde(with = "crate::notation::wide::option")]`.
+pub(crate) mod option {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(crate) fn serialize<S: Serializer>(value: &Option<u64>, serializer: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(n) => super::serialize(n, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+        Option::<super::Wide>::deserialize(deserializer)?.map(super::Wide::value).transpose()
+    }
+}

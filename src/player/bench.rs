@@ -16,6 +16,7 @@
 
 use super::spec::{EngineKind, EngineSpec, MoveLimit};
 use super::uci::UciEngine;
+use crate::engine::Build;
 use crate::engine::chess::EngineConfig;
 use crate::engine::chess::bench::bench_nodes_with;
 use crate::uci::process::{MAX_LINE_BYTES, decode_line};
@@ -333,7 +334,7 @@ impl EngineSpec {
         let unsupported =
             |reason: &str| BenchError::Unsupported { engine: self.name.clone(), reason: reason.to_string() };
         match &self.kind {
-            EngineKind::Builtin(config) => {
+            EngineKind::Builtin(Build::Chess(config)) => {
                 if !options.args.is_empty() {
                     return Err(unsupported(
                         "bench arguments (--bench-args) apply to external engines; give --depth for the built-in engine",
@@ -342,7 +343,7 @@ impl EngineSpec {
                 let depth = options.depth.unwrap_or(crate::engine::chess::bench::DEFAULT_BENCH_DEPTH).max(1);
                 Ok(bench_builtin(config, depth))
             }
-            EngineKind::XiangqiBuiltin(_) => Err(unsupported("the built-in Xiangqi engine has no bench")),
+            EngineKind::Builtin(Build::Xiangqi(_)) => Err(unsupported("the built-in Xiangqi engine has no bench")),
             EngineKind::Uci(engine) => {
                 if options.depth.is_some() {
                     return Err(unsupported(

@@ -3,22 +3,28 @@
 //!
 //! - [`builtin`]: a built-in engine ([`crate::engine`]) searching in the worker's thread ([`BuiltinPlayer`]);
 //! - [`uci`]: an external UCI engine process ([`UciPlayer`]);
-//! - [`spec`]: [`EngineSpec`], one entrant of a match (parsed from `name=...,cmd=...,option.X=...`), which creates
-//!   fresh players for the worker threads;
+//! - [`engine_arg`]: the `--engine name=...,cmd=...,option.X=...` grammar, read into an [`EnginePlan`] once;
+//! - [`plan`]: [`EnginePlan`], an entrant as `run.toml` stores it, and its resolution into an [`EngineSpec`];
+//! - [`spec`]: [`EngineSpec`], one entrant of a match as it runs, which creates fresh players for the worker
+//!   threads;
 //! - [`bench`](mod@bench): the bench signature and speed of any engine ([`BenchResult`]), and the `bench=` check;
 //! - [`error`]: [`PlayerError`], why a player gave no move.
 
 pub mod bench;
 pub mod builtin;
+pub mod engine_arg;
 pub mod error;
+pub mod plan;
 pub mod spec;
 pub mod timecontrol;
 pub mod uci;
 
 pub use bench::{BenchError, BenchOptions, BenchResult};
 pub use builtin::BuiltinPlayer;
+pub use engine_arg::{EachArgs, EngineArgError, bad_engine_name};
 pub use error::PlayerError;
-pub use spec::{EachArgs, EngineArgError, EngineKind, EngineSpec, MoveLimit, bad_engine_name};
+pub use plan::{EngineBuild, EnginePlan, UciPlan};
+pub use spec::{EngineKind, EngineSpec, MoveLimit, Origin};
 pub use timecontrol::{Clock, TimeControl};
 pub use uci::{UciEngine, UciPlayer};
 

@@ -39,7 +39,8 @@ pub use openings::{
     opening_order_from,
 };
 pub use plan::{
-    EngineBuild, EnginePlan, LimitPlan, MatchPlan, OpeningsPlan, OutputPlan, PlanError, SprtPlan, TcScalePlan, UciPlan,
+    EngineBuild, EnginePlan, MatchPlan, MatchRequest, OpeningsPlan, OutputPlan, PlanError, SprtPlan, TcScalePlan,
+    UciPlan,
 };
 pub use report::lines::{cutechess_report, fastchess_report, match_report};
 pub use report::summary::{summary_rows, summary_text, write_summary};

@@ -15,6 +15,7 @@
 
 use super::gains::{Perturbation, shown_value};
 use super::run::{SPSA_FORMAT, SpsaObserver, SpsaPlan};
+use crate::engine::Build;
 use crate::game::GameResult;
 use crate::player::EngineKind;
 use crate::runner::rundir::output::{OutputError, append_file, create_new_file, replace_file, timestamp};
@@ -461,13 +462,13 @@ pub fn values_text(plan: &SpsaPlan, theta: &[f64], iteration: u64, games: u64) -
 pub fn tuned_toml(plan: &SpsaPlan, theta: &[f64]) -> Option<String> {
     let (plus, _) = plan.sides();
     let engine = plan.plan.engines.get(plus)?.load(plan.plan.game).ok()?;
-    if !matches!(engine.kind, EngineKind::Builtin(_)) {
+    if !matches!(engine.kind, EngineKind::Builtin(Build::Chess(_))) {
         return None;
     }
     let base = engine.name.trim_end_matches('+').to_string();
     let tuned = super::run::with_values(&engine, &format!("{base}-spsa"), &plan.params, &plan.names, theta).ok()?;
     match tuned.kind {
-        EngineKind::Builtin(config) => Some(format!(
+        EngineKind::Builtin(Build::Chess(config)) => Some(format!(
             "# arbiter spsa: {base} with the values of {} (values.txt)\n{}",
             plan.params_file,
             config.to_toml()

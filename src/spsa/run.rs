@@ -13,6 +13,7 @@ use super::gains::{Draws, Schedule, perturb, shown_value, update};
 use super::output::{self, GameRow, IterationRow, Recorded, SpsaFiles};
 use super::params::{OptionInfo, Param, uci_options};
 use crate::chess;
+use crate::engine::Build;
 use crate::engine::chess::Weights;
 use crate::game::GameResult;
 use crate::player::{EngineKind, EngineSpec};
@@ -411,7 +412,7 @@ pub fn with_values(
                 }
             }
         }
-        EngineKind::Builtin(config) => {
+        EngineKind::Builtin(Build::Chess(config)) => {
             config.name = name.to_string();
             let all_names = Weights::names();
             let mut all = config.weights.to_vec();
@@ -423,7 +424,7 @@ pub fn with_values(
             }
             config.weights = Weights::from_vec(&all).expect("to_vec gives every weight");
         }
-        EngineKind::XiangqiBuiltin(_) => {
+        EngineKind::Builtin(Build::Xiangqi(_)) => {
             return Err(SpsaError::Engine(format!(
                 "{}: the built-in Xiangqi engine cannot be tuned by SPSA",
                 engine.name
@@ -750,7 +751,7 @@ impl MatchObserver<chess::ChessGame> for Watcher<'_> {
 /// built-in Xiangqi engine.
 pub fn engine_options(engine: &EngineSpec) -> Result<(Vec<OptionInfo>, bool), SpsaError> {
     match &engine.kind {
-        EngineKind::Builtin(_) => {
+        EngineKind::Builtin(Build::Chess(_)) => {
             let (min, max) = crate::uci::server::WEIGHT_RANGE;
             let options = Weights::names()
                 .into_iter()
@@ -763,7 +764,7 @@ pub fn engine_options(engine: &EngineSpec) -> Result<(Vec<OptionInfo>, bool), Sp
                 .collect();
             Ok((options, true))
         }
-        EngineKind::XiangqiBuiltin(_) => {
+        EngineKind::Builtin(Build::Xiangqi(_)) => {
             Err(SpsaError::Engine(format!("{}: the built-in Xiangqi engine cannot be tuned by SPSA", engine.name)))
         }
         EngineKind::Uci(uci) => {

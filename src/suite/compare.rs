@@ -436,9 +436,7 @@ impl<G: Game> PerftEngine<G> {
         cancel: Option<Arc<AtomicBool>>,
     ) -> Result<PerftEngine<G>, CompareError> {
         match &spec.kind {
-            EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => {
-                Ok(PerftEngine::Arbiter(spec.name.clone(), ArbiterOracle::new(chess960)))
-            }
+            EngineKind::Builtin(_) => Ok(PerftEngine::Arbiter(spec.name.clone(), ArbiterOracle::new(chess960))),
             EngineKind::Uci(engine) => {
                 Ok(PerftEngine::Uci(UciPerftOracle::start_engine::<G>(&spec.name, engine, chess960, timeouts, cancel)?))
             }

@@ -365,7 +365,7 @@ impl EpdRequest {
         };
         if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime_ms.is_none() {
             match spec.kind {
-                EngineKind::Builtin(_) | EngineKind::XiangqiBuiltin(_) => limits.nodes = Some(DEFAULT_NODES),
+                EngineKind::Builtin(_) => limits.nodes = Some(DEFAULT_NODES),
                 EngineKind::Uci(_) => spec
                     .require_limit(&crate::player::MoveLimit::default(), EPD_LIMIT_FLAGS)
                     .map_err(EpdError::NoLimit)?,

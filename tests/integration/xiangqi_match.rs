@@ -3,10 +3,11 @@
 //! `arbiter match --game xiangqi` end to end: self-play from Arbiter's Xiangqi book, the record files read back,
 //! a resumed run that replays to the same games, and bad input refused with exit code 2.
 
+use arbiter::engine::{Build, EngineGame};
 use arbiter::game::GameResult;
 use arbiter::game::RuleEnd;
 use arbiter::game::opening::read_rules_pgn;
-use arbiter::player::{EngineSpec, MoveLimit, UciEngine};
+use arbiter::player::{EngineSpec, MoveLimit, Origin, UciEngine};
 use arbiter::runner::Opening;
 use arbiter::runner::game::{EndReason, GameSettings, play_game};
 use arbiter::xiangqi::{self, XiangqiGame};
@@ -24,8 +25,8 @@ fn fsf_spec() -> EngineSpec {
 
 #[test]
 fn two_games_against_fairy_stockfish_are_legal_to_the_end() {
-    let ours =
-        EngineSpec::xiangqi("seed", arbiter::engine::xiangqi::XiangqiConfig::builtin("seed").unwrap(), "built-in");
+    let seed = Build::named(EngineGame::Xiangqi, "seed").unwrap();
+    let ours = EngineSpec::from_build("seed", seed, Origin::Named);
     let mut ours = ours.create::<XiangqiGame>().unwrap();
     let mut fsf = fsf_spec().create::<XiangqiGame>().unwrap();
     let opening = Opening::<XiangqiGame> { start: xiangqi::Position::startpos(), moves: Vec::new(), line: 1 };

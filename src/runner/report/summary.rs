@@ -1,6 +1,7 @@
 //! The end-of-match report: `summary.txt` (the text also printed to stdout), `summary.csv` (one row per
 //! pairing) and `summary.json` (the same figures at full precision, see docs/statistics.md).
 
+use crate::engine::Build;
 use crate::game::Game;
 use crate::player::EngineKind;
 use crate::runner::Variant;
@@ -53,11 +54,11 @@ pub fn summary_text<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> String 
     let _ = writeln!(out, "Arbiter match");
     for engine in &spec.engines {
         let kind = match &engine.kind {
-            EngineKind::Builtin(_) => "built-in engine",
-            EngineKind::XiangqiBuiltin(_) => "built-in Xiangqi engine",
+            EngineKind::Builtin(Build::Chess(_)) => "built-in engine",
+            EngineKind::Builtin(Build::Xiangqi(_)) => "built-in Xiangqi engine",
             EngineKind::Uci(_) => "UCI engine",
         };
-        let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.source);
+        let _ = writeln!(out, "  engine     {} ({kind}, {})", engine.name, engine.origin);
     }
     let from = if spec.start > 1 { format!(", from opening {}", spec.start) } else { String::new() };
     let _ = writeln!(

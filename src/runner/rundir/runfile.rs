@@ -22,11 +22,13 @@
 //! A `run.toml` of version 1 (arbiter 0.1, which recorded the command line) is refused with
 //! [`RunFileError::Old`].
 
+use crate::engine::Build;
 use crate::game::Game;
 use crate::game::keys::fnv1a;
 use crate::notation::quote::shown as quote_shown;
+use crate::player::MoveLimit;
 use crate::player::{EngineKind, EngineSpec};
-use crate::runner::plan::{LimitPlan, MatchPlan, SprtPlan, UciPlan, canonical_json};
+use crate::runner::plan::{MatchPlan, SprtPlan, UciPlan, canonical_json};
 use crate::runner::rundir::output::{OutputError, replace_file};
 use crate::runner::scheduler::{MatchLength, MatchSpec, Tournament};
 use serde::{Deserialize, Serialize};
@@ -42,7 +44,7 @@ pub const RUN_FILE_VERSION: u32 = 2;
 /// (the plan's encoding), and for a built-in engine its configuration as loaded (the TOML of its config).
 #[derive(Serialize)]
 struct EngineKey {
-    limit: LimitPlan,
+    limit: MoveLimit,
     #[serde(skip_serializing_if = "Option::is_none")]
     uci: Option<UciPlan>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,11 +73,11 @@ struct ScheduleKey {
 /// built-in engine's configuration as loaded (so that a config file edited since is seen).
 pub fn engine_text(engine: &EngineSpec) -> String {
     let (uci, config) = match &engine.kind {
-        EngineKind::Builtin(config) => (None, Some(config.to_toml())),
-        EngineKind::XiangqiBuiltin(config) => (None, Some(config.canonical_text())),
+        EngineKind::Builtin(Build::Chess(config)) => (None, Some(config.to_toml())),
+        EngineKind::Builtin(Build::Xiangqi(config)) => (None, Some(config.canonical_text())),
         EngineKind::Uci(uci) => (Some(UciPlan::from(uci)), None),
     };
-    canonical_json(&EngineKey { limit: LimitPlan::of(&engine.limit), uci, config })
+    canonical_json(&EngineKey { limit: engine.limit, uci, config })
 }
 
 /// The schedule fingerprint of a match: one FNV-1a hash per part (each engine, the openings, the schedule,

@@ -179,11 +179,17 @@ impl DatagenSpec {
                     settings.insert(format!("{name} dir"), dir);
                     settings.insert(format!("{name} restart"), if uci.restart { "on" } else { "off" }.to_string());
                 }
-                kind => {
-                    let weights = crate::game::keys::fnv1a(format!("{kind:?}").as_bytes());
+                EngineKind::Builtin(build) => {
+                    // The Debug text of the build's config, as this hash has always been taken (so that a run
+                    // folder made by an earlier version resumes).
+                    let text = match build {
+                        crate::engine::Build::Chess(config) => format!("Builtin({config:?})"),
+                        crate::engine::Build::Xiangqi(config) => format!("XiangqiBuiltin({config:?})"),
+                    };
+                    let weights = crate::game::keys::fnv1a(text.as_bytes());
                     settings.insert(
                         name.clone(),
-                        format!("{} from {}, weights {weights:016x}", engine.name, engine.source),
+                        format!("{} from {}, weights {weights:016x}", engine.name, engine.origin),
                     );
                 }
             }
