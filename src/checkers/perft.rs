@@ -26,26 +26,18 @@ fn perft_with(pos: &Position, depth: u32, lists: &mut [Vec<Move>]) -> u64 {
     }
 }
 
-/// Perft without bulk counting that checks, at every node, that the bulk count equals the generated list, that
-/// make/unmake restores the position and its key, and that the key of every child equals the key of the same
-/// position read back from its FEN; panics with the position on the first difference (a test helper, slow).
+/// Perft without bulk counting that checks, at every node, the generic checks of
+/// [`crate::game::perft::perft_checked`] (the bulk count equals the generated list, make/unmake restores the
+/// position and its key) and that the position and its key read back from its own FEN; panics with the position
+/// on the first difference (a test helper, slow).
 pub fn perft_checked(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    assert_eq!(moves.len() as u64, pos.count_moves(), "bulk count differs at {}", pos.to_fen());
-    let mut nodes = 0;
-    for m in &moves {
-        let mut p = *pos;
-        let before = p.make_move(m);
+    let reads_back = |p: &Position| {
         let again = Position::from_fen(p.rules(), p.size(), &p.to_fen()).expect("our FEN reads back");
-        assert!(again == p && again.key() == p.key(), "FEN or key differs after {}", pos.move_text(m));
-        nodes += perft_checked(&p, depth - 1);
-        p.unmake_move(&before);
-        assert!(p == *pos && p.key() == pos.key(), "unmake of {} did not restore {}", pos.move_text(m), pos.to_fen());
-    }
-    nodes
+        assert!(again == *p && again.key() == p.key(), "FEN or key differs at {}", p.to_fen());
+    };
+    // The Game items read the rules and size from the position itself; only reading a FEN needs the type's.
+    let mut pos = *pos;
+    crate::game::perft::perft_checked::<super::Russian>(&mut pos, depth, &reads_back)
 }
 
 #[cfg(test)]

@@ -11,22 +11,12 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     crate::game::perft::perft::<super::ChessGame>(pos, depth)
 }
 
-/// Perft that checks [`Position::is_consistent`] and exact restoration after every make and unmake, and
-/// returns the leaf count; panics with the position on the first inconsistency (a test helper, slow).
+/// Perft that checks [`Position::is_consistent`] at every node besides the checks of the generic
+/// [`crate::game::perft::perft_checked`] (bulk count, exact restoration), and returns the leaf count; panics
+/// with the position on the first inconsistency (a test helper, slow).
 pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
-    assert!(pos.is_consistent(), "inconsistent position {pos:?}");
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    for &m in &pos.legal_moves() {
-        let before = pos.clone();
-        let undo = pos.make_move(m);
-        nodes += perft_checked(pos, depth - 1);
-        pos.unmake_move(m, &undo);
-        assert!(*pos == before, "unmake of {m:?} did not restore the position");
-    }
-    nodes
+    let consistent = |pos: &Position| assert!(pos.is_consistent(), "inconsistent position {pos:?}");
+    crate::game::perft::perft_checked::<super::ChessGame>(pos, depth, &consistent)
 }
 
 #[cfg(test)]

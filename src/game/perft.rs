@@ -10,6 +10,37 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// keeps a typo from exhausting the stack).
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
+/// Perft without bulk counting that checks every node, the test helper of every game (slow): `check` runs on
+/// each position reached (a game's own consistency checks), the bulk count [`Game::count_moves`] must equal
+/// the moves generated, and [`Game::unmake_move`] must restore the position and its key exactly; returns the
+/// leaf count.
+///
+/// # Panics
+/// At the first difference, naming the position (FEN) and the move.
+pub fn perft_checked<G: Game>(pos: &mut G::Position, depth: u32, check: &impl Fn(&G::Position)) -> u64 {
+    check(pos);
+    if depth == 0 {
+        return 1;
+    }
+    let moves = G::generate(pos);
+    let moves = moves.as_ref();
+    assert_eq!(moves.len() as u64, G::count_moves(pos), "bulk count differs at {}", G::position_fen(pos));
+    let mut nodes = 0;
+    for &m in moves {
+        let before = pos.clone();
+        let text = G::move_text_at(pos, m);
+        let undo = G::make_move(pos, m);
+        nodes += perft_checked::<G>(pos, depth - 1, check);
+        G::unmake_move(pos, m, &undo);
+        assert!(
+            *pos == before && G::key(pos) == G::key(&before),
+            "unmake of {text} did not restore {}",
+            G::position_fen(&before)
+        );
+    }
+    nodes
+}
+
 /// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
 /// making them (bulk counting, [`Game::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
 /// the loop every game's perft runs (chessprogramming wiki, "Perft"); monomorphised per game, it compiles to

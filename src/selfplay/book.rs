@@ -12,9 +12,10 @@
 
 use crate::chess::{ChessGame, Color, Position};
 use crate::engine::EngineGame;
+use crate::engine::SearchLimits;
 use crate::engine::chess::config::EngineConfig;
 use crate::engine::chess::search::{Engine, Limits};
-use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
+use crate::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
 use crate::game::opening::random_openings;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -203,7 +204,7 @@ pub fn generate(request: &BookRequest, config: EngineConfig) -> Vec<BookEntry> {
 /// after 100 candidates per wanted position and returns what it has.
 pub fn generate_xiangqi(request: &BookRequest, config: XiangqiConfig) -> Vec<BookEntry> {
     let mut engine = XiangqiEngine::new(config);
-    let limits = XiangqiLimits { nodes: Some(request.nodes), ..XiangqiLimits::default() };
+    let limits = SearchLimits { nodes: Some(request.nodes), ..SearchLimits::default() };
     let mut scores = Vec::new();
     let start = crate::xiangqi::XiangqiGame::new(crate::xiangqi::Position::startpos());
     let openings = random_openings(&start, request.positions, request.plies, request.seed, |game| {

@@ -10,23 +10,12 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     crate::game::perft::perft::<super::XiangqiGame>(pos, depth)
 }
 
-/// Perft that checks [`Position::is_consistent`] at every node and exact restoration (key included) after
-/// every unmake, and returns the leaf count without bulk counting; panics with the position on the first
-/// inconsistency (a test helper, slow).
+/// Perft that checks [`Position::is_consistent`] at every node besides the checks of the generic
+/// [`crate::game::perft::perft_checked`] (bulk count, exact restoration with the key), and returns the leaf
+/// count; panics with the position on the first inconsistency (a test helper, slow).
 pub fn perft_checked(pos: &mut Position, depth: u32) -> u64 {
-    assert!(pos.is_consistent(), "inconsistent position {pos:?}");
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    for &m in &pos.legal_moves() {
-        let before = pos.clone();
-        let undo = pos.make_move(m);
-        nodes += perft_checked(pos, depth - 1);
-        pos.unmake_move(m, &undo);
-        assert!(*pos == before && pos.key() == before.key(), "unmake of {m} did not restore {before:?}");
-    }
-    nodes
+    let consistent = |pos: &Position| assert!(pos.is_consistent(), "inconsistent position {pos:?}");
+    crate::game::perft::perft_checked::<super::XiangqiGame>(pos, depth, &consistent)
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 //!
 //! ```
 //! use arbiter::xiangqi::Position;
-//! use arbiter::engine::xiangqi::{XiangqiConfig, XiangqiEngine, XiangqiLimits};
+//! use arbiter::engine::SearchLimits;
+//! use arbiter::engine::xiangqi::{XiangqiConfig, XiangqiEngine};
 //! let config = XiangqiConfig::load(std::path::Path::new("configs/xiangqi/seed.toml")).unwrap();
 //! let mut engine = XiangqiEngine::new(config);
-//! let r = engine.search(&Position::startpos(), &[], XiangqiLimits { nodes: Some(500), ..Default::default() });
+//! let r = engine.search(&Position::startpos(), &[], SearchLimits { nodes: Some(500), ..Default::default() });
 //! assert!(r.best_move.is_some());
 //! ```
 
@@ -17,7 +18,7 @@ pub mod search;
 
 pub use config::{XiangqiConfig, XiangqiConfigError, XiangqiWeights};
 pub use eval::evaluate;
-pub use search::{MATE, XiangqiEngine, XiangqiLimits, XiangqiSearchResult, is_mate_score};
+pub use search::{MATE, XiangqiEngine, XiangqiSearchResult, is_mate_score};
 
 impl super::BuiltinEngine for XiangqiEngine {
     type Game = crate::xiangqi::XiangqiGame;
@@ -50,7 +51,8 @@ impl super::BuiltinEngine for XiangqiEngine {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let limits = XiangqiLimits { depth: limits.depth, nodes: limits.nodes, movetime_ms };
+        // The clock is spent as a move time here; the search itself reads depth, nodes and move time.
+        let limits = super::SearchLimits { movetime_ms, clock: None, ..*limits };
         let result = self.search(game.position(), &game.history_keys(), limits);
         let mate_moves = super::mate_moves(result.score, MATE, is_mate_score(result.score));
         result.best_move.map(|best_move| super::Thought {

@@ -13,6 +13,7 @@
 
 use super::config::XiangqiConfig;
 use super::eval::evaluate;
+use crate::engine::SearchLimits;
 use crate::xiangqi::game::{RepetitionVerdict, repetition_verdict};
 use crate::xiangqi::position::Position;
 use crate::xiangqi::types::{Move, MoveList, PieceType};
@@ -32,18 +33,6 @@ const INF: i32 = MATE + 1;
 /// True when `score` announces a forced mate (or a win by the perpetual-check rule) within [`MAX_PLY`] plies.
 pub fn is_mate_score(score: i32) -> bool {
     score.abs() >= MATE - MAX_PLY as i32 && score.abs() <= MATE
-}
-
-/// When to stop: every limit set applies and the first one reached stops the search; none set searches to
-/// [`MAX_DEPTH`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct XiangqiLimits {
-    /// The deepest iteration, in plies.
-    pub depth: Option<u32>,
-    /// Stop when the node counter reaches this many nodes.
-    pub nodes: Option<u64>,
-    /// Wall time for the move, in milliseconds (no new iteration starts after half of it).
-    pub movetime_ms: Option<u64>,
 }
 
 /// What a search found.
@@ -88,7 +77,7 @@ struct Search<'a> {
     /// How many of `stack` positions lie since the last capture or the start (repetitions are looked for there).
     reversible: Vec<usize>,
     nodes: u64,
-    limits: XiangqiLimits,
+    limits: SearchLimits,
     start: Instant,
     stopped: bool,
 }
@@ -112,7 +101,7 @@ impl XiangqiEngine {
 
     /// Searches `pos`, reached after the positions `history` (the game's earlier positions as `(key, side to move
     /// in check)`, oldest first, not including `pos`), under `limits`.
-    pub fn search(&mut self, pos: &Position, history: &[(u64, bool)], limits: XiangqiLimits) -> XiangqiSearchResult {
+    pub fn search(&mut self, pos: &Position, history: &[(u64, bool)], limits: SearchLimits) -> XiangqiSearchResult {
         let mut pos = pos.clone();
         let mut stack = history.to_vec();
         stack.push((pos.key(), pos.in_check(pos.side_to_move())));
@@ -448,14 +437,14 @@ mod tests {
         XiangqiEngine::new(XiangqiConfig::load(&path).unwrap())
     }
 
-    fn go(fen: &str, limits: XiangqiLimits) -> XiangqiSearchResult {
+    fn go(fen: &str, limits: SearchLimits) -> XiangqiSearchResult {
         engine("seed").search(&Position::from_fen(fen).unwrap(), &[], limits)
     }
 
     #[test]
     fn finds_mate_in_one() {
         // Chariot a8 holds rank 8; b1b9 checks along rank 9 and the general has no square.
-        let r = go("4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1", XiangqiLimits { depth: Some(3), ..Default::default() });
+        let r = go("4k4/R8/9/9/9/9/9/9/1R7/3K5 w - - 0 1", SearchLimits { depth: Some(3), ..Default::default() });
         assert_eq!(r.best_move.map(|m| m.to_text()), Some("b1b9".to_string()));
         assert_eq!(r.score, MATE - 1);
     }
@@ -463,17 +452,17 @@ mod tests {
     #[test]
     fn takes_a_hanging_chariot() {
         // The advisors on d9 and f9 leave Red no checking tactic: the free chariot on a4 is the best move.
-        let r = go("3aka3/9/9/9/9/r8/9/9/9/R2K5 w - - 0 1", XiangqiLimits { depth: Some(3), ..Default::default() });
+        let r = go("3aka3/9/9/9/9/r8/9/9/9/R2K5 w - - 0 1", SearchLimits { depth: Some(3), ..Default::default() });
         assert_eq!(r.best_move.map(|m| m.to_text()), Some("a0a4".to_string()));
     }
 
     #[test]
     fn node_limited_search_is_deterministic() {
-        let limits = XiangqiLimits { nodes: Some(3000), ..Default::default() };
+        let limits = SearchLimits { nodes: Some(3000), ..Default::default() };
         let a = go(crate::xiangqi::START_FEN, limits);
         let mut e = engine("seed");
         let pos = Position::startpos();
-        e.search(&pos, &[], XiangqiLimits { depth: Some(3), ..Default::default() });
+        e.search(&pos, &[], SearchLimits { depth: Some(3), ..Default::default() });
         e.new_game();
         let b = e.search(&pos, &[], limits);
         assert_eq!(a, b);
@@ -483,7 +472,7 @@ mod tests {
     #[test]
     fn no_legal_move_scores_a_loss() {
         // Red is mated: the Black chariot on rank 0 and one on rank 1.
-        let r = go("4k4/9/9/9/9/9/9/9/r8/1r1K5 w - - 0 1", XiangqiLimits { depth: Some(2), ..Default::default() });
+        let r = go("4k4/9/9/9/9/9/9/9/r8/1r1K5 w - - 0 1", SearchLimits { depth: Some(2), ..Default::default() });
         assert_eq!((r.best_move, r.score), (None, -MATE));
     }
 }
