@@ -41,6 +41,46 @@ pub struct MoverClock {
     pub movestogo: Option<u32>,
 }
 
+/// The limits of one move as UCI `go` sends them, for every engine (the runner's request of any player, and the
+/// built-in chess engine's own `go` in [`chess::Limits`]): the clocks of both sides as they stand and the search limits
+/// of the mover. With none set the player searches until it decides (UCI `go infinite`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// Maximum search depth in plies (`go depth`).
+    pub depth: Option<u32>,
+    /// Maximum nodes searched (`go nodes`).
+    pub nodes: Option<u64>,
+    /// Thinking time for this move in milliseconds (`go movetime`).
+    pub movetime_ms: Option<u64>,
+    /// The first mover's (White's, Red's in Xiangqi) time left in milliseconds (`go wtime`).
+    pub wtime_ms: Option<u64>,
+    /// The second mover's time left in milliseconds (`go btime`).
+    pub btime_ms: Option<u64>,
+    /// The first mover's increment per move in milliseconds (`go winc`).
+    pub winc_ms: Option<u64>,
+    /// The second mover's increment per move in milliseconds (`go binc`).
+    pub binc_ms: Option<u64>,
+    /// Moves to the next time control (`go movestogo`; `None`: sudden death).
+    pub movestogo: Option<u32>,
+}
+
+impl GoLimits {
+    /// The limits as a built-in engine takes them, with `mover`'s clock as its own (`Color::White` is the first
+    /// mover).
+    pub fn for_mover(&self, mover: crate::chess::Color) -> SearchLimits {
+        let (time, inc) = match mover {
+            crate::chess::Color::White => (self.wtime_ms, self.winc_ms),
+            crate::chess::Color::Black => (self.btime_ms, self.binc_ms),
+        };
+        SearchLimits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime_ms: self.movetime_ms,
+            clock: time.map(|time_ms| MoverClock { time_ms, inc_ms: inc, movestogo: self.movestogo }),
+        }
+    }
+}
+
 /// How long a built-in engine may search one move: every limit that is set applies and the first one reached
 /// stops the search; with none set the engine searches to its maximum depth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

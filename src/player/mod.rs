@@ -19,6 +19,7 @@ pub mod spec;
 pub mod timecontrol;
 pub mod uci;
 
+pub use crate::engine::GoLimits;
 pub use bench::{BenchError, BenchOptions, BenchResult};
 pub use builtin::BuiltinPlayer;
 pub use engine_arg::{EachArgs, EngineArgError, bad_engine_name};
@@ -28,51 +29,11 @@ pub use spec::{EngineKind, EngineSpec, MoveLimit, Origin};
 pub use timecontrol::{Clock, TimeControl};
 pub use uci::{UciEngine, UciPlayer};
 
-use crate::chess::{self, Color, Move};
-use crate::engine::{MoverClock, SearchLimits};
+use crate::chess::{self, Move};
 use crate::game::Game;
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-
-/// The limits of one move as UCI `go` sends them: the clocks of both sides as they stand and the search limits
-/// of the mover. With none set the player searches until it decides (UCI `go infinite`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GoLimits {
-    /// Maximum search depth in plies (`go depth`).
-    pub depth: Option<u32>,
-    /// Maximum nodes searched (`go nodes`).
-    pub nodes: Option<u64>,
-    /// Thinking time for this move in milliseconds (`go movetime`).
-    pub movetime_ms: Option<u64>,
-    /// The first mover's (White's, Red's in Xiangqi) time left in milliseconds (`go wtime`).
-    pub wtime_ms: Option<u64>,
-    /// The second mover's time left in milliseconds (`go btime`).
-    pub btime_ms: Option<u64>,
-    /// The first mover's increment per move in milliseconds (`go winc`).
-    pub winc_ms: Option<u64>,
-    /// The second mover's increment per move in milliseconds (`go binc`).
-    pub binc_ms: Option<u64>,
-    /// Moves to the next time control (`go movestogo`; `None`: sudden death).
-    pub movestogo: Option<u32>,
-}
-
-impl GoLimits {
-    /// The limits as a built-in engine takes them, with `mover`'s clock as its own (`Color::White` is the first
-    /// mover).
-    pub fn for_mover(&self, mover: Color) -> SearchLimits {
-        let (time, inc) = match mover {
-            Color::White => (self.wtime_ms, self.winc_ms),
-            Color::Black => (self.btime_ms, self.binc_ms),
-        };
-        SearchLimits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime_ms: self.movetime_ms,
-            clock: time.map(|time_ms| MoverClock { time_ms, inc_ms: inc, movestogo: self.movestogo }),
-        }
-    }
-}
 
 /// One move request from the runner: the UCI `go` limits (the clocks as they stand) and how long the runner
 /// waits before the move counts as late.

@@ -181,7 +181,7 @@ pub fn generate(request: &BookRequest, config: EngineConfig) -> Vec<BookEntry> {
     let mut engine = Engine::new(config);
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(request.positions.min(4096));
-    let limits = Limits { nodes: Some(request.nodes), ..Limits::default() };
+    let limits = Limits::nodes(request.nodes);
     let mut tries = 0usize;
     while out.len() < request.positions && tries < request.positions.saturating_mul(CANDIDATES_PER_POSITION) {
         tries += 1;

@@ -144,14 +144,14 @@ pub fn parse_go(words: &[&str]) -> Result<(Limits, Vec<String>), UciCommandError
             Ok(n.max(0) as u64)
         };
         match key {
-            "depth" => p.depth = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
-            "nodes" => p.nodes = Some(value(&mut i)?),
-            "movetime" => p.movetime_ms = Some(value(&mut i)?),
-            "wtime" => p.wtime_ms = Some(value(&mut i)?),
-            "btime" => p.btime_ms = Some(value(&mut i)?),
-            "winc" => p.winc_ms = Some(value(&mut i)?),
-            "binc" => p.binc_ms = Some(value(&mut i)?),
-            "movestogo" => p.movestogo = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
+            "depth" => p.go.depth = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
+            "nodes" => p.go.nodes = Some(value(&mut i)?),
+            "movetime" => p.go.movetime_ms = Some(value(&mut i)?),
+            "wtime" => p.go.wtime_ms = Some(value(&mut i)?),
+            "btime" => p.go.btime_ms = Some(value(&mut i)?),
+            "winc" => p.go.winc_ms = Some(value(&mut i)?),
+            "binc" => p.go.binc_ms = Some(value(&mut i)?),
+            "movestogo" => p.go.movestogo = Some(value(&mut i)?.min(u64::from(u32::MAX)) as u32),
             "infinite" => p.infinite = true,
             "ponder" => warnings.push("go ponder is not supported; searching normally".to_string()),
             other => warnings.push(format!("go: ignoring {other:?}")),

@@ -4,6 +4,7 @@
 //! viriformat by the crate's `Game::deserialise_from` and its own filter.
 
 use arbiter::chess::{Color, Move, Position, parse_uci};
+use arbiter::engine::GoLimits;
 use arbiter::engine::chess::EngineConfig;
 use arbiter::engine::chess::search::{Engine, Limits, is_mate_score};
 use arbiter::game::GameResult;
@@ -343,7 +344,7 @@ fn viriformat_refuses_an_inconsistent_game() {
 #[test]
 fn sizes_per_kept_position_on_a_real_game() {
     let mut engine = Engine::new(EngineConfig::seed());
-    let limits = Limits { nodes: Some(1000), ..Limits::default() };
+    let limits = Limits { go: GoLimits { nodes: Some(1000), ..GoLimits::default() }, ..Limits::default() };
     let mut game = arbiter::chess::ChessGame::new(Position::startpos());
     for uci in ["e2e4", "c7c5", "g1f3", "d7d6"] {
         let mv: Move = parse_uci(game.position(), uci).expect("a legal move");

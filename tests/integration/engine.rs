@@ -3,6 +3,7 @@
 
 use crate::common;
 use arbiter::chess::{Move, Position};
+use arbiter::engine::GoLimits;
 use arbiter::engine::chess::weights::NUM_FEATURES;
 use arbiter::engine::chess::{
     ConfigError, Engine, EngineConfig, Limits, MATE, SearchResult, Weights, evaluate, features, is_mate_score,
@@ -22,7 +23,7 @@ fn search(pos: &Position, limits: Limits) -> SearchResult {
 }
 
 fn depth(d: u32) -> Limits {
-    Limits { depth: Some(d), ..Limits::default() }
+    Limits::depth(d)
 }
 
 /// The reference tapered evaluation, written independently of the engine: the middlegame and endgame sums of
@@ -426,7 +427,9 @@ fn search_is_deterministic_under_node_and_depth_limits() {
         fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
     ];
     for pos in &positions {
-        for limits in [Limits { nodes: Some(20_000), ..Limits::default() }, depth(4)] {
+        for limits in
+            [Limits { go: GoLimits { nodes: Some(20_000), ..GoLimits::default() }, ..Limits::default() }, depth(4)]
+        {
             let a = search(pos, limits);
             let b = search(pos, limits);
             assert_eq!(a, b);
@@ -440,7 +443,8 @@ fn search_is_deterministic_under_node_and_depth_limits() {
             assert_eq!(first, a);
             assert!(pos.is_legal(a.best_move));
         }
-        let capped = search(pos, Limits { nodes: Some(20_000), ..Limits::default() });
+        let capped =
+            search(pos, Limits { go: GoLimits { nodes: Some(20_000), ..GoLimits::default() }, ..Limits::default() });
         assert!(capped.nodes <= 20_000);
     }
 }
@@ -451,7 +455,10 @@ fn limits_hit_at_once_still_give_a_legal_move() {
         let pos = fen(&text);
         let has_moves = !pos.legal_moves().is_empty();
         for nodes in [0, 1, 10, 500] {
-            let r = search(&pos, Limits { nodes: Some(nodes), ..Limits::default() });
+            let r = search(
+                &pos,
+                Limits { go: GoLimits { nodes: Some(nodes), ..GoLimits::default() }, ..Limits::default() },
+            );
             assert_eq!(pos.is_legal(r.best_move), has_moves, "FEN {text}, nodes {nodes}: {r:?}");
             assert!(r.nodes <= nodes);
         }
@@ -464,9 +471,15 @@ fn default_limits_stop_at_a_found_mate_and_movetime_is_obeyed() {
     let r = search(&pos, Limits::default());
     assert_eq!((r.best_move.to_string(), r.score), ("a1a8".to_string(), MATE - 1));
     let pos = Position::startpos();
-    let r = search(&pos, Limits { movetime_ms: Some(30), ..Limits::default() });
+    let r = search(&pos, Limits { go: GoLimits { movetime_ms: Some(30), ..GoLimits::default() }, ..Limits::default() });
     assert!(pos.is_legal(r.best_move));
-    let r = search(&pos, Limits { depth: Some(2), movetime_ms: Some(u64::MAX), ..Limits::default() });
+    let r = search(
+        &pos,
+        Limits {
+            go: GoLimits { depth: Some(2), movetime_ms: Some(u64::MAX), ..GoLimits::default() },
+            ..Limits::default()
+        },
+    );
     assert_eq!(r.depth, 2);
 }
 
@@ -532,7 +545,10 @@ fn clock_limits_give_a_legal_move_and_set_hash_mb_resizes() {
     let mut engine = Engine::new(EngineConfig::seed());
     engine.set_hash_mb(1);
     assert_eq!(engine.config().hash_mb, 1);
-    let limits = Limits { wtime_ms: Some(100), btime_ms: Some(100), winc_ms: Some(10), ..Limits::default() };
+    let limits = Limits {
+        go: GoLimits { wtime_ms: Some(100), btime_ms: Some(100), winc_ms: Some(10), ..GoLimits::default() },
+        ..Limits::default()
+    };
     let r = engine.search(&pos, &[pos.key()], &limits);
     assert!(pos.is_legal(r.best_move));
     engine.config_mut().search.null_move = false;

@@ -73,7 +73,7 @@ pub fn bench_nodes(depth: u32) -> u64 {
 /// [`bench_nodes`] of the build `config`: the bench signature of any built-in chess build.
 pub fn bench_nodes_with(config: &EngineConfig, depth: u32) -> u64 {
     let mut engine = Engine::new(config.clone());
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let limits = Limits::depth(depth);
     let mut nodes = 0;
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("the bench positions are valid FEN (tested)");

@@ -53,15 +53,20 @@ impl super::BuiltinEngine for Engine {
         limits: &super::SearchLimits,
         stop: &std::sync::atomic::AtomicBool,
     ) -> Option<super::Thought<crate::chess::Move>> {
-        let mut engine_limits =
-            Limits { depth: limits.depth, nodes: limits.nodes, movetime_ms: limits.movetime_ms, ..Limits::default() };
+        let go = super::GoLimits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            movetime_ms: limits.movetime_ms,
+            ..super::GoLimits::default()
+        };
+        let mut engine_limits = Limits { go, ..Limits::default() };
         if let Some(clock) = limits.clock {
             if game.position().side_to_move() == crate::chess::Color::White {
-                (engine_limits.wtime_ms, engine_limits.winc_ms) = (Some(clock.time_ms), clock.inc_ms);
+                (engine_limits.go.wtime_ms, engine_limits.go.winc_ms) = (Some(clock.time_ms), clock.inc_ms);
             } else {
-                (engine_limits.btime_ms, engine_limits.binc_ms) = (Some(clock.time_ms), clock.inc_ms);
+                (engine_limits.go.btime_ms, engine_limits.go.binc_ms) = (Some(clock.time_ms), clock.inc_ms);
             }
-            engine_limits.movestogo = clock.movestogo;
+            engine_limits.go.movestogo = clock.movestogo;
         }
         let result = self.search_with(game.position(), game.keys(), &engine_limits, stop, &mut |_| {});
         Some(super::Thought {

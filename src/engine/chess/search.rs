@@ -18,6 +18,7 @@ use super::time::TimeBudget;
 use super::tt::{Bound, TranspositionTable};
 use crate::chess::moves::MAX_MOVES;
 use crate::chess::{Move, MoveKind, MoveList, PieceType, Position};
+use crate::engine::GoLimits;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -49,29 +50,28 @@ pub fn is_mate_score(score: i32) -> bool {
 /// stops the search; time limits are turned into a soft and a hard limit by [`TimeBudget`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// The deepest iteration, in plies (0 counts as 1; above [`MAX_DEPTH`] counts as [`MAX_DEPTH`]).
-    pub depth: Option<u32>,
-    /// Stop when the node counter reaches this many nodes.
-    pub nodes: Option<u64>,
-    /// Think for this many milliseconds of wall time, less a small overhead (no new iteration starts after
-    /// half of it). A time limit makes the result depend on the machine.
-    pub movetime_ms: Option<u64>,
-    /// White's remaining clock time, in ms.
-    pub wtime_ms: Option<u64>,
-    /// Black's remaining clock time, in ms.
-    pub btime_ms: Option<u64>,
-    /// White's increment per move, in ms.
-    pub winc_ms: Option<u64>,
-    /// Black's increment per move, in ms.
-    pub binc_ms: Option<u64>,
-    /// Moves to the next time control (`None`: the rest of the game is sudden death).
-    pub movestogo: Option<u32>,
+    /// The depth, nodes, time per move and clocks of `go` ([`GoLimits`], White's clock as `wtime`). A depth of
+    /// 0 counts as 1, above [`MAX_DEPTH`] as [`MAX_DEPTH`]; a move time is less a small overhead (no new
+    /// iteration starts after half of it). A time limit makes the result depend on the machine.
+    pub go: GoLimits,
     /// Search until stopped: time limits are ignored, and [`Engine::search_with`] returns only once its stop
     /// flag is set (also after the deepest iteration or a proven mate).
     pub infinite: bool,
     /// Principal variations per iteration (UCI `MultiPV`; 0 counts as 1, more than the legal moves as all of
     /// them): line K is the best move that excludes lines 1..K at that depth. The result is line 1's.
     pub multipv: u32,
+}
+
+impl Limits {
+    /// A search to `depth` plies and nothing else.
+    pub fn depth(depth: u32) -> Limits {
+        Limits { go: GoLimits { depth: Some(depth), ..GoLimits::default() }, ..Limits::default() }
+    }
+
+    /// A search of `nodes` nodes and nothing else.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { go: GoLimits { nodes: Some(nodes), ..GoLimits::default() }, ..Limits::default() }
+    }
 }
 
 /// A report for UCI `info` lines: one per principal variation after each iteration, and one for the move the
@@ -203,7 +203,7 @@ impl Engine {
             tt: &mut self.tt,
             keys,
             nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            node_limit: limits.go.nodes.unwrap_or(u64::MAX),
             start,
             deadline: budget.hard.and_then(|d| start.checked_add(d)),
             stop,
@@ -215,7 +215,7 @@ impl Engine {
             pv: [[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
         });
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let max_depth = limits.go.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let soft_deadline = budget.soft.and_then(|d| start.checked_add(d));
         let lines = (limits.multipv.max(1) as usize).min(MAX_MOVES);
         let result = searcher.iterate(max_depth, soft_deadline, limits.infinite, lines, on_iteration);
@@ -874,7 +874,11 @@ mod tests {
     fn zero_node_limit_still_gives_a_legal_move() {
         let mut engine = Engine::new(EngineConfig::seed());
         let pos = Position::startpos();
-        let r = engine.search(&pos, &[pos.key()], &Limits { nodes: Some(0), ..Limits::default() });
+        let r = engine.search(
+            &pos,
+            &[pos.key()],
+            &Limits { go: GoLimits { nodes: Some(0), ..GoLimits::default() }, ..Limits::default() },
+        );
         assert!(pos.is_legal(r.best_move));
         assert_eq!(r.depth, 0);
     }

@@ -40,17 +40,17 @@ impl TimeBudget {
             return TimeBudget::default();
         }
         let mut budget = TimeBudget::default();
-        if let Some(ms) = limits.movetime_ms {
+        if let Some(ms) = limits.go.movetime_ms {
             let hard = ms - (ms / 20).min(MOVE_OVERHEAD_MS);
             budget = budget.tighten(hard / 2, hard);
         }
         let (time, inc) = match side {
-            Color::White => (limits.wtime_ms, limits.winc_ms),
-            Color::Black => (limits.btime_ms, limits.binc_ms),
+            Color::White => (limits.go.wtime_ms, limits.go.winc_ms),
+            Color::Black => (limits.go.btime_ms, limits.go.binc_ms),
         };
         if let Some(remaining) = time {
             let usable = remaining - MOVE_OVERHEAD_MS.min(remaining / 2);
-            let moves_to_go = limits.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.max(1)));
+            let moves_to_go = limits.go.movestogo.map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.max(1)));
             let inc = inc.unwrap_or(0);
             let soft = (usable / moves_to_go).saturating_add(inc / 4 * 3).min(usable / 2);
             let hard = soft.saturating_mul(4).min(usable / 4).max(soft);
@@ -73,6 +73,7 @@ impl TimeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::GoLimits;
 
     fn ms(budget: TimeBudget) -> (Option<u128>, Option<u128>) {
         (budget.soft.map(|d| d.as_millis()), budget.hard.map(|d| d.as_millis()))
@@ -81,27 +82,43 @@ mod tests {
     #[test]
     fn clock_limits() {
         // 60 s + 1 s: usable 59 950 ms; soft = 59 950 / 30 + 750 = 2 748; hard = min(10 992, 14 987).
-        let limits = Limits { wtime_ms: Some(60_000), winc_ms: Some(1_000), btime_ms: Some(1), ..Limits::default() };
+        let limits = Limits {
+            go: GoLimits { wtime_ms: Some(60_000), winc_ms: Some(1_000), btime_ms: Some(1), ..GoLimits::default() },
+            ..Limits::default()
+        };
         assert_eq!(ms(TimeBudget::new(&limits, Color::White)), (Some(2_748), Some(10_992)));
         // Black has 1 ms: usable 1 ms, soft 0, hard 0.
         assert_eq!(ms(TimeBudget::new(&limits, Color::Black)), (Some(0), Some(0)));
         // One move to the control: at most half of what is left.
-        let limits = Limits { wtime_ms: Some(1_050), movestogo: Some(1), ..Limits::default() };
+        let limits = Limits {
+            go: GoLimits { wtime_ms: Some(1_050), movestogo: Some(1), ..GoLimits::default() },
+            ..Limits::default()
+        };
         assert_eq!(ms(TimeBudget::new(&limits, Color::White)), (Some(500), Some(500)));
     }
 
     #[test]
     fn movetime_infinite_and_none() {
-        let limits = Limits { movetime_ms: Some(1_000), ..Limits::default() };
+        let limits = Limits { go: GoLimits { movetime_ms: Some(1_000), ..GoLimits::default() }, ..Limits::default() };
         assert_eq!(ms(TimeBudget::new(&limits, Color::White)), (Some(475), Some(950)));
-        let limits = Limits { movetime_ms: Some(30), ..Limits::default() };
+        let limits = Limits { go: GoLimits { movetime_ms: Some(30), ..GoLimits::default() }, ..Limits::default() };
         assert_eq!(ms(TimeBudget::new(&limits, Color::Black)), (Some(14), Some(29)));
-        let both = Limits { movetime_ms: Some(1_000), wtime_ms: Some(2_000), ..Limits::default() };
+        let both = Limits {
+            go: GoLimits { movetime_ms: Some(1_000), wtime_ms: Some(2_000), ..GoLimits::default() },
+            ..Limits::default()
+        };
         assert_eq!(ms(TimeBudget::new(&both, Color::White)), (Some(65), Some(260)));
-        let infinite = Limits { movetime_ms: Some(10), infinite: true, ..Limits::default() };
+        let infinite = Limits {
+            go: GoLimits { movetime_ms: Some(10), ..GoLimits::default() },
+            infinite: true,
+            ..Limits::default()
+        };
         assert_eq!(TimeBudget::new(&infinite, Color::White), TimeBudget::default());
         assert_eq!(
-            TimeBudget::new(&Limits { depth: Some(3), ..Limits::default() }, Color::White),
+            TimeBudget::new(
+                &Limits { go: GoLimits { depth: Some(3), ..GoLimits::default() }, ..Limits::default() },
+                Color::White
+            ),
             TimeBudget::default()
         );
     }

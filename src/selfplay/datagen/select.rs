@@ -160,6 +160,7 @@ pub fn select(pos: &Position, best: Move, pv: &[Move], mate: bool, mode: SelectM
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::GoLimits;
     use crate::engine::chess::search::{SearchResult, is_mate_score};
     use crate::engine::chess::{Engine, EngineConfig, Limits};
 
@@ -170,7 +171,11 @@ mod tests {
     fn search(fen: &str, nodes: u64) -> (Position, SearchResult) {
         let pos = Position::from_fen(fen).unwrap();
         let mut engine = Engine::new(EngineConfig::seed());
-        let result = engine.search(&pos, &[pos.key()], &Limits { nodes: Some(nodes), ..Limits::default() });
+        let result = engine.search(
+            &pos,
+            &[pos.key()],
+            &Limits { go: GoLimits { nodes: Some(nodes), ..GoLimits::default() }, ..Limits::default() },
+        );
         (pos, result)
     }
 
