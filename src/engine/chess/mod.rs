@@ -7,7 +7,7 @@
 //!
 //! let pos = Position::startpos();
 //! let mut engine = Engine::new(EngineConfig::seed());
-//! let result = engine.search(&pos, &[pos.key()], &Limits { depth: Some(2), ..Limits::default() });
+//! let result = engine.search(&pos, &[pos.key()], &Limits::depth(2));
 //! assert!(pos.is_legal(result.best_move));
 //! ```
 
