@@ -10,7 +10,7 @@
 //! resume that dropped damaged games, is read again from the start).
 
 use super::output::{RUN_TOML, timestamp};
-use super::runfile::RunFile;
+use super::runfile::{RunFile, RunFileError};
 use crate::chess::Color;
 use crate::game::GameResult;
 use crate::runner::tally::score_of;
@@ -83,19 +83,136 @@ impl Decision {
     }
 }
 
+/// Why `arbiter status` cannot read a run.
+#[derive(Debug, thiserror::Error)]
+pub enum StatusError {
+    /// A `run.toml` does not read.
+    #[error("{}: {source}", path.display())]
+    RunFile {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: RunFileError,
+    },
+    /// The folder cannot be listed.
+    #[error("{}: {source}", path.display())]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// Neither a run folder nor a folder of shard folders.
+    #[error("{}: no run here (expected a run folder, or a folder holding the shard folders of one)", dir.display())]
+    NoRun {
+        /// The folder given.
+        dir: PathBuf,
+    },
+    /// A run of other than two engines.
+    #[error("{}: a run of {engines} engines; status follows two-engine runs", dir.display())]
+    NotTwoEngines {
+        /// The run's folder.
+        dir: PathBuf,
+        /// How many engines it plays.
+        engines: usize,
+    },
+}
+
+/// Why a decision file cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum DecisionError {
+    /// The file (or the temporary file written first) cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not a decision in TOML.
+    #[error("{}: {source}", path.display())]
+    Toml {
+        /// The file.
+        path: PathBuf,
+        /// The parse error.
+        source: toml::de::Error,
+    },
+    /// The file reads but does not hold together.
+    #[error("{}: {problem}", path.display())]
+    Inconsistent {
+        /// The file.
+        path: PathBuf,
+        /// What does not hold.
+        problem: DecisionProblem,
+    },
+    /// The decision counts more pairs than the shards hold now.
+    #[error("{DECISION_FILE} counts {counted} pairs, but the shards hold {held}: it was not written for these records")]
+    MorePairs {
+        /// The pairs the decision counts.
+        counted: u64,
+        /// The pairs the shards hold.
+        held: u64,
+    },
+    /// Another shard's file was there when this one linked its own, and is gone when read.
+    #[error("{}: vanished after it existed", path.display())]
+    Vanished {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The decision does not serialize (a bug).
+    #[error("the decision does not serialize: {0}")]
+    Serialize(#[from] toml::ser::Error),
+}
+
+/// What does not hold together in a decision ([`Decision::check`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum DecisionProblem {
+    /// A known decision on the wrong side of its bound, or with a value that is not finite.
+    #[error("decision {decision:?} with LLR {llr} and bounds [{lower}, {upper}] does not hold together")]
+    OffBound {
+        /// The decision.
+        decision: String,
+        /// Its LLR.
+        llr: f64,
+        /// Its lower bound.
+        lower: f64,
+        /// Its upper bound.
+        upper: f64,
+    },
+    /// A decision that is neither `H0 accepted` nor `H1 accepted`.
+    #[error("decision {0:?} is neither \"H0 accepted\" nor \"H1 accepted\"")]
+    Unknown(String),
+    /// Pentanomial counts that do not add up to the pairs.
+    #[error("ptnml {ptnml:?} does not add up to {pairs} pairs")]
+    Ptnml {
+        /// The counts.
+        ptnml: [u64; 5],
+        /// The pairs.
+        pairs: u64,
+    },
+    /// Shards whose pairs do not add up to the pairs.
+    #[error("the shards' pairs do not add up to {0} pairs")]
+    ShardPairs(u64),
+}
+
 /// Reads the decision of the run whose shards live in `parent`, if one was taken.
 ///
 /// # Errors
-/// The reason in words, when the file exists but does not read.
-pub fn read_decision(parent: &Path) -> Result<Option<Decision>, String> {
+/// A [`DecisionError`] when the file exists but does not read or does not hold together.
+pub fn read_decision(parent: &Path) -> Result<Option<Decision>, DecisionError> {
     let path = parent.join(DECISION_FILE);
     let text = match read_small_file(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(source) => return Err(DecisionError::Io { path, source }),
     };
-    let decision: Decision = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    decision.check().map_err(|reason| format!("{}: {reason}", path.display()))?;
+    let decision: Decision = match toml::from_str(&text) {
+        Ok(decision) => decision,
+        Err(source) => return Err(DecisionError::Toml { path, source }),
+    };
+    if let Err(problem) = decision.check() {
+        return Err(DecisionError::Inconsistent { path, problem });
+    }
     Ok(Some(decision))
 }
 
@@ -122,25 +239,27 @@ impl Decision {
     /// shards that add up to its pairs.
     ///
     /// # Errors
-    /// What does not hold, in words.
-    pub fn check(&self) -> Result<(), String> {
+    /// The first [`DecisionProblem`].
+    pub fn check(&self) -> Result<(), DecisionProblem> {
         let finite = [self.llr, self.lower, self.upper].iter().all(|v| v.is_finite());
         match self.decision.as_str() {
             "H1 accepted" if finite && self.llr >= self.upper => {}
             "H0 accepted" if finite && self.llr <= self.lower => {}
             "H1 accepted" | "H0 accepted" => {
-                return Err(format!(
-                    "decision {:?} with LLR {} and bounds [{}, {}] does not hold together",
-                    self.decision, self.llr, self.lower, self.upper
-                ));
+                return Err(DecisionProblem::OffBound {
+                    decision: self.decision.clone(),
+                    llr: self.llr,
+                    lower: self.lower,
+                    upper: self.upper,
+                });
             }
-            other => return Err(format!("decision {other:?} is neither \"H0 accepted\" nor \"H1 accepted\"")),
+            other => return Err(DecisionProblem::Unknown(other.to_string())),
         }
         if self.ptnml.iter().sum::<u64>() != self.pairs {
-            return Err(format!("ptnml {:?} does not add up to {} pairs", self.ptnml, self.pairs));
+            return Err(DecisionProblem::Ptnml { ptnml: self.ptnml, pairs: self.pairs });
         }
         if self.shards.iter().map(|s| s.pairs).sum::<u64>() != self.pairs {
-            return Err(format!("the shards' pairs do not add up to {} pairs", self.pairs));
+            return Err(DecisionProblem::ShardPairs(self.pairs));
         }
         Ok(())
     }
@@ -148,15 +267,10 @@ impl Decision {
     /// Checks the decision against the pairs the shards hold now: it cannot count more pairs than they recorded.
     ///
     /// # Errors
-    /// What does not hold, in words.
-    pub fn check_against(&self, combined: &Combined) -> Result<(), String> {
+    /// [`DecisionError::MorePairs`].
+    pub fn check_against(&self, combined: &Combined) -> Result<(), DecisionError> {
         if self.pairs > combined.penta.pairs() {
-            return Err(format!(
-                "{} counts {} pairs, but the shards hold {}: it was not written for these records",
-                DECISION_FILE,
-                self.pairs,
-                combined.penta.pairs()
-            ));
+            return Err(DecisionError::MorePairs { counted: self.pairs, held: combined.penta.pairs() });
         }
         Ok(())
     }
@@ -166,21 +280,24 @@ impl Decision {
 /// linked into place: the first writer wins); returns the decision in the file (the first writer's).
 ///
 /// # Errors
-/// The reason in words, when neither writing nor reading works.
-pub fn write_decision_once(parent: &Path, decision: &Decision) -> Result<Decision, String> {
+/// A [`DecisionError`] when neither writing nor reading works.
+pub fn write_decision_once(parent: &Path, decision: &Decision) -> Result<Decision, DecisionError> {
     let path = parent.join(DECISION_FILE);
-    let text = toml::to_string(decision).map_err(|e| e.to_string())?;
+    let text = toml::to_string(decision)?;
     let tmp = super::output::temporary_path(&path);
-    std::fs::write(&tmp, format!("# arbiter: the SPRT decision of the run whose shards are in this folder\n{text}"))
-        .map_err(|e| format!("{}: {e}", tmp.display()))?;
+    let written = std::fs::write(
+        &tmp,
+        format!("# arbiter: the SPRT decision of the run whose shards are in this folder\n{text}"),
+    );
+    written.map_err(|source| DecisionError::Io { path: tmp.clone(), source })?;
     let linked = std::fs::hard_link(&tmp, &path);
     let _ = std::fs::remove_file(&tmp);
     match linked {
         Ok(()) => Ok(decision.clone()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            read_decision(parent)?.ok_or_else(|| format!("{}: vanished after it existed", path.display()))
+            read_decision(parent)?.ok_or(DecisionError::Vanished { path })
         }
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(source) => Err(DecisionError::Io { path, source }),
     }
 }
 
@@ -326,26 +443,26 @@ fn add_penta(a: Pentanomial, b: Pentanomial) -> Pentanomial {
 /// shard that has not written its file yet).
 ///
 /// # Errors
-/// The file is not a regular file (a FIFO would block the read) or cannot be read, in words.
-fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> Result<u64, String> {
+/// The file is not a regular file (a FIFO would block the read) or cannot be read.
+fn read_more(path: &Path, first: &str, sibling: &mut Sibling) -> std::io::Result<u64> {
     use std::os::unix::fs::MetadataExt as _;
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e),
     };
     if !meta.is_file() {
-        return Err("not a regular file".to_string());
+        return Err(std::io::Error::other("not a regular file"));
     }
-    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut file = std::fs::File::open(path)?;
     let length = meta.len();
     if length < sibling.offset || meta.ino() != sibling.inode {
         // Rewritten (a resume dropped damaged games) or replaced: count it again from the start.
         *sibling = Sibling { shard: sibling.shard, inode: meta.ino(), ..Sibling::default() };
     }
-    file.seek(SeekFrom::Start(sibling.offset)).map_err(|e| e.to_string())?;
+    file.seek(SeekFrom::Start(sibling.offset))?;
     let mut bytes = Vec::new();
-    file.take(length - sibling.offset).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    file.take(length - sibling.offset).read_to_end(&mut bytes)?;
     let Some(end) = bytes.iter().rposition(|&b| b == b'\n').map(|i| i + 1) else { return Ok(0) };
     let read = end as u64;
     let start = if sibling.offset == 0 { bytes.iter().position(|&b| b == b'\n').map_or(end, |i| i + 1) } else { 0 };
@@ -545,11 +662,11 @@ impl RunStatus {
 /// and nothing is written.
 ///
 /// # Errors
-/// The reason in words: no run folder there, a `run.toml` that does not read, a run of more than two engines.
-pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
+/// A [`StatusError`]: no run folder there, a `run.toml` that does not read, a run of more than two engines.
+pub fn run_status(dir: &Path) -> Result<RunStatus, StatusError> {
     let own = dir.join(RUN_TOML);
     let (parent, first_run) = if own.is_file() {
-        let run = RunFile::read(&own).map_err(|e| format!("{}: {e}", own.display()))?;
+        let run = RunFile::read(&own).map_err(|source| StatusError::RunFile { path: own.clone(), source })?;
         match run.plan.shard {
             Some(_) => (dir.parent().unwrap_or(dir).to_path_buf(), run),
             None => (dir.to_path_buf(), run),
@@ -557,7 +674,7 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
     } else {
         let mut found: Option<RunFile> = None;
         let mut names: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| format!("{}: {e}", dir.display()))?
+            .map_err(|source| StatusError::Folder { path: dir.to_path_buf(), source })?
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.join(RUN_TOML).is_file())
@@ -571,21 +688,12 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
                 break;
             }
         }
-        let run = found.ok_or_else(|| {
-            format!(
-                "{}: no run here (expected a run folder, or a folder holding the shard folders of one)",
-                dir.display()
-            )
-        })?;
+        let run = found.ok_or_else(|| StatusError::NoRun { dir: dir.to_path_buf() })?;
         (dir.to_path_buf(), run)
     };
     let plan = &first_run.plan;
     if plan.engines.len() != 2 {
-        return Err(format!(
-            "{}: a run of {} engines; status follows two-engine runs",
-            parent.display(),
-            plan.engines.len()
-        ));
+        return Err(StatusError::NotTwoEngines { dir: parent, engines: plan.engines.len() });
     }
     let engines = (plan.engines[0].name.clone(), plan.engines[1].name.clone());
     let sprt = plan.sprt.as_ref().and_then(|s| s.spec().ok());
@@ -658,10 +766,11 @@ pub fn run_status(dir: &Path) -> Result<RunStatus, String> {
 /// bytes and the mean time of the others: the figures of docs/scale.md (`arbiter status DIR --timing K`).
 ///
 /// # Errors
-/// The shards' run.toml does not read.
-pub fn check_cost(status: &RunStatus, repeats: u32) -> Result<(Duration, u64, Duration), String> {
-    let first_shard = status.shards.first().ok_or("no shard")?;
-    let run = RunFile::read(&status.dir.join(&first_shard.count.folder).join(RUN_TOML)).map_err(|e| e.to_string())?;
+/// [`StatusError::RunFile`]: the shards' run.toml does not read; [`StatusError::NoRun`]: no shard.
+pub fn check_cost(status: &RunStatus, repeats: u32) -> Result<(Duration, u64, Duration), StatusError> {
+    let first_shard = status.shards.first().ok_or_else(|| StatusError::NoRun { dir: status.dir.clone() })?;
+    let path = status.dir.join(&first_shard.count.folder).join(RUN_TOML);
+    let run = RunFile::read(&path).map_err(|source| StatusError::RunFile { path, source })?;
     let count = run.plan.shard.map_or(1, |s| s.count());
     let mut view = RunView::new(&status.dir, &run.fingerprint, count, &status.engines.0);
     let started = Instant::now();

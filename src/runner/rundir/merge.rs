@@ -340,7 +340,7 @@ fn shared_decision(shards: &[ShardRun]) -> Result<Option<Decision>, MergeError> 
     let Some(parent) = shards[0].dir.canonicalize().ok().and_then(|d| d.parent().map(Path::to_path_buf)) else {
         return Ok(None);
     };
-    let decision = read_decision(&parent).map_err(|reason| MergeError::Decision { reason })?;
+    let decision = read_decision(&parent).map_err(|error| MergeError::Decision { reason: error.to_string() })?;
     Ok(decision.filter(|d| d.fingerprint == shards[0].run.fingerprint))
 }
 
