@@ -1,13 +1,12 @@
 //! Arbiter: an engine-testing and tuning harness for chess engines.
 //!
-//! Layers (dependencies point down only): `cli` → `runner`/`selfplay`/`tune`/`suite` → `player` →
+//! Layers (dependencies point down only): the binary's `cli` (`src/main.rs`) → `runner`/`selfplay`/`tune`/`suite` → `player` →
 //! `uci`/`engine`/`stats`/`notation` → `game` → `chess`, `xiangqi`, `checkers`. The picture and the rules:
 //! `docs/architecture.md`.
 #![warn(missing_docs)]
 
 pub mod checkers;
 pub mod chess;
-pub mod cli;
 pub mod engine;
 pub mod game;
 pub mod games;

@@ -1,6 +1,7 @@
 //! The `arbiter` command line: clap parsing and dispatch only.
 
-use arbiter::cli;
+mod cli;
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Arbiter: perft, self-play matches decided by SPRT, and tuning for chess engines.

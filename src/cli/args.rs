@@ -25,19 +25,15 @@ pub const MAX_DEPTH: u32 = 1000;
 /// A parser of integers of type `T` from `min` to `max` (both included).
 ///
 /// # Examples
-/// ```
-/// use arbiter::cli::args::int_in;
-/// let threads = int_in(1usize, 1024);
-/// assert_eq!(threads("8"), Ok(8));
-/// assert_eq!(threads("0").unwrap_err(), "expected an integer from 1 to 1024, got 0");
-/// ```
+/// (`int_in(1usize, 1024)("0")` is refused with "expected an integer from 1 to 1024, got 0": the test
+/// `int_in_names_its_range`.)
 pub fn int_in<T>(min: T, max: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
 where
     T: FromStr + PartialOrd + Display + Copy + Send + Sync + 'static,
 {
     move |text: &str| {
         let expected =
-            || format!("expected an integer from {min} to {max}, got {}", crate::notation::quote::shown(text));
+            || format!("expected an integer from {min} to {max}, got {}", arbiter::notation::quote::shown(text));
         let value: T = text.trim().parse().map_err(|_| expected())?;
         if value < min || value > max {
             return Err(format!("expected an integer from {min} to {max}, got {value}"));
@@ -93,7 +89,7 @@ pub fn count(text: &str) -> Result<u64, String> {
 /// The message for clap.
 pub fn finite(text: &str) -> Result<f64, String> {
     let value: f64 =
-        text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))?;
+        text.trim().parse().map_err(|_| format!("expected a number, got {}", arbiter::notation::quote::shown(text)))?;
     if !value.is_finite() {
         return Err(format!("expected a finite number, got {value}"));
     }
@@ -102,7 +98,7 @@ pub fn finite(text: &str) -> Result<f64, String> {
 
 /// Any float, NaN and infinities included, for the flags whose own check gives the reason (the SPRT's).
 fn number(text: &str) -> Result<f64, String> {
-    text.trim().parse().map_err(|_| format!("expected a number, got {}", crate::notation::quote::shown(text)))
+    text.trim().parse().map_err(|_| format!("expected a number, got {}", arbiter::notation::quote::shown(text)))
 }
 
 /// An SPRT's `--elo0`, checked as `SprtSpec::new` checks it for every command (`match --sprt` included).
@@ -110,7 +106,7 @@ fn number(text: &str) -> Result<f64, String> {
 /// # Errors
 /// The message for clap, ending with `StatsError`'s own.
 pub fn sprt_elo0(text: &str) -> Result<f64, String> {
-    crate::stats::SprtSpec::check_hypothesis("elo0", number(text)?)
+    arbiter::stats::SprtSpec::check_hypothesis("elo0", number(text)?)
         .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
 }
 
@@ -119,7 +115,7 @@ pub fn sprt_elo0(text: &str) -> Result<f64, String> {
 /// # Errors
 /// The message for clap.
 pub fn sprt_elo1(text: &str) -> Result<f64, String> {
-    crate::stats::SprtSpec::check_hypothesis("elo1", number(text)?)
+    arbiter::stats::SprtSpec::check_hypothesis("elo1", number(text)?)
         .map_err(|e| format!("expected an SPRT hypothesis: {e}"))
 }
 
@@ -128,7 +124,7 @@ pub fn sprt_elo1(text: &str) -> Result<f64, String> {
 /// # Errors
 /// The message for clap.
 pub fn sprt_alpha(text: &str) -> Result<f64, String> {
-    crate::stats::SprtSpec::check_error_rate("alpha", number(text)?)
+    arbiter::stats::SprtSpec::check_error_rate("alpha", number(text)?)
         .map_err(|e| format!("expected an SPRT error rate: {e}"))
 }
 
@@ -137,7 +133,7 @@ pub fn sprt_alpha(text: &str) -> Result<f64, String> {
 /// # Errors
 /// The message for clap.
 pub fn sprt_beta(text: &str) -> Result<f64, String> {
-    crate::stats::SprtSpec::check_error_rate("beta", number(text)?)
+    arbiter::stats::SprtSpec::check_error_rate("beta", number(text)?)
         .map_err(|e| format!("expected an SPRT error rate: {e}"))
 }
 
@@ -177,112 +173,60 @@ pub fn exponent(text: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// A probability strictly between 0 and 1 (an SPRT's `alpha` or `beta`).
-///
-/// # Errors
-/// The message for clap.
-pub fn probability(text: &str) -> Result<f64, String> {
-    let value = finite(text)?;
-    if value <= 0.0 || value >= 1.0 {
-        return Err(format!("expected a probability strictly between 0 and 1, got {value}"));
-    }
-    Ok(value)
+/// A parser of a library enum's words (the library derives no clap trait, and the binary may not implement
+/// clap's `ValueEnum` for it): `values` with their words and help lines, as clap's possible values.
+fn words<T: Clone + Send + Sync + 'static>(
+    values: Vec<(T, &'static str, &'static str)>,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::{PossibleValue, TypedValueParser as _};
+    let possible: Vec<PossibleValue> =
+        values.iter().map(|(_, word, help)| PossibleValue::new(*word).help(*help)).collect();
+    clap::builder::PossibleValuesParser::new(possible).try_map(move |word: String| {
+        let found = values.iter().find(|(_, w, _)| *w == word).map(|(value, _, _)| value.clone());
+        found.ok_or_else(|| format!("unknown value {word:?}"))
+    })
 }
 
-/// A fraction from 0 (included) to 1 (excluded), such as a draw ratio.
-///
-/// # Errors
-/// The message for clap.
-pub fn fraction(text: &str) -> Result<f64, String> {
-    let value = finite(text)?;
-    if !(0.0..1.0).contains(&value) {
-        return Err(format!("expected a number from 0 to below 1, got {value}"));
-    }
-    Ok(value)
+/// `--game` on the command line: the words of [`GameKind`](arbiter::games::GameKind) (`chess`, `xiangqi`,
+/// `russian`, `english`), each with its help line.
+pub fn game() -> impl clap::builder::TypedValueParser<Value = arbiter::games::GameKind> {
+    use arbiter::games::GameKind;
+    let help = |game: GameKind| match game {
+        GameKind::Chess => "Chess",
+        GameKind::Xiangqi => "Xiangqi, Chinese chess",
+        GameKind::Russian => "Russian draughts (perft only)",
+        GameKind::English => "English checkers (perft only)",
+    };
+    words(GameKind::ALL.iter().map(|&game| (game, game.name(), help(game))).collect())
 }
 
-/// `--game` on the command line: the words of [`GameKind`](crate::games::GameKind) (`chess`, `xiangqi`, `russian`, `english`), each
-/// with its help line; the library type derives no clap trait.
-impl clap::ValueEnum for crate::games::GameKind {
-    fn value_variants<'a>() -> &'a [Self] {
-        &crate::games::GameKind::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::games::GameKind;
-        let help = match self {
-            GameKind::Chess => "Chess",
-            GameKind::Xiangqi => "Xiangqi, Chinese chess",
-            GameKind::Russian => "Russian draughts (perft only)",
-            GameKind::English => "English checkers (perft only)",
-        };
-        Some(clap::builder::PossibleValue::new(self.name()).help(help))
-    }
-}
-
-/// A possible value of a `value_enum` flag: its word and its help line.
-fn possible(name: &'static str, help: &'static str) -> Option<clap::builder::PossibleValue> {
-    Some(clap::builder::PossibleValue::new(name).help(help))
-}
-
-/// `--variant`: `standard` or `chess960` (the library's [`Variant`](crate::chess::Variant)).
-impl clap::ValueEnum for crate::chess::Variant {
-    fn value_variants<'a>() -> &'a [Self] {
-        use crate::chess::Variant;
-        &[Variant::Standard, Variant::Chess960]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::chess::Variant;
-        match self {
-            Variant::Standard => {
-                possible("standard", "Standard chess: castling fields `KQkq` name the outermost rooks")
-            }
-            Variant::Chess960 => possible(
-                "chess960",
-                "Chess960 (Fischer random), and so also double Fischer random (DFRC), whose books only differ in \
-                 the back ranks: opening FENs are read with X-FEN or Shredder-FEN castling fields, engines get \
-                 `UCI_Chess960`, and games are written with `[Variant \"chess960\"]`",
-            ),
-        }
-    }
-}
-
-/// An opening file's format: `epd` or `pgn`.
-impl clap::ValueEnum for crate::game::opening::OpeningFormat {
-    fn value_variants<'a>() -> &'a [Self] {
-        use crate::game::opening::OpeningFormat;
-        &[OpeningFormat::Epd, OpeningFormat::Pgn]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::game::opening::OpeningFormat;
-        match self {
-            OpeningFormat::Epd => possible("epd", "One position per line"),
-            OpeningFormat::Pgn => possible("pgn", "Games; their first plies are the book"),
-        }
-    }
+/// `--variant`: `standard` or `chess960` (the library's [`Variant`](arbiter::chess::Variant)).
+pub fn variant() -> impl clap::builder::TypedValueParser<Value = arbiter::chess::Variant> {
+    use arbiter::chess::Variant;
+    words(vec![
+        (Variant::Standard, "standard", "Standard chess: castling fields `KQkq` name the outermost rooks"),
+        (
+            Variant::Chess960,
+            "chess960",
+            "Chess960 (Fischer random), and so also double Fischer random (DFRC), whose books only differ in the \
+             back ranks: opening FENs are read with X-FEN or Shredder-FEN castling fields, engines get \
+             `UCI_Chess960`, and games are written with `[Variant \"chess960\"]`",
+        ),
+    ])
 }
 
 /// The order of a match's openings: `sequential` or `random`.
-impl clap::ValueEnum for crate::runner::openings::OpeningOrder {
-    fn value_variants<'a>() -> &'a [Self] {
-        use crate::runner::openings::OpeningOrder;
-        &[OpeningOrder::Sequential, OpeningOrder::Random]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::runner::openings::OpeningOrder;
-        match self {
-            OpeningOrder::Sequential => possible("sequential", "File order"),
-            OpeningOrder::Random => possible("random", "A shuffle determined by the seed"),
-        }
-    }
+pub fn opening_order() -> impl clap::builder::TypedValueParser<Value = arbiter::runner::openings::OpeningOrder> {
+    use arbiter::runner::openings::OpeningOrder;
+    words(vec![
+        (OpeningOrder::Sequential, "sequential", "File order"),
+        (OpeningOrder::Random, "random", "A shuffle determined by the seed"),
+    ])
 }
 
 /// The `--tournament` parser: `round-robin` or `gauntlet` (the runner's enum stays free of clap).
-pub fn tournament() -> impl clap::builder::TypedValueParser<Value = crate::runner::Tournament> {
-    use crate::runner::Tournament;
+pub fn tournament() -> impl clap::builder::TypedValueParser<Value = arbiter::runner::Tournament> {
+    use arbiter::runner::Tournament;
     use clap::builder::{PossibleValue, TypedValueParser as _};
     clap::builder::PossibleValuesParser::new([
         PossibleValue::new(Tournament::RoundRobin.name()).help("Every engine plays every other"),
@@ -303,44 +247,37 @@ pub enum OutputFormat {
 }
 
 /// `--select` of datagen: `quiet` or `qleaf` (the library's
-/// [`SelectMode`](crate::selfplay::datagen::SelectMode)).
-impl clap::ValueEnum for crate::selfplay::datagen::SelectMode {
-    fn value_variants<'a>() -> &'a [Self] {
-        use crate::selfplay::datagen::SelectMode;
-        &[SelectMode::Quiet, SelectMode::QLeaf]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::selfplay::datagen::SelectMode;
-        match self {
-            SelectMode::Quiet => possible("quiet", "Skip it: only positions whose best move is quiet are written"),
-            SelectMode::QLeaf => possible("qleaf", "Write its quiescence leaf instead (see the module docs)"),
-        }
-    }
+/// [`SelectMode`](arbiter::selfplay::datagen::SelectMode)).
+pub fn select_mode() -> impl clap::builder::TypedValueParser<Value = arbiter::selfplay::datagen::SelectMode> {
+    use arbiter::selfplay::datagen::SelectMode;
+    words(vec![
+        (SelectMode::Quiet, "quiet", "Skip it: only positions whose best move is quiet are written"),
+        (SelectMode::QLeaf, "qleaf", "Write its quiescence leaf instead (see the module docs)"),
+    ])
 }
 
 /// `--format` of datagen: `epd`, `text`, `viriformat` or `bulletformat` (the library's
-/// [`TrainingFormat`](crate::selfplay::datagen::TrainingFormat)).
-impl clap::ValueEnum for crate::selfplay::datagen::TrainingFormat {
-    fn value_variants<'a>() -> &'a [Self] {
-        use crate::selfplay::datagen::TrainingFormat;
-        &[TrainingFormat::Epd, TrainingFormat::Text, TrainingFormat::Viriformat, TrainingFormat::Bulletformat]
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        use crate::selfplay::datagen::TrainingFormat;
-        match self {
-            TrainingFormat::Epd => possible("epd", "EPD lines with the result in c9, and FILE.meta.tsv (arbiter tune)"),
-            TrainingFormat::Text => possible("text", "Plain text lines FEN | score | result (bullet's text input)"),
-            TrainingFormat::Viriformat => possible("viriformat", "viriformat game records (one per game)"),
-            TrainingFormat::Bulletformat => possible("bulletformat", "bulletformat records (one per position)"),
-        }
-    }
+/// [`TrainingFormat`](arbiter::selfplay::datagen::TrainingFormat)).
+pub fn training_format() -> impl clap::builder::TypedValueParser<Value = arbiter::selfplay::datagen::TrainingFormat> {
+    use arbiter::selfplay::datagen::TrainingFormat;
+    words(vec![
+        (TrainingFormat::Epd, "epd", "EPD lines with the result in c9, and FILE.meta.tsv (arbiter tune)"),
+        (TrainingFormat::Text, "text", "Plain text lines FEN | score | result (bullet's text input)"),
+        (TrainingFormat::Viriformat, "viriformat", "viriformat game records (one per game)"),
+        (TrainingFormat::Bulletformat, "bulletformat", "bulletformat records (one per position)"),
+    ])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn int_in_names_its_range() {
+        let threads = int_in(1usize, 1024);
+        assert_eq!(threads("8"), Ok(8));
+        assert_eq!(threads("0").unwrap_err(), "expected an integer from 1 to 1024, got 0");
+    }
 
     #[test]
     fn floats_must_be_finite() {
@@ -351,8 +288,6 @@ mod tests {
         assert_eq!(positive("0").unwrap_err(), "expected a number above 0, got 0");
         assert_eq!(positive("-0.5").unwrap_err(), "expected a number above 0, got -0.5");
         assert_eq!(positive("2.5"), Ok(2.5));
-        assert!(probability("1").is_err() && probability("0").is_err() && probability("0.05").is_ok());
-        assert!(fraction("1").is_err() && fraction("-0.1").is_err() && fraction("0").is_ok());
     }
 
     #[test]

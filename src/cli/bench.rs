@@ -1,5 +1,5 @@
-//! `arbiter bench`: the bench signature and speed of an engine ([`crate::player::bench`]). Built-in builds search
-//! the bench positions ([`crate::engine::chess::bench`]) to a fixed depth in-process; an external engine runs its
+//! `arbiter bench`: the bench signature and speed of an engine ([`arbiter::player::bench`]). Built-in builds search
+//! the bench positions ([`arbiter::engine::chess::bench`]) to a fixed depth in-process; an external engine runs its
 //! own `bench` as OpenBench's client does. Prints the total node count, the signature of the search and
 //! evaluation (identical on every run and machine), then the speed.
 //!
@@ -9,10 +9,10 @@
 //! and Arbiter exits at once).
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
-use crate::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH};
-use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
-use crate::player::spec::parse_engine;
-use crate::player::{BenchOptions, EngineKind};
+use arbiter::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH};
+use arbiter::player::bench::DEFAULT_BENCH_TIMEOUT_S;
+use arbiter::player::spec::parse_engine;
+use arbiter::player::{BenchOptions, EngineKind};
 use std::time::{Duration, Instant};
 
 /// Flags of `arbiter bench`.
@@ -25,7 +25,7 @@ pub struct BenchArgs {
 
     /// Search every position to this depth, in plies (built-in engines; default 7). For an external engine give
     /// its own bench arguments with --bench-args.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, crate::engine::chess::search::MAX_DEPTH), long)]
+    #[arg(value_parser = crate::cli::args::int_in(1u32, arbiter::engine::chess::search::MAX_DEPTH), long)]
     pub depth: Option<u32>,
 
     /// Words passed after `bench` to an external engine, such as "16 1 13 default depth" for Stockfish (hash
@@ -59,7 +59,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
 /// would outlive it.
 fn install_bench_interrupt_handler() {
     let installed = ctrlc::set_handler(|| {
-        crate::uci::group::kill_all_engines();
+        arbiter::uci::group::kill_all_engines();
         super::stderr_line(format_args!("\narbiter bench: interrupted; the engine was killed"));
         std::process::exit(EXIT_INTERRUPTED);
     });
@@ -79,7 +79,7 @@ fn bench_words(text: &str) -> anyhow::Result<Vec<String>> {
     shlex::split(text).ok_or_else(|| {
         anyhow::anyhow!(
             "--bench-args {}: an unclosed quote or a trailing backslash",
-            crate::notation::quote::shown(text)
+            arbiter::notation::quote::shown(text)
         )
     })
 }

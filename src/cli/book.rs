@@ -1,18 +1,18 @@
-//! `arbiter book`: makes Arbiter's own balanced opening book ([`crate::selfplay::book`] describes the method),
+//! `arbiter book`: makes Arbiter's own balanced opening book ([`arbiter::selfplay::book`] describes the method),
 //! written to `suites/openings/arbiter-book.epd` by default (`--game xiangqi`:
 //! `suites/openings/xiangqi-book.epd`).
 
-use crate::engine::EngineGame;
-use crate::games::GameKind;
-use crate::selfplay::book::{BookRequest, CANDIDATES_PER_POSITION, MAX_PLIES, MAX_POSITIONS, make_book, write_book};
 use anyhow::Context;
+use arbiter::engine::EngineGame;
+use arbiter::games::GameKind;
+use arbiter::selfplay::book::{BookRequest, CANDIDATES_PER_POSITION, MAX_PLIES, MAX_POSITIONS, make_book, write_book};
 use std::path::PathBuf;
 
 /// Flags of `arbiter book`.
 #[derive(clap::Args, Debug)]
 pub struct BookArgs {
     /// The game of the book: chess, or Xiangqi (checked by the built-in Xiangqi seed build).
-    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    #[arg(long, value_parser = crate::cli::args::game(), default_value = "chess")]
     pub game: GameKind,
     /// Where to write the EPD book (default: suites/openings/arbiter-book.epd, for Xiangqi
     /// suites/openings/xiangqi-book.epd).
@@ -64,7 +64,7 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(crate::runner::plan::book_of(args.game).expect("checkers refused above")));
+        .unwrap_or_else(|| PathBuf::from(arbiter::runner::plan::book_of(args.game).expect("checkers refused above")));
     if out.is_dir() {
         return bad(format!(
             "--out {}: a folder; expected a file (such as {})",

@@ -4,8 +4,8 @@
 //! Exit codes: 0 done, 2 bad input (flags, a FEN, a missing or foreign base file), 1 an internal failure (a
 //! file that cannot be written).
 
-use crate::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport, max_pieces};
-use crate::checkers::{Color, Position, Rules};
+use arbiter::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport, max_pieces};
+use arbiter::checkers::{Color, Position, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 

@@ -1,8 +1,8 @@
 //! `arbiter config show|diff`: print an engine build's weights and search settings, or the ones that differ
 //! between two builds.
 
-use crate::engine::chess::config::diff;
-use crate::engine::registry::chess_config;
+use arbiter::engine::chess::config::diff;
+use arbiter::engine::registry::chess_config;
 
 /// Flags of `arbiter config`.
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,5 @@
 //! `arbiter datagen`: training positions from self-play of any engine (built-in or external UCI, one or two);
-//! the method and the output formats are those of [`crate::selfplay::datagen`] and `docs/datagen.md`.
+//! the method and the output formats are those of [`arbiter::selfplay::datagen`] and `docs/datagen.md`.
 //!
 //! ```text
 //! arbiter datagen --config seed --games 10000 --nodes 5000 --concurrency 16 --out data/seed.epd
@@ -16,12 +16,12 @@
 //! a `bench=N` signature the engine does not measure), 3 a file that cannot be written, 130 interrupted.
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
-use crate::engine::registry::chess_config;
-use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
-use crate::player::spec::{EachArgs, parse_engine_with};
-use crate::player::{EngineSpec, TimeControl};
-use crate::selfplay::datagen::output::{Output, keys_path, progress_path};
-use crate::selfplay::datagen::{
+use arbiter::engine::registry::chess_config;
+use arbiter::player::bench::DEFAULT_BENCH_TIMEOUT_S;
+use arbiter::player::spec::{EachArgs, parse_engine_with};
+use arbiter::player::{EngineSpec, TimeControl};
+use arbiter::selfplay::datagen::output::{Output, keys_path, progress_path};
+use arbiter::selfplay::datagen::{
     DatagenError, DatagenRequest, SelectMode, Start, Totals, TrainingFormat, create_players, meta_path, summary_text,
 };
 use indicatif::{ProgressBar, ProgressStyle};
@@ -74,7 +74,7 @@ pub struct DatagenArgs {
     pub out: PathBuf,
 
     /// The output format.
-    #[arg(long, value_enum, default_value_t = TrainingFormat::Epd)]
+    #[arg(long, value_parser = crate::cli::args::training_format(), default_value = "epd")]
     pub format: TrainingFormat,
 
     /// Random plies from the start position in each game's opening (without --book).
@@ -108,7 +108,7 @@ pub struct DatagenArgs {
 
     /// Which positions to write when the best move captures or promotes: skip them (quiet), or write the
     /// position at the end of the PV's capture/promotion sequence (qleaf).
-    #[arg(long, value_enum, default_value_t = SelectMode::Quiet)]
+    #[arg(long, value_parser = crate::cli::args::select_mode(), default_value = "quiet")]
     pub select: SelectMode,
 
     /// Skip positions whose absolute score exceeds this many centipawns.

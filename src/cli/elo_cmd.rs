@@ -1,10 +1,10 @@
 //! `arbiter elo`: the rating list of every player in one or more `games.csv` files of `arbiter match`, rated
-//! together by maximum likelihood ([`crate::stats::rating_list`]), as a table on stdout and optionally as CSV.
+//! together by maximum likelihood ([`arbiter::stats::rating_list`]), as a table on stdout and optionally as CSV.
 
-use crate::runner::rundir::rated::{GameSet, read_rated_games};
-use crate::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, PRIOR_DRAWS, RatingList, RatingOptions};
-use crate::stats::{StatsError, rating_list};
 use anyhow::{Context, anyhow, bail};
+use arbiter::runner::rundir::rated::{GameSet, read_rated_games};
+use arbiter::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, PRIOR_DRAWS, RatingList, RatingOptions};
+use arbiter::stats::{StatsError, rating_list};
 use std::path::{Path, PathBuf};
 
 /// Flags of `arbiter elo`.
@@ -177,7 +177,7 @@ fn render_header(list: &RatingList, set: &GameSet, options: &RatingOptions) -> S
 /// player, every figure at full precision; a figure that does not exist is `null` with its reason under
 /// `"reasons"`.
 pub fn render_json(list: &RatingList, set: &GameSet, options: &RatingOptions) -> serde_json::Value {
-    use crate::stats::{Figure, figures_json};
+    use arbiter::stats::{Figure, figures_json};
     let no_bootstrap = "no bootstrap (--bootstrap 0)";
     let players: Vec<serde_json::Value> = list
         .ranking
@@ -297,7 +297,7 @@ pub fn run(args: EloArgs) -> anyhow::Result<i32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::PlayerRating;
+    use arbiter::stats::PlayerRating;
 
     #[test]
     fn anchors_parse_or_name_the_flag() {

@@ -1,5 +1,5 @@
 //! `arbiter epd`: solve an EPD test suite (`bm`/`am` positions, STS point lists in `c0`) with any engine, the
-//! built-in one or an external UCI engine, N positions at once ([`crate::suite::epd`]); prints one CSV row per
+//! built-in one or an external UCI engine, N positions at once ([`arbiter::suite::epd`]); prints one CSV row per
 //! position, in file order as they are produced, and a summary.
 //!
 //! Exit codes: 0 after a run (engine failures on single positions are rows with status `error`, counted in the
@@ -8,10 +8,10 @@
 //! when the CSV cannot be written, 130 when interrupted (the rows written so far stay).
 
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
-use crate::chess::epd::read_epd_file;
-use crate::player::spec::parse_engine;
-use crate::suite::epd::{EpdError, EpdRequest, Outcome, SuiteError, run as run_suite, tasks, totals};
 use anyhow::{Context, anyhow};
+use arbiter::chess::epd::read_epd_file;
+use arbiter::player::spec::parse_engine;
+use arbiter::suite::epd::{EpdError, EpdRequest, Outcome, SuiteError, run as run_suite, tasks, totals};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -137,10 +137,10 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
 }
 
 /// Checks `spec`'s `bench=` signature before the first search, as before a match
-/// ([`crate::player::EngineSpec::check_bench`]): a mismatch (both numbers), an engine without a readable bench or
+/// ([`arbiter::player::EngineSpec::check_bench`]): a mismatch (both numbers), an engine without a readable bench or
 /// one that cannot be started is bad input (exit 2), a crash or stall of the bench a failure (exit 1).
-pub(crate) fn check_bench(spec: &crate::player::EngineSpec) -> Result<(), Failure> {
-    let timeout = std::time::Duration::from_secs(crate::player::bench::DEFAULT_BENCH_TIMEOUT_S);
+pub(crate) fn check_bench(spec: &arbiter::player::EngineSpec) -> Result<(), Failure> {
+    let timeout = std::time::Duration::from_secs(arbiter::player::bench::DEFAULT_BENCH_TIMEOUT_S);
     match spec.check_bench(timeout) {
         Ok(Some(result)) => {
             super::stderr_line(format_args!(

@@ -1,9 +1,9 @@
 //! `arbiter eval`: evaluate one position and show every term's contribution (feature value, mg and eg
-//! weights, tapered contribution), with the phase ([`crate::engine::chess::eval_table`]).
+//! weights, tapered contribution), with the phase ([`arbiter::engine::chess::eval_table`]).
 
-use crate::chess::Position;
-use crate::engine::chess::eval_table::report;
-use crate::engine::registry::chess_config;
+use arbiter::chess::Position;
+use arbiter::engine::chess::eval_table::report;
+use arbiter::engine::registry::chess_config;
 
 /// Flags of `arbiter eval`.
 #[derive(clap::Args, Debug)]

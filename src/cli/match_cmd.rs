@@ -1,39 +1,30 @@
 //! `arbiter match`: plays engine builds against each other in game pairs from an opening book, optionally until
 //! an SPRT decides, writing `games.csv`, `games.pgn`, `summary.txt` and `summary.csv` into a run folder.
 //!
-//! The flags become a [`MatchPlan`](crate::runner::MatchPlan) (`match_plan::plan_of`), which [`crate::runner::run::run`] plays; `--resume DIR`
-//! hands the folder to [`crate::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
+//! The flags become a [`MatchPlan`](arbiter::runner::MatchPlan) (`match_plan::plan_of`), which [`arbiter::runner::run::run`] plays; `--resume DIR`
+//! hands the folder to [`arbiter::runner::rundir::resume::resume`], which plays on from the plan in its `run.toml`. This
 //! file parses, shows progress and prints.
 //!
-//! Exit codes (see [`crate::cli`]): 0 when the match finished (or the SPRT decided), 2 for bad input (flags,
+//! Exit codes (see [`arbiter::cli`]): 0 when the match finished (or the SPRT decided), 2 for bad input (flags,
 //! engine configs, the opening file, an output folder that holds results), 1 when an engine failure stopped the
 //! match (results already written stay written), 3 for a failure of the system (a disk error), and
 //! [`EXIT_INTERRUPTED`] (130) when Ctrl-C or
 //! SIGTERM stopped it: no new pair starts, the pairs in play finish (games still running after
-//! [`ABANDON_AFTER`](crate::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
+//! [`ABANDON_AFTER`](arbiter::runner::scheduler::ABANDON_AFTER) are abandoned unrecorded: external engines get
 //! `stop` and `quit`, and their process groups are killed), and the summary is written from the games recorded.
 //! A second Ctrl-C kills every engine's process group and quits at once, without a summary. Details and limits:
 //! `docs/engines.md`.
 
 pub use super::EXIT_INTERRUPTED;
 use super::{Failure, exit_code, install_interrupt_handler};
-pub use crate::player::spec::{EachArgs, EngineArgError, parse_engine, parse_engine_for, parse_engine_with};
-use crate::runner::MatchState;
-pub use crate::runner::plan::{
-    DEFAULT_BOOK, DEFAULT_NODES, DEFAULT_RATING_INTERVAL, DEFAULT_SEED, DEFAULT_SPRT, DEFAULT_XIANGQI_BOOK,
-    MAX_NAME_CHARS, parse_sprt,
-};
-pub use crate::runner::run::ENGINE_GROUPS_FILE;
-use crate::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
+use arbiter::runner::MatchState;
+use arbiter::runner::run::{ResumeOverrides, RunEnd, RunError, RunObserver, RunStart};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write as _;
 use std::sync::atomic::AtomicBool;
 
+pub use super::match_plan::MatchArgs;
 use super::match_plan::plan_of;
-pub use super::match_plan::{MATCH_LIMIT_FLAGS, MatchArgs, PgnComments};
-
-/// The log file of a run folder.
-pub const LOG_FILE: &str = crate::runner::rundir::output::LOG_FILE;
 
 /// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
 /// in its `run.toml`. `--recover` (restart crashed engines) is listed ahead of the flag itself.
@@ -45,6 +36,7 @@ pub fn match_command() -> clap::Command {
     <MatchArgs as clap::Args>::augment_args(clap::Command::new("match").no_binary_name(true))
 }
 
+#[cfg(test)]
 /// Parses `arbiter match` arguments (the words after `match`), returning the flags and clap's matches (which
 /// say which flags were given).
 ///
@@ -56,6 +48,7 @@ pub fn parse_match_args(args: &[String]) -> Result<(MatchArgs, clap::ArgMatches)
     Ok((parsed, matches))
 }
 
+#[cfg(test)]
 /// The first line of a clap error, without its `error: ` prefix.
 pub fn clap_error_text(error: &clap::Error) -> String {
     let text = error.to_string();
@@ -103,11 +96,11 @@ fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
                 .into());
             }
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
-            crate::runner::rundir::resume::resume(dir, overrides, &mut Progress::default(), interrupt)
+            arbiter::runner::rundir::resume::resume(dir, overrides, &mut Progress::default(), interrupt)
         }
         None => {
             let plan = plan_of(&args)?;
-            crate::runner::run::run(&plan, &mut Progress::default(), interrupt)
+            arbiter::runner::run::run(&plan, &mut Progress::default(), interrupt)
         }
     };
     match ended.map_err(run_failure)? {
@@ -213,7 +206,7 @@ impl RunObserver for Progress {
             msg.push_str(&format!(" | Elo {:+.1} +/- {:.1}", elo.elo, elo.elo95));
         }
         if let Some(sprt) = state.sprt {
-            let llr = crate::stats::Figure::of(sprt.llr, "a hypothesis gives the results seen probability 0");
+            let llr = arbiter::stats::Figure::of(sprt.llr, "a hypothesis gives the results seen probability 0");
             msg.push_str(&format!(" | LLR {} [{:.2}, {:.2}]", llr.fixed(2), sprt.lower, sprt.upper));
         }
         bar.set_message(msg);
@@ -234,15 +227,17 @@ impl RunObserver for Progress {
 mod tests {
     use super::*;
     use crate::cli::error_text;
-    use crate::engine::Build;
-    use crate::engine::chess::EngineConfig;
-    use crate::game::Game;
-    use crate::notation::kv::KeyValueError;
-    use crate::player::EngineKind;
-    use crate::runner::plan::{PlanError, parse_mem_total};
-    use crate::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
-    use crate::runner::{MatchSpec, load_openings};
-    use crate::stats::EloModel;
+    use arbiter::engine::Build;
+    use arbiter::engine::chess::EngineConfig;
+    use arbiter::game::Game;
+    use arbiter::notation::kv::KeyValueError;
+    use arbiter::player::EngineKind;
+    use arbiter::player::spec::{EngineArgError, parse_engine};
+    use arbiter::runner::plan::{DEFAULT_NODES, MAX_NAME_CHARS, parse_sprt};
+    use arbiter::runner::plan::{PlanError, parse_mem_total};
+    use arbiter::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
+    use arbiter::runner::{MatchSpec, load_openings};
+    use arbiter::stats::EloModel;
     use std::path::Path;
     use std::path::PathBuf;
 
@@ -256,11 +251,11 @@ mod tests {
     }
 
     fn check_run_name(name: &str) -> Result<(), Failure> {
-        crate::runner::plan::check_run_name(name).map_err(input)
+        arbiter::runner::plan::check_run_name(name).map_err(input)
     }
 
     fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
-        crate::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
+        arbiter::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
     }
 
     fn config_dir() -> PathBuf {
@@ -405,7 +400,7 @@ mod tests {
             concurrency: Some(4),
             ..MatchArgs::default()
         };
-        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
         // 4 workers x (16 + 4096) MiB = 16448 MiB: fits in 64 GiB, not in 16 GiB.
         assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
         assert!(check_hash_memory(&spec, None).is_ok());
@@ -426,10 +421,10 @@ mod tests {
             concurrency: Some(concurrency),
             ..MatchArgs::default()
         };
-        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(4, 16)).ok().unwrap().concurrency, 2);
-        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(100, 3)).ok().unwrap().concurrency, 3);
-        assert_eq!(build_spec::<crate::chess::ChessGame>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
-        let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args(5000, 1025)) else {
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(4, 16)).ok().unwrap().concurrency, 2);
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(100, 3)).ok().unwrap().concurrency, 3);
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
+        let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(5000, 1025)) else {
             panic!("accepted")
         };
         assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
@@ -456,7 +451,7 @@ mod tests {
         let pgn = config_dir().join("kv-book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").unwrap();
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
-        let build = |args: MatchArgs| match build_spec::<crate::chess::ChessGame>(&args) {
+        let build = |args: MatchArgs| match build_spec::<arbiter::chess::ChessGame>(&args) {
             Ok(spec) => Ok(spec),
             Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
         };
@@ -523,12 +518,12 @@ mod tests {
             rounds: Some(1),
             ..MatchArgs::default()
         };
-        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!((spec.tournament, spec.swap, spec.variant), (Tournament::Gauntlet, false, Variant::Chess960));
         assert_eq!(spec.schedule().pairings, [(0, 1), (0, 2)]);
         assert!(spec.openings[0].start.is_chess960());
         let args = MatchArgs { variant: Variant::Standard, ..args };
-        let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args) else {
+        let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args) else {
             panic!("a Chess960 book read as standard chess")
         };
         assert!(error_text(&err).contains("need Chess960 mode"), "{err}");
@@ -539,7 +534,7 @@ mod tests {
         let book = config_dir().join("book.epd");
         std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
         let args = MatchArgs { openings: Some(book.clone()), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!(spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
         assert!(spec.engines.iter().all(|e| e.limit.nodes == Some(DEFAULT_NODES)));
         assert_eq!(spec.length, MatchLength::UntilDecided);
@@ -547,7 +542,7 @@ mod tests {
         assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 10.0));
 
         let args = MatchArgs { openings: Some(book.clone()), games: Some(5), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
         assert!(spec.sprt.is_none());
         assert_eq!(spec.length, MatchLength::Games(5));
 
@@ -561,7 +556,7 @@ mod tests {
             }),
         ];
         let args = MatchArgs { openings: Some(book.clone()), engines: three.clone(), ..MatchArgs::default() };
-        let spec = build_spec::<crate::chess::ChessGame>(&args).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
         assert_eq!(spec.length, MatchLength::EachOpening);
         assert!(spec.sprt.is_none());
         let args = MatchArgs {
@@ -570,24 +565,24 @@ mod tests {
             sprt: Some("elo0=0,elo1=5".into()),
             ..MatchArgs::default()
         };
-        assert!(matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(_))));
+        assert!(matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(_))));
         let args = MatchArgs {
             openings: Some(book.clone()),
             engines: vec!["name=seed".into(), "name=seed".into()],
             ..MatchArgs::default()
         };
         assert!(
-            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
         );
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
         );
         let pgn = config_dir().join("book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<crate::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
         );
     }
 
@@ -623,12 +618,12 @@ mod tests {
             ..MatchArgs::default()
         };
         for (games, sprt) in [(None, None), (None, Some("elo0=0,elo1=5"))] {
-            let Err(Failure::Input(err)) = build_spec::<crate::chess::ChessGame>(&args(games, sprt)) else {
+            let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(games, sprt)) else {
                 panic!("accepted")
             };
             assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
         }
-        let spec = build_spec::<crate::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
         assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));
         assert_eq!(spec.schedule().planned_pairs(), 3, "pairs 1, 4 and 7 of 10");
     }

@@ -3,19 +3,19 @@
 //! way: engines, limits, openings, adjudication).
 
 use super::Failure;
-use crate::games::GameKind;
-use crate::player::engine_arg::{EachArgs, parse_engine_plan};
-use crate::player::timecontrol::TimeControl;
-use crate::player::{EngineBuild, MoveLimit};
-use crate::runner::plan::{
+use arbiter::games::GameKind;
+use arbiter::player::engine_arg::{EachArgs, parse_engine_plan};
+use arbiter::player::timecontrol::TimeControl;
+use arbiter::player::{EngineBuild, MoveLimit};
+use arbiter::runner::plan::{
     DEFAULT_RATING_INTERVAL, DEFAULT_SEED, MatchRequest, SprtPlan, TcScalePlan, absolute, parse_adjudication,
     parse_sprt, working_directory,
 };
-use crate::runner::{MatchPlan, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
+use arbiter::runner::{MatchPlan, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
 use std::path::PathBuf;
 
 /// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
-/// ([`crate::player::EngineSpec::require_limit`]).
+/// ([`arbiter::player::EngineSpec::require_limit`]).
 pub const MATCH_LIMIT_FLAGS: &str =
     "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
 
@@ -82,17 +82,17 @@ pub struct MatchArgs {
     pub tc_scale_nps: Option<u64>,
 
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
 
     /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
     /// milliseconds; no answer is a stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_PING_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_PING_TIMEOUT_MS)]
     pub ping_timeout_ms: u64,
 
     /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
     /// stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = crate::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
     /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
@@ -109,7 +109,7 @@ pub struct MatchArgs {
     pub plies: Option<u32>,
 
     /// Opening order: file order, or shuffled by --seed (default: random). Same as `order=` of --openings.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::args::opening_order())]
     pub order: Option<OpeningOrder>,
 
     /// Seed of the random opening order (the same seed gives the same order).
@@ -119,12 +119,12 @@ pub struct MatchArgs {
     /// The game: chess, or Xiangqi (built-in builds `seed` and `nopsqt`, `config=` a Xiangqi config such as
     /// configs/xiangqi/seed.toml, `cmd=` a UCI engine with `UCI_Variant` xiangqi such as fairy-stockfish; default
     /// book suites/openings/xiangqi-book.epd; games.pgn with `[Variant "xiangqi"]` and coordinate moves).
-    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    #[arg(long, value_parser = crate::cli::args::game(), default_value = "chess")]
     pub game: GameKind,
 
     /// The variant: standard chess, or Chess960 (also double Fischer random books): opening FENs are read with
     /// X-FEN or Shredder-FEN castling, games are written with `[Variant "chess960"]`.
-    #[arg(long, value_enum, default_value_t = Variant::Standard)]
+    #[arg(long, value_parser = crate::cli::args::variant(), default_value = "standard")]
     pub variant: Variant,
 
     /// How the engines are paired: every engine against every other (round-robin), or the first engine against
@@ -340,10 +340,10 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
 /// (`--tc-scale-nps`), and says so on stderr.
 ///
 /// # Errors
-/// No engine with a time limit (exit 2); the bench's [`BenchError`](crate::player::BenchError): exit 2 when it
+/// No engine with a time limit (exit 2); the bench's [`BenchError`](arbiter::player::BenchError): exit 2 when it
 /// is the input, 1 otherwise.
 fn scale_time_controls(plan: &mut MatchPlan, reference: u64) -> Result<TcScalePlan, Failure> {
-    use crate::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
+    use arbiter::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
     let engines = &mut plan.engines;
     let first = engines.first().ok_or_else(|| anyhow::anyhow!("--tc-scale-nps: no engine"))?;
     // Nothing to scale: refused rather than a bench whose factor changes nothing.
@@ -354,7 +354,7 @@ fn scale_time_controls(plan: &mut MatchPlan, reference: u64) -> Result<TcScalePl
     }
     let measured = first.load(plan.game)?.bench(&BenchOptions::default()).map_err(|error| {
         let error = anyhow::anyhow!("--tc-scale-nps: {error}");
-        if error.downcast_ref::<crate::player::BenchError>().is_some_and(|e| !e.is_input()) {
+        if error.downcast_ref::<arbiter::player::BenchError>().is_some_and(|e| !e.is_input()) {
             Failure::Internal(error)
         } else {
             Failure::Input(error)

@@ -7,18 +7,18 @@
 //! every game, with the SPRT taken over the pairs in schedule order (a verdict says after how many pairs it
 //! would have stopped the match).
 //!
-//! Every game of every shard's `games.pgn` is replayed by the game's rules ([`check_games`](crate::runner::rundir::replay::check_games)) before anything
+//! Every game of every shard's `games.pgn` is replayed by the game's rules ([`check_games`](arbiter::runner::rundir::replay::check_games)) before anything
 //! is written: a move that is not legal, or a result or ply count other than its `games.csv` row, stops the
 //! merge with the file, the line and what is wrong.
 //!
-//! The work is [`crate::runner::rundir::merge::merge`]'s; this file parses, calls and prints.
+//! The work is [`arbiter::runner::rundir::merge::merge`]'s; this file parses, calls and prints.
 //!
 //! Exit codes: 0 merged, 2 for bad input (a folder that is not a shard's, shards of different schedules,
 //! a shard missing, given twice or incomplete, a game that does not replay, an output folder that holds
 //! results), 1 when a merged file cannot be written (a disk error).
 
 use super::{Failure, exit_code};
-use crate::runner::rundir::merge::{MergeRequest, merge};
+use arbiter::runner::rundir::merge::{MergeRequest, merge};
 use std::path::PathBuf;
 
 /// Flags of `arbiter merge`.

@@ -92,7 +92,7 @@ impl<E: Into<anyhow::Error>> From<E> for Failure {
 pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static AtomicBool) {
     let installed = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
-            crate::uci::group::kill_all_engines();
+            arbiter::uci::group::kill_all_engines();
             let _ = writeln!(
                 std::io::stderr(),
                 "\narbiter {command}: interrupted again; quitting at once (games written so far stay, no summary)"

@@ -5,18 +5,18 @@
 //! Ctrl-C or SIGTERM ends a run at once with exit 130 (`install_perft_interrupt`): an external engine is sent
 //! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
-use crate::game::Game;
-pub use crate::game::perft::MAX_PERFT_DEPTH;
-use crate::game::perft::{PerftTable, perft_split};
-pub use crate::games::GameKind;
-use crate::notation::epd::Epd;
-use crate::player::spec::parse_engine_for;
-use crate::player::{EachArgs, EngineKind, EngineSpec};
-use crate::suite::compare::{
+use anyhow::Context;
+use arbiter::game::Game;
+pub use arbiter::game::perft::MAX_PERFT_DEPTH;
+use arbiter::game::perft::{PerftTable, perft_split};
+pub use arbiter::games::GameKind;
+use arbiter::notation::epd::Epd;
+use arbiter::player::spec::parse_engine_for;
+use arbiter::player::{EachArgs, EngineKind, EngineSpec};
+use arbiter::suite::compare::{
     ArbiterOracle, CompareError, Divergence, PerftEngine, PerftOracle, PerftTimeouts, compare_spec, find_divergence,
 };
-use crate::suite::perft::{Check, Selection, count_checks, plan_checks, read_suite, sorted_divide, suite_position};
-use anyhow::Context;
+use arbiter::suite::perft::{Check, Selection, count_checks, plan_checks, read_suite, sorted_divide, suite_position};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +29,7 @@ pub struct PerftArgs {
     /// The game: `chess` (the default), `xiangqi` (Xiangqi FEN as Fairy-Stockfish writes it, moves as `h2e2`),
     /// `russian` (Russian draughts, PDN FEN `W:Wa1,c1:Bb6`, moves `c3-d4`, `c3:e5:g3`) or `english` (English
     /// checkers, PDN FEN `B:W21,22:B1,2`, moves `9-13`, `9x18x27`).
-    #[arg(long, value_enum, default_value_t = GameKind::Chess)]
+    #[arg(long, value_parser = crate::cli::args::game(), default_value = "chess")]
     pub game: GameKind,
     /// Checkers board size, squares a side: 8 (the default), or 4 and 6 for Russian rules on small boards.
     #[arg(long, default_value_t = 8)]
@@ -112,7 +112,7 @@ pub enum ReportFormat {
     Csv,
 }
 
-/// Set by Ctrl-C or SIGTERM: the engine's wait ends at once ([`crate::uci::EngineProcess::set_cancel`]).
+/// Set by Ctrl-C or SIGTERM: the engine's wait ends at once ([`arbiter::uci::EngineProcess::set_cancel`]).
 static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
 /// How long after Ctrl-C the run may take to end its engine (`stop`, `quit`, the group killed and reaped)
@@ -131,10 +131,10 @@ fn install_perft_interrupt() {
         }
         super::stderr_line(format_args!("\narbiter perft: interrupted"));
         let deadline = Instant::now() + INTERRUPT_GRACE;
-        while !crate::uci::group::engine_groups().is_empty() && Instant::now() < deadline {
+        while !arbiter::uci::group::engine_groups().is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
-        crate::uci::group::kill_all_engines();
+        arbiter::uci::group::kill_all_engines();
         std::process::exit(super::EXIT_INTERRUPTED);
     });
     if let Err(error) = installed {
@@ -207,14 +207,14 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
     let table = table.as_ref();
     install_perft_interrupt();
     match args.game {
-        GameKind::Chess => run_game::<crate::chess::ChessGame>(&args, table),
-        GameKind::Xiangqi => run_game::<crate::xiangqi::XiangqiGame>(&args, table),
+        GameKind::Chess => run_game::<arbiter::chess::ChessGame>(&args, table),
+        GameKind::Xiangqi => run_game::<arbiter::xiangqi::XiangqiGame>(&args, table),
         GameKind::Russian => match args.board {
-            4 => run_game::<crate::checkers::CheckersGame<false, 4>>(&args, table),
-            6 => run_game::<crate::checkers::CheckersGame<false, 6>>(&args, table),
-            _ => run_game::<crate::checkers::Russian>(&args, table),
+            4 => run_game::<arbiter::checkers::CheckersGame<false, 4>>(&args, table),
+            6 => run_game::<arbiter::checkers::CheckersGame<false, 6>>(&args, table),
+            _ => run_game::<arbiter::checkers::Russian>(&args, table),
         },
-        GameKind::English => run_game::<crate::checkers::English>(&args, table),
+        GameKind::English => run_game::<arbiter::checkers::English>(&args, table),
     }
 }
 
@@ -280,7 +280,7 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Re
             };
             let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
             if let Err(e) = G::read_fen(&fen, args.chess960) {
-                eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
+                eprintln!("error: --fen {}: {e}", arbiter::notation::quote::shown(&fen));
                 return Ok(2);
             }
             compare_fens::<G>(args, &[(None, fen)], &spec, &label)
@@ -370,7 +370,7 @@ fn print_descent(d: &Divergence, engine: &str, indent: &str) {
 fn read_suite_lines<G: Game>(
     path: &std::path::Path,
     args: &PerftArgs,
-) -> Result<Vec<Epd>, crate::notation::epd::EpdError> {
+) -> Result<Vec<Epd>, arbiter::notation::epd::EpdError> {
     let lines = read_suite::<G>(path, args.chess960, args.skip_bad_lines)?;
     for bad in &lines.bad {
         eprintln!("skipped (--skip-bad-lines): {bad}");
@@ -409,7 +409,7 @@ fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::
     let mut pos = match G::read_fen(&fen, args.chess960) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("error: --fen {}: {e}", crate::notation::quote::shown(&fen));
+            eprintln!("error: --fen {}: {e}", arbiter::notation::quote::shown(&fen));
             return Ok(2);
         }
     };

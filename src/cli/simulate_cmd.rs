@@ -2,22 +2,20 @@
 //! rate with its 95% interval and the mean and 95th percentile of the games to a decision.
 //!
 //! The pair model is BayesElo games with a draw ratio and an opening bias, as in vdbergh's pentanomial
-//! simulator; see [`crate::stats::PairDistribution::bayeselo`]. `--elo` is read in the units of `--model`, the
+//! simulator; see [`arbiter::stats::PairDistribution::bayeselo`]. `--elo` is read in the units of `--model`, the
 //! SPRT's own: nElo for `normalized`, logistic Elo for `logistic`.
 //!
 //! With `--shards N` it simulates a run split into shards that share one decision
-//! ([`crate::stats::simulate_shards`]) and also reports the games recorded when the last shard stopped.
+//! ([`arbiter::stats::simulate_shards`]) and also reports the games recorded when the last shard stopped.
 //!
 //! Exit codes: 0 after the simulation, 2 for a bad flag (the message names it).
 
-use crate::runner::MAX_GAMES;
-use crate::stats::{
+use arbiter::runner::MAX_GAMES;
+use arbiter::stats::{
     EloModel, ReadCut, ShardModel, ShardModelError, SimulationPlan, SimulationPlanError, SimulationRequest, simulate,
     simulate_shards,
 };
 use std::time::Instant;
-
-pub use crate::stats::{MAX_SIMULATED_ELO as MAX_ELO, MAX_SIMULATION_RUNS as MAX_RUNS};
 
 /// Flags of `arbiter sprt simulate`.
 ///
@@ -140,6 +138,7 @@ impl From<ReadCutArg> for ReadCut {
 
 impl ShardFlags {
     /// The flags of a run without --shards (the single-process simulation).
+    #[cfg(test)]
     pub const NONE: Self = Self {
         shards: None,
         concurrency: 1,
@@ -341,7 +340,7 @@ mod tests {
         let plan = plan(&SimulateArgs { max_games: 7, ..args() }).unwrap();
         assert_eq!(plan.max_pairs, 4);
         assert_eq!(plan.runs, 10);
-        assert_eq!(plan.spec, crate::stats::SprtSpec::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap());
+        assert_eq!(plan.spec, arbiter::stats::SprtSpec::new(0.0, 10.0, 0.05, 0.05, EloModel::Normalized).unwrap());
         assert!(plan.dist.probabilities().nelo().abs() < 1e-9);
     }
 

@@ -15,10 +15,10 @@
 //! bad input.
 
 use super::{Failure, exit_code};
-use crate::runner::RUN_TOML;
-use crate::runner::rundir::counts::{RunCounts, counts_of_run};
-use crate::runner::rundir::runfile::RunFile;
-use crate::stats::{
+use arbiter::runner::RUN_TOML;
+use arbiter::runner::rundir::counts::{RunCounts, counts_of_run};
+use arbiter::runner::rundir::runfile::RunFile;
+use arbiter::stats::{
     EloModel, Figure, Pentanomial, SprtDecision, SprtOutcome, SprtSpec, StatsError, Wdl, cutechess_elo, elo_estimate,
     figures_json, sprt_elo,
 };
@@ -201,14 +201,9 @@ fn llr_figure(outcome: &Result<SprtOutcome, StatsError>) -> Figure {
 }
 
 /// The report of `sample` under the SPRT `spec` (the decision's model), with the LLR under every model.
+#[cfg(test)]
 pub fn report(spec: &SprtSpec, sample: &Sample) -> String {
     report_both(spec, sample).0
-}
-
-/// The report of `sample` under the SPRT `spec` as one JSON object (see docs/statistics.md): the same figures
-/// as [`report`], at full precision.
-pub fn report_json(spec: &SprtSpec, sample: &Sample) -> serde_json::Value {
-    serde_json::Value::Object(report_both(spec, sample).1)
 }
 
 /// The text and the JSON form of one report, from the same figures.
@@ -543,7 +538,7 @@ fn run_report(args: &SprtArgs) -> Result<i32, Failure> {
     let (text, mut json) = report_both(&spec, &sample);
     let mut charts = Vec::new();
     if let Some((dir, first)) = &run {
-        let files = crate::runner::report::charts::write_run_charts(dir, first, Some(&spec))
+        let files = arbiter::runner::report::charts::write_run_charts(dir, first, Some(&spec))
             .map_err(|e| input(e.to_string()))?;
         charts = files.iter().map(|f| f.display().to_string()).collect();
     }

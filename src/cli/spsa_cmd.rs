@@ -4,25 +4,25 @@
 //! `spsa.svg`; resumable; `--validate` then plays the tuned values against the start values in an SPRT.
 //!
 //! The flags become an [`SpsaPlan`]: the iterations' match is planned by `match_plan::plan_of` as `arbiter match` plans
-//! its match (engines, limits, openings, adjudication); the library ([`crate::spsa`]) plays it.
+//! its match (engines, limits, openings, adjudication); the library ([`arbiter::spsa`]) plays it.
 //!
-//! Exit codes (see [`crate::cli`]): 0 done (whatever `--validate` decided), 1 an engine failure stopped the run
+//! Exit codes (see [`arbiter::cli`]): 0 done (whatever `--validate` decided), 1 an engine failure stopped the run
 //! (continue with `--resume DIR --recover`), 2 bad input (flags, the parameter file, an engine that does not
 //! list a parameter), 3 a failure of the system, 130 interrupted (Ctrl-C or SIGTERM: the pairs in play finish
 //! and are recorded; `--resume` goes on).
 
 use super::match_plan::{AdjudicationArgs, LimitArgs, MatchArgs, plan_of};
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
-use crate::engine::Build;
-use crate::notation::quote::shown;
-use crate::player::EngineKind;
-use crate::runner::plan::{EngineBuild, EnginePlan, MatchPlan, UciPlan, parse_sprt};
-use crate::runner::run::{RunEnd, RunObserver, RunStart};
-use crate::runner::{MatchLength, MatchState};
-use crate::spsa::gains::{DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Schedule};
-use crate::spsa::output::{IterationRow, values_text};
-use crate::spsa::params::{check_against, parse_params};
-use crate::spsa::run::{SpsaObserver, SpsaOverrides, SpsaPlan, SpsaRun, engine_options, with_values};
+use arbiter::engine::Build;
+use arbiter::notation::quote::shown;
+use arbiter::player::EngineKind;
+use arbiter::runner::plan::{EngineBuild, EnginePlan, MatchPlan, UciPlan, parse_sprt};
+use arbiter::runner::run::{RunEnd, RunObserver, RunStart};
+use arbiter::runner::{MatchLength, MatchState};
+use arbiter::spsa::gains::{DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Schedule};
+use arbiter::spsa::output::{IterationRow, values_text};
+use arbiter::spsa::params::{check_against, parse_params};
+use arbiter::spsa::run::{SpsaObserver, SpsaOverrides, SpsaPlan, SpsaRun, engine_options, with_values};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,11 +85,11 @@ pub struct SpsaArgs {
     pub plies: Option<u32>,
 
     /// Opening order (default: random by --seed).
-    #[arg(long, value_enum)]
-    pub order: Option<crate::runner::OpeningOrder>,
+    #[arg(long, value_parser = crate::cli::args::opening_order())]
+    pub order: Option<arbiter::runner::OpeningOrder>,
 
     /// Seed of the opening order and of every iteration's flips and rounding draws.
-    #[arg(long, value_name = "S", default_value_t = crate::runner::plan::DEFAULT_SEED)]
+    #[arg(long, value_name = "S", default_value_t = arbiter::runner::plan::DEFAULT_SEED)]
     pub seed: u64,
 
     /// Adjudication, as in `arbiter match`.
@@ -114,7 +114,7 @@ pub struct SpsaArgs {
     /// folders `RUN/shard-J`, on a shared file system) and applies the same update, so every shard's spsa.csv is
     /// the run's one trajectory. Give each shard `--out RUN/shard-I`.
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<crate::runner::Shard>,
+    pub shard: Option<arbiter::runner::Shard>,
 
     /// Continue the run in DIR where it stopped (only --concurrency, --recover and --validate may be given too).
     #[arg(long, value_name = "DIR")]
@@ -167,11 +167,11 @@ fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
                 .into());
             }
             let overrides = SpsaOverrides { concurrency: args.concurrency, recover: args.recover };
-            crate::spsa::resume(dir, overrides, &mut progress, interrupt)
+            arbiter::spsa::resume(dir, overrides, &mut progress, interrupt)
         }
         None => {
             let plan = plan_spsa(args)?;
-            crate::spsa::start(&plan, &mut progress, interrupt)
+            arbiter::spsa::start(&plan, &mut progress, interrupt)
         }
     };
     let ended = ended.map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
@@ -180,7 +180,7 @@ fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
         super::stderr_line(format_args!("arbiter spsa: interrupted before the run started; nothing was written"));
         return Ok(EXIT_INTERRUPTED);
     };
-    let plan = crate::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e))?;
+    let plan = arbiter::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e))?;
     report(&plan, &run);
     let dir = run.dir.display();
     if let Some(failure) = &run.failure {
@@ -251,9 +251,9 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         tc: args.tc.clone(),
         recover: args.recover,
         allow_unknown_options: args.allow_unknown_options,
-        handshake_timeout_ms: crate::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS,
-        ping_timeout_ms: crate::player::uci::DEFAULT_PING_TIMEOUT_MS,
-        stall_timeout_ms: crate::player::uci::DEFAULT_STALL_TIMEOUT_MS,
+        handshake_timeout_ms: arbiter::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS,
+        ping_timeout_ms: arbiter::player::uci::DEFAULT_PING_TIMEOUT_MS,
+        stall_timeout_ms: arbiter::player::uci::DEFAULT_STALL_TIMEOUT_MS,
         openings: args.openings.clone(),
         plies: args.plies,
         order: args.order,
@@ -278,7 +278,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
     plan.sprt = None;
     plan.validate()?;
 
-    let text = crate::spsa::params::read_params_file(params_path)?;
+    let text = arbiter::spsa::params::read_params_file(params_path)?;
     let shown_path = params_path.display().to_string();
     let params = parse_params(&text, &shown_path)?;
     let engine = tuned.load(plan.game)?;
@@ -295,7 +295,7 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
     let schedule = Schedule { alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio, iterations };
     schedule.check(&params).map_err(|e| anyhow::anyhow!("{shown_path}: {e}"))?;
     Ok(SpsaPlan {
-        format: crate::spsa::run::SPSA_FORMAT,
+        format: arbiter::spsa::run::SPSA_FORMAT,
         params_file: shown_path,
         params,
         names,
@@ -378,11 +378,11 @@ fn build_at(plan: &SpsaPlan, values: &[f64], name: &str, file: &Path) -> Result<
 fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt: &AtomicBool) -> Result<i32, Failure> {
     let out = validate.out.clone().unwrap_or_else(|| run.dir.join("validate"));
     let mut progress = MatchProgress::default();
-    if out.join(crate::runner::rundir::output::RUN_TOML).exists() {
+    if out.join(arbiter::runner::rundir::output::RUN_TOML).exists() {
         // An earlier validation of this run was interrupted: go on with it.
         super::stderr_line(format_args!("arbiter spsa: validating: resuming the match in {}", out.display()));
-        let overrides = crate::runner::run::ResumeOverrides::default();
-        let ended = crate::runner::rundir::resume::resume(&out, overrides, &mut progress, interrupt)
+        let overrides = arbiter::runner::run::ResumeOverrides::default();
+        let ended = arbiter::runner::rundir::resume::resume(&out, overrides, &mut progress, interrupt)
             .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
         return validation_outcome(ended, &progress);
     }
@@ -390,7 +390,7 @@ fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt
         .params
         .iter()
         .zip(run.theta.iter().zip(plan.start_values()))
-        .all(|(p, (&a, b))| crate::spsa::gains::shown_value(p, a) == crate::spsa::gains::shown_value(p, b));
+        .all(|(p, (&a, b))| arbiter::spsa::gains::shown_value(p, a) == arbiter::spsa::gains::shown_value(p, b));
     if same {
         super::stderr_line(format_args!(
             "warning: the tuned values, as sent to the engine, are the start values: the validation plays one build \
@@ -402,8 +402,8 @@ fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt
     let sprt = validate.sprt.as_deref().unwrap_or(VALIDATE_SPRT);
     let mut match_plan: MatchPlan = plan.plan.clone();
     match_plan.engines = vec![tuned, start];
-    match_plan.tournament = crate::runner::Tournament::RoundRobin;
-    match_plan.sprt = Some(crate::runner::plan::SprtPlan::of(&parse_sprt(sprt)?));
+    match_plan.tournament = arbiter::runner::Tournament::RoundRobin;
+    match_plan.sprt = Some(arbiter::runner::plan::SprtPlan::of(&parse_sprt(sprt)?));
     match_plan.length = MatchLength::Games(validate.games.unwrap_or(VALIDATE_GAMES));
     match_plan.output.out = Some(out);
     match_plan.output.rating_interval = 0;
@@ -412,7 +412,7 @@ fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt
         validate.games.unwrap_or(VALIDATE_GAMES),
         match_plan.output.out.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
     ));
-    let ended = crate::runner::run::run(&match_plan, &mut progress, interrupt)
+    let ended = arbiter::runner::run::run(&match_plan, &mut progress, interrupt)
         .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
     validation_outcome(ended, &progress)
 }
@@ -444,7 +444,7 @@ fn validation_outcome(ended: RunEnd, progress: &MatchProgress) -> Result<i32, Fa
                 )));
             }
             let decision = match state.verdict {
-                Some(v) => crate::runner::scheduler::decision_text(v.decision).to_string(),
+                Some(v) => arbiter::runner::scheduler::decision_text(v.decision).to_string(),
                 None => "no decision within the games allowed".to_string(),
             };
             super::stdout_text(format_args!("\nValidation (tuned against start values): {decision}\n"));

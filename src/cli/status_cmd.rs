@@ -4,8 +4,8 @@
 //! Nothing is written. Exit codes: 0, or 2 when DIR holds no run.
 
 use super::{Failure, exit_code};
-use crate::runner::rundir::cluster::{RunStatus, run_status};
-use crate::stats::elo_estimate;
+use arbiter::runner::rundir::cluster::{RunStatus, run_status};
+use arbiter::stats::elo_estimate;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -27,7 +27,7 @@ pub struct StatusArgs {
 /// # Errors
 /// None in practice: errors are printed here.
 pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
-    if let Some((plan, folders)) = crate::spsa::output::spsa_status(&args.dir) {
+    if let Some((plan, folders)) = arbiter::spsa::output::spsa_status(&args.dir) {
         super::stdout_text(format_args!("{}", spsa_text(&plan, &folders)));
         return Ok(0);
     }
@@ -36,7 +36,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
             .and_then(|status| {
                 super::stdout_text(format_args!("{}", status_text(&status)));
                 if let Some(repeats) = args.timing {
-                    let (first, bytes, each) = crate::runner::rundir::cluster::check_cost(&status, repeats)?;
+                    let (first, bytes, each) = arbiter::runner::rundir::cluster::check_cost(&status, repeats)?;
                     super::stdout_text(format_args!(
                         "timing      first read {:.1} ms ({bytes} bytes of {} shards); then {:.1} us per check \
                          with nothing new ({repeats} checks)\n",
@@ -53,7 +53,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
 
 /// The status of an SPSA run (or its shards): each folder's iterations and games, and the values after the most
 /// advanced one's last iteration (every shard computes the same trajectory).
-pub fn spsa_text(plan: &crate::spsa::SpsaPlan, folders: &[crate::spsa::output::SpsaFolderStatus]) -> String {
+pub fn spsa_text(plan: &arbiter::spsa::SpsaPlan, folders: &[arbiter::spsa::output::SpsaFolderStatus]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -71,7 +71,7 @@ pub fn spsa_text(plan: &crate::spsa::SpsaPlan, folders: &[crate::spsa::output::S
             .params
             .iter()
             .zip(&best.theta)
-            .map(|(p, v)| format!("{} {}", p.name, crate::spsa::gains::shown_value(p, *v)))
+            .map(|(p, v)| format!("{} {}", p.name, arbiter::spsa::gains::shown_value(p, *v)))
             .collect();
         let _ = writeln!(out, "values      after iteration {}: {}", best.done, values.join(", "));
     }
@@ -127,13 +127,13 @@ pub fn status_text(status: &RunStatus) -> String {
     if let Some(outcome) = status.outcome {
         let _ = writeln!(out, "LLR         {:.3} (bounds [{:.3}, {:.3}])", outcome.llr, outcome.lower, outcome.upper);
     }
-    let past = status.outcome.filter(|o| o.decision != crate::stats::SprtDecision::Continue);
+    let past = status.outcome.filter(|o| o.decision != arbiter::stats::SprtDecision::Continue);
     match (&status.decision, status.sprt.is_some()) {
         (Some(decision), _) => {
             let _ = writeln!(out, "decision    {}", decision.line());
         }
         (None, true) if let Some(outcome) = past => {
-            let decision = crate::runner::scheduler::decision_text(outcome.decision);
+            let decision = arbiter::runner::scheduler::decision_text(outcome.decision);
             let _ = writeln!(out, "decision    {decision}: the LLR over the recorded pairs is past its bound");
         }
         (None, true) => {

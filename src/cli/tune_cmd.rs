@@ -17,10 +17,10 @@
 //! Exit codes: 0, or 2 for bad input.
 
 use super::error_text;
-use crate::engine::chess::EngineConfig;
-use crate::notation::quote::shown;
-use crate::tune::run::{Epoch, EpochPlan, Optimizer, check_training_size, free_weights, run_epochs};
-use crate::tune::{
+use arbiter::engine::chess::EngineConfig;
+use arbiter::notation::quote::shown;
+use arbiter::tune::run::{Epoch, EpochPlan, Optimizer, check_training_size, free_weights, run_epochs};
+use arbiter::tune::{
     Dataset, LabelledPosition, PackedSet, fit_k, group_mask, mirror_partners, params_of, read_game_ids,
     read_labelled_file, split_by_game, weights_from_params,
 };
@@ -62,7 +62,7 @@ pub struct TuneArgs {
     /// lowest validation MSE; 0 never stops early. The build written is always the epoch with the lowest
     /// validation MSE. Without a validation set every epoch runs and the last one is written.
     #[arg(value_parser = crate::cli::args::int_in(0u32, 1_000_000), long, value_name = "N",
-          default_value_t = crate::tune::run::DEFAULT_PATIENCE)]
+          default_value_t = arbiter::tune::run::DEFAULT_PATIENCE)]
     pub patience: u32,
 
     /// Adam's step size, in centipawns.
@@ -123,7 +123,7 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
     let start_config =
-        crate::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
+        arbiter::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let started = Instant::now();
     let mut positions: Vec<LabelledPosition> = Vec::new();
     for path in &args.data {
@@ -253,7 +253,8 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         train.len(),
         totals.kept.map_or(String::new(), |kept| format!(", kept epoch {}", kept.epoch))
     );
-    let svg = crate::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
+    let svg =
+        arbiter::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
     std::fs::write(&svg_path, svg)
         .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", svg_path.display())))?;
     let epochs = f64::from(totals.epochs_run.max(1));

@@ -1,8 +1,8 @@
 //! `arbiter uci`: the built-in engine as a UCI program on stdin/stdout; `arbiter uci bench [DEPTH]` prints its
 //! bench as OpenBench expects of an engine binary (`ENGINE bench`): `Bench: <nodes> nodes <nps> nps`.
 
-use crate::engine::chess::EngineConfig;
 use anyhow::Context;
+use arbiter::engine::chess::EngineConfig;
 use std::path::PathBuf;
 
 /// Flags of `arbiter uci`.
@@ -29,10 +29,10 @@ pub fn run(args: UciArgs) -> anyhow::Result<i32> {
     };
     let words: Vec<&str> = args.command.iter().map(String::as_str).collect();
     match words.as_slice() {
-        [] => crate::uci::server::run_stdio(config),
+        [] => arbiter::uci::server::run_stdio(config),
         ["bench", rest @ ..] => {
             let line =
-                crate::uci::server::bench_line(&config, rest).map_err(|e| anyhow::anyhow!("arbiter uci: {e}"))?;
+                arbiter::uci::server::bench_line(&config, rest).map_err(|e| anyhow::anyhow!("arbiter uci: {e}"))?;
             println!("{line}");
         }
         [other, ..] => anyhow::bail!("arbiter uci: unknown command {other:?} (expected `bench [DEPTH]`)"),

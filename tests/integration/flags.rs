@@ -1,6 +1,6 @@
 //! Every numeric flag of every subcommand is range-checked while the command line is parsed, through the one
-//! module of value parsers (`arbiter::cli::args`): NaN, infinities, zero limits and absurd values are refused
-//! with exit code 2 and a message naming the flag, before anything runs.
+//! module of value parsers (`src/cli/args.rs`, in the binary): NaN, infinities, zero limits and absurd values
+//! are refused with exit code 2 and a message naming the flag, before anything runs.
 
 use std::process::Command;
 
