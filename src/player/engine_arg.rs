@@ -22,7 +22,7 @@
 //! `args="--threads 1 'a b'"` ([`KeyValues::parse_quoted`]).
 
 use super::plan::{EngineBuild, EnginePlan, UciPlan, absolute};
-use super::spec::{EngineSpec, MoveLimit};
+use super::spec::{EngineSpec, MoveLimit, Origin};
 use super::timecontrol::TimeControl;
 use super::uci::UciEngine;
 use crate::engine::{Build, BuildError, EngineGame};
@@ -286,7 +286,16 @@ pub fn parse_engine_with(text: &str, each: &EachArgs) -> Result<EngineSpec, Engi
 /// # Errors
 /// As [`parse_engine_plan`].
 pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<EngineSpec, EngineArgError> {
-    parse_engine_plan(text, each, game, Path::new(""))?.load(game)
+    let (plan, read) = parse_plan(text, each, game, Path::new(""))?;
+    match read {
+        // The config file was read while parsing: its build is used rather than reading the file again.
+        Some(build) => Ok(EngineSpec {
+            limit: plan.limit,
+            bench: plan.bench,
+            ..EngineSpec::from_build(&plan.name, build, Origin::Config(plan.source))
+        }),
+        None => plan.load(game),
+    }
 }
 
 /// Parses one `--engine` value of a `game` match over the shared `each` settings into its plan, paths made
@@ -304,6 +313,17 @@ pub fn parse_engine_plan(
     game: GameKind,
     cwd: &Path,
 ) -> Result<EnginePlan, EngineArgError> {
+    Ok(parse_plan(text, each, game, cwd)?.0)
+}
+
+/// [`parse_engine_plan`], with the build of a `config=` file as read to check it.
+fn parse_plan(
+    text: &str,
+    each: &EachArgs,
+    game: GameKind,
+    cwd: &Path,
+) -> Result<(EnginePlan, Option<Build>), EngineArgError> {
+    let mut read = None;
     let kv = KeyValues::parse_quoted("--engine", text, &ENGINE_KEYS, &QUOTED_KEYS)?;
     let name = kv.text("name");
     let bad_name = |origin: String, name: &str| {
@@ -331,6 +351,7 @@ pub fn parse_engine_plan(
         (_, Some(path), None) => {
             let build = Build::load(engine_game(game)?, path)?;
             let name = config_build_name(build.name())?;
+            read = Some(build);
             (name, EngineBuild::Config { path: absolute(Path::new(path), cwd) }, path.to_string())
         }
         (_, None, Some(cmd)) => {
@@ -380,7 +401,7 @@ pub fn parse_engine_plan(
     };
     let limit = limit_from(&kv, shared)?;
     let bench = bench_signature(&kv)?;
-    Ok(EnginePlan { name, build, source, limit, bench })
+    Ok((EnginePlan { name, build, source, limit, bench }, read))
 }
 
 /// The bench signature of `bench=N` (a whole number of nodes, at least 1), if given.

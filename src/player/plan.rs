@@ -139,11 +139,6 @@ impl UciPlan {
 }
 
 impl EnginePlan {
-    /// Whether the entrant is an external engine.
-    pub fn is_external(&self) -> bool {
-        matches!(self.build, EngineBuild::Uci(_))
-    }
-
     /// Refuses an external engine without a move limit (see [`EngineSpec::require_limit`]); `flags` names
     /// what sets one.
     ///
