@@ -57,6 +57,12 @@ fn stat_of(pid: i32) -> Option<(i32, u64)> {
     Some((pgrp, start))
 }
 
+/// The start time of process `pid` in clock ticks after boot (field 22 of `/proc/PID/stat`), `None` when no
+/// such process runs (or there is no `/proc`): with the id, it names one process, which a reused id does not.
+pub(crate) fn process_start(pid: u32) -> Option<u64> {
+    stat_of(i32::try_from(pid).ok()?).map(|(_, start)| start)
+}
+
 /// Ends (SIGKILL) the process groups listed in `path` by an earlier Arbiter that was killed before it could
 /// end them, and returns them: a group whose leader still runs with the recorded start time, or whose leader is
 /// gone (its id then cannot have been given to another process while members of the group live). A leader with
