@@ -8,7 +8,7 @@
 //! Source: the Portable Draughts Notation standard (PDN 3.0, FEN tag; GameType 20 English, 25 Russian).
 
 use super::position::Position;
-use super::types::{Board, Color, Move, Rules, SetupError};
+use super::types::{Board, Move, PieceColor, Rules, SetupError};
 
 /// Why a FEN cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -105,7 +105,7 @@ impl Position {
     /// The position as PDN FEN: `W:Wa1,c1:Bb6,Kd8` (English: `B:W21,K30:B1,2`), squares in increasing order
     /// of their names' numbering (English numbers; otherwise rows from White's side, files left to right).
     pub fn to_fen(&self) -> String {
-        let list = |color: Color| {
+        let list = |color: PieceColor| {
             let mut squares: Vec<(u8, bool)> = (0..self.board.squares())
                 .filter(|&s| self.pieces(color) & 1 << s != 0)
                 .map(|s| (s, self.kings(color) & 1 << s != 0))
@@ -119,8 +119,8 @@ impl Position {
                 .collect();
             texts.join(",")
         };
-        let side = if self.side == Color::White { 'W' } else { 'B' };
-        format!("{side}:W{}:B{}", list(Color::White), list(Color::Black))
+        let side = if self.side == PieceColor::White { 'W' } else { 'B' };
+        format!("{side}:W{}:B{}", list(PieceColor::White), list(PieceColor::Black))
     }
 
     /// Reads a PDN FEN for `rules` on the `size` x `size` board (see the module documentation). A colour
@@ -130,13 +130,13 @@ impl Position {
     /// [`FenError`], naming the field or square that is wrong; never panics.
     pub fn from_fen(rules: Rules, size: u8, fen: &str) -> Result<Position, FenError> {
         let err_pos = |reason: SetupError| FenError::Position { fen: fen.to_string(), reason };
-        let empty = Position::new(rules, size, [0, 0], [0, 0], Color::White).map_err(err_pos)?;
+        let empty = Position::new(rules, size, [0, 0], [0, 0], PieceColor::White).map_err(err_pos)?;
         let text = fen.trim();
         let text = text.strip_suffix('.').unwrap_or(text);
         let mut fields = text.split(':');
         let side = match fields.next().map(str::trim) {
-            Some("W") => Color::White,
-            Some("B") => Color::Black,
+            Some("W") => PieceColor::White,
+            Some("B") => PieceColor::Black,
             found => return Err(FenError::Side { fen: fen.to_string(), found: found.unwrap_or("").to_string() }),
         };
         let mut men = [0u32; 2];
@@ -146,8 +146,8 @@ impl Position {
             let field = field.trim();
             let bad_field = |reason| FenError::Field { fen: fen.to_string(), field: field.to_string(), reason };
             let (color, list) = match field.split_at_checked(1) {
-                Some(("W", rest)) => (Color::White, rest),
-                Some(("B", rest)) => (Color::Black, rest),
+                Some(("W", rest)) => (PieceColor::White, rest),
+                Some(("B", rest)) => (PieceColor::Black, rest),
                 _ => return Err(bad_field("expected a piece list starting with W or B")),
             };
             if std::mem::replace(&mut seen[color.index()], true) {

@@ -4,7 +4,7 @@
 //! --game russian` is refused), but the items the runner needs are implemented as the rules say: a side with no
 //! legal move loses.
 
-use super::{Color, FenError, Move, MoveError, Position, Rules};
+use super::{FenError, Move, MoveError, PieceColor, Position, Rules};
 use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, RuleEnd, RulesOutcome};
 use std::path::Path;
@@ -31,8 +31,8 @@ impl<const ENGLISH: bool, const SIZE: u8> CheckersGame<ENGLISH, SIZE> {
 
 /// The side as the runner counts it: the side that moves first (White in Russian draughts, Black in English
 /// checkers) is [`crate::game::Color::White`].
-fn side(rules: Rules, color: Color) -> crate::game::Color {
-    let first = if rules == Rules::English { Color::Black } else { Color::White };
+fn side(rules: Rules, color: PieceColor) -> crate::game::Color {
+    let first = if rules == Rules::English { PieceColor::Black } else { PieceColor::White };
     if color == first { crate::game::Color::White } else { crate::game::Color::Black }
 }
 

@@ -44,4 +44,4 @@ pub mod types;
 pub use fen::{FenError, MoveError};
 pub use game::{CheckersGame, English, Russian};
 pub use position::Position;
-pub use types::{Board, Color, Move, Rules, SetupError};
+pub use types::{Board, Move, PieceColor, Rules, SetupError};

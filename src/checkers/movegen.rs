@@ -10,7 +10,7 @@
 //! only and its move ends when it is promoted; an English king jumps adjacent pieces only.
 
 use super::position::Position;
-use super::types::{Board, Color, MAX_LANDINGS, Move, NO_SQUARE, Rules};
+use super::types::{Board, MAX_LANDINGS, Move, NO_SQUARE, PieceColor, Rules};
 
 /// Where generated captures go: a list, or a counter for perft's last ply.
 trait Sink {
@@ -59,8 +59,8 @@ struct Path {
 const ALL_DIRS: [usize; 4] = [0, 1, 2, 3];
 /// The two directions perpendicular to each direction (`NE`: `NW`, `SE`; ...).
 const TURNS: [[usize; 2]; 4] = [[1, 2], [0, 3], [0, 3], [1, 2]];
-const WHITE_FORWARD: [usize; 2] = Color::White.forward();
-const BLACK_FORWARD: [usize; 2] = Color::Black.forward();
+const WHITE_FORWARD: [usize; 2] = PieceColor::White.forward();
+const BLACK_FORWARD: [usize; 2] = PieceColor::Black.forward();
 
 impl Capture {
     /// Follows every capture from `sq` (the piece a king when `king`, `captured` already taken), sending each
@@ -145,8 +145,8 @@ impl Position {
     fn man_capture_dirs(&self) -> &'static [usize] {
         match (self.rules, self.side) {
             (Rules::Russian, _) => &ALL_DIRS,
-            (Rules::English, Color::White) => &WHITE_FORWARD,
-            (Rules::English, Color::Black) => &BLACK_FORWARD,
+            (Rules::English, PieceColor::White) => &WHITE_FORWARD,
+            (Rules::English, PieceColor::Black) => &BLACK_FORWARD,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The position (men and kings masks per colour, side to move, board, rules), copy-make and the Zobrist key.
 
-use super::types::{Board, Color, Move, Rules, SetupError};
+use super::types::{Board, Move, PieceColor, Rules, SetupError};
 use crate::game::keys::splitmix64;
 
 /// A checkers position: 20 bytes, `Copy`; moves are played by copy-make ([`Position::apply`]).
@@ -11,19 +11,25 @@ use crate::game::keys::splitmix64;
 pub struct Position {
     pub(crate) men: [u32; 2],
     pub(crate) kings: [u32; 2],
-    pub(crate) side: Color,
+    pub(crate) side: PieceColor,
     pub(crate) board: Board,
     pub(crate) rules: Rules,
 }
 
 impl Position {
-    /// The position with `men` and `kings` masks (indexed by [`Color::index`]) and `side` to move, on the
+    /// The position with `men` and `kings` masks (indexed by [`PieceColor::index`]) and `side` to move, on the
     /// `size` x `size` board under `rules`.
     ///
     /// # Errors
     /// [`SetupError`] naming the problem: a size other than 4, 6 or 8; English rules off 8x8; a piece beyond
     /// the last square; two pieces on one square; a man on its own promotion row.
-    pub fn new(rules: Rules, size: u8, men: [u32; 2], kings: [u32; 2], side: Color) -> Result<Position, SetupError> {
+    pub fn new(
+        rules: Rules,
+        size: u8,
+        men: [u32; 2],
+        kings: [u32; 2],
+        side: PieceColor,
+    ) -> Result<Position, SetupError> {
         let board = Board::new(size)?;
         if rules == Rules::English && size != 8 {
             return Err(SetupError::EnglishSize { size });
@@ -41,7 +47,7 @@ impl Position {
                 }
             }
         }
-        for color in [Color::White, Color::Black] {
+        for color in [PieceColor::White, PieceColor::Black] {
             let wrong = men[color.index()] & board.promotion_row(color);
             if wrong != 0 {
                 return Err(SetupError::ManOnPromotionRow { color, square: board.name(wrong.trailing_zeros() as u8) });
@@ -61,37 +67,37 @@ impl Position {
         let half = size as u32 / 2;
         let white = (1u32 << (rows * half)) - 1;
         let black = white << ((size as u32 - rows) * half);
-        let side = if rules == Rules::English { Color::Black } else { Color::White };
+        let side = if rules == Rules::English { PieceColor::Black } else { PieceColor::White };
         Position::new(rules, board.size(), [white, black], [0, 0], side)
     }
 
     /// The men of `color`.
     #[inline]
-    pub fn men(&self, color: Color) -> u32 {
+    pub fn men(&self, color: PieceColor) -> u32 {
         self.men[color.index()]
     }
 
     /// The kings of `color`.
     #[inline]
-    pub fn kings(&self, color: Color) -> u32 {
+    pub fn kings(&self, color: PieceColor) -> u32 {
         self.kings[color.index()]
     }
 
     /// The pieces (men and kings) of `color`.
     #[inline]
-    pub fn pieces(&self, color: Color) -> u32 {
+    pub fn pieces(&self, color: PieceColor) -> u32 {
         self.men[color.index()] | self.kings[color.index()]
     }
 
     /// The mask of the empty squares.
     #[inline]
     pub fn empty(&self) -> u32 {
-        !(self.pieces(Color::White) | self.pieces(Color::Black)) & self.board.all()
+        !(self.pieces(PieceColor::White) | self.pieces(PieceColor::Black)) & self.board.all()
     }
 
     /// The side to move.
     #[inline]
-    pub fn side_to_move(&self) -> Color {
+    pub fn side_to_move(&self) -> PieceColor {
         self.side
     }
 
@@ -119,7 +125,7 @@ impl Position {
     pub fn key(&self) -> u64 {
         let mut key =
             ZOBRIST_BOARD[self.board.index()] ^ if self.rules == Rules::English { ZOBRIST_ENGLISH } else { 0 };
-        if self.side == Color::Black {
+        if self.side == PieceColor::Black {
             key ^= ZOBRIST_BLACK;
         }
         for (i, mask) in [self.men[0], self.kings[0], self.men[1], self.kings[1]].into_iter().enumerate() {
@@ -211,34 +217,37 @@ mod tests {
 
     #[test]
     fn new_rejects_bad_pieces() {
-        assert!(Position::new(Rules::Russian, 8, [1, 1 << 20], [0, 0], Color::White).is_ok());
-        let overlap = Position::new(Rules::Russian, 8, [1, 1], [0, 0], Color::White).unwrap_err();
+        assert!(Position::new(Rules::Russian, 8, [1, 1 << 20], [0, 0], PieceColor::White).is_ok());
+        let overlap = Position::new(Rules::Russian, 8, [1, 1], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(overlap.to_string(), "square a1 holds two pieces");
-        let outside = Position::new(Rules::Russian, 4, [1 << 8, 0], [0, 0], Color::White).unwrap_err();
+        let outside = Position::new(Rules::Russian, 4, [1 << 8, 0], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(outside.to_string(), "square 8 is beyond the 8 squares of the board");
-        let promo = Position::new(Rules::Russian, 8, [1 << 28, 0], [0, 0], Color::White).unwrap_err();
+        let promo = Position::new(Rules::Russian, 8, [1 << 28, 0], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(promo.to_string(), "a White man on b8, its own promotion row (it would be a king)");
-        assert!(Position::new(Rules::Russian, 8, [0, 1], [0, 0], Color::White).is_err());
-        assert!(Position::new(Rules::English, 6, [0, 0], [0, 0], Color::White).is_err());
-        assert!(Position::new(Rules::Russian, 5, [0, 0], [0, 0], Color::White).is_err());
+        assert!(Position::new(Rules::Russian, 8, [0, 1], [0, 0], PieceColor::White).is_err());
+        assert!(Position::new(Rules::English, 6, [0, 0], [0, 0], PieceColor::White).is_err());
+        assert!(Position::new(Rules::Russian, 5, [0, 0], [0, 0], PieceColor::White).is_err());
     }
 
     #[test]
     fn start_positions() {
         let p = Position::start(Rules::Russian, 8).unwrap();
-        assert_eq!((p.men(Color::White), p.men(Color::Black), p.side_to_move()), (0xFFF, 0xFFF0_0000, Color::White));
-        assert_eq!(Position::start(Rules::English, 8).unwrap().side_to_move(), Color::Black);
+        assert_eq!(
+            (p.men(PieceColor::White), p.men(PieceColor::Black), p.side_to_move()),
+            (0xFFF, 0xFFF0_0000, PieceColor::White)
+        );
+        assert_eq!(Position::start(Rules::English, 8).unwrap().side_to_move(), PieceColor::Black);
         let p6 = Position::start(Rules::Russian, 6).unwrap();
-        assert_eq!((p6.men(Color::White), p6.men(Color::Black)), (0b111_111, 0b111_111 << 12));
+        assert_eq!((p6.men(PieceColor::White), p6.men(PieceColor::Black)), (0b111_111, 0b111_111 << 12));
         let p4 = Position::start(Rules::Russian, 4).unwrap();
-        assert_eq!((p4.men(Color::White), p4.men(Color::Black)), (0b11, 0b11 << 6));
+        assert_eq!((p4.men(PieceColor::White), p4.men(PieceColor::Black)), (0b11, 0b11 << 6));
     }
 
     #[test]
     fn keys_tell_side_board_and_rules_apart() {
         let r = Position::start(Rules::Russian, 8).unwrap();
         let e = Position { rules: Rules::English, ..r };
-        let b = Position { side: Color::Black, ..r };
+        let b = Position { side: PieceColor::Black, ..r };
         assert_ne!(r.key(), e.key());
         assert_ne!(r.key(), b.key());
         assert_ne!(e.key(), Position::start(Rules::English, 8).unwrap().key());

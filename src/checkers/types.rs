@@ -36,22 +36,24 @@ pub const fn reverse(dir: usize) -> usize {
     3 - dir
 }
 
-/// A side: White (men move to higher rows) or Black.
+/// The colour of a side's pieces: White (men move to higher rows) or Black. Not the move order, which the
+/// shared [`crate::game::Color`] names (its `White` moves first): in English checkers Black moves first, so the
+/// two differ, and `CheckersGame` maps one to the other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
+pub enum PieceColor {
     /// Starts on rows 0.. and promotes on row `size - 1`.
     White,
     /// Starts on the top rows and promotes on row 0.
     Black,
 }
 
-impl Color {
+impl PieceColor {
     /// The other side.
     #[inline]
-    pub const fn flip(self) -> Color {
+    pub const fn flip(self) -> PieceColor {
         match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
+            PieceColor::White => PieceColor::Black,
+            PieceColor::Black => PieceColor::White,
         }
     }
 
@@ -65,8 +67,8 @@ impl Color {
     #[inline]
     pub const fn forward(self) -> [usize; 2] {
         match self {
-            Color::White => [NE, NW],
-            Color::Black => [SE, SW],
+            PieceColor::White => [NE, NW],
+            PieceColor::Black => [SE, SW],
         }
     }
 }
@@ -193,7 +195,7 @@ pub enum SetupError {
     #[error("a {color:?} man on {square}, its own promotion row (it would be a king)")]
     ManOnPromotionRow {
         /// The man's colour.
-        color: Color,
+        color: PieceColor,
         /// The square's name.
         square: String,
     },
@@ -271,10 +273,10 @@ impl Board {
 
     /// The mask of the row where the men of `color` promote (White: row `size - 1`, Black: row 0).
     #[inline]
-    pub const fn promotion_row(self, color: Color) -> u32 {
+    pub const fn promotion_row(self, color: PieceColor) -> u32 {
         match color {
-            Color::White => self.row_mask(self.size - 1),
-            Color::Black => self.row_mask(0),
+            PieceColor::White => self.row_mask(self.size - 1),
+            PieceColor::Black => self.row_mask(0),
         }
     }
 

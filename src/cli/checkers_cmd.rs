@@ -5,7 +5,7 @@
 //! file that cannot be written).
 
 use arbiter::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport, max_pieces};
-use arbiter::checkers::{Color, Position, Rules};
+use arbiter::checkers::{PieceColor, Position, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -247,7 +247,7 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     check_board(args.variant, args.board)?;
     let rules = args.variant.rules();
     let pos = Position::from_fen(rules, args.board, &args.fen).map_err(|e| bad(format!("--fen: {e}")))?;
-    let (white, black) = (base::pieces(&pos, Color::White), base::pieces(&pos, Color::Black));
+    let (white, black) = (base::pieces(&pos, PieceColor::White), base::pieces(&pos, PieceColor::Black));
     if white == 0 || black == 0 {
         return Err(bad("--fen: one side has no pieces: the game is over".to_string()));
     }

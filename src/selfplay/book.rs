@@ -216,7 +216,7 @@ pub fn generate_xiangqi(request: &BookRequest, config: XiangqiConfig) -> Vec<Boo
         let score = engine.search(pos, &game.history_keys(), limits).score;
         let keep = score.abs() <= request.window;
         if keep {
-            scores.push(if pos.side_to_move() == crate::xiangqi::Color::Red { score } else { -score });
+            scores.push(if pos.side_to_move() == crate::xiangqi::Color::RED { score } else { -score });
         }
         keep
     });

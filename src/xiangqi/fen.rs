@@ -134,14 +134,14 @@ pub enum FenError {
 
 /// Whether `sq` is one of the five advisor points of `color` (the palace corners and centre).
 fn advisor_point(color: Color, sq: Square) -> bool {
-    let parity = if color == Color::Red { 1 } else { 0 };
+    let parity = if color == Color::RED { 1 } else { 0 };
     in_palace_square(color, sq) && (sq.file() + sq.rank()) % 2 == parity
 }
 
 /// Whether `sq` is one of the seven elephant points of `color` (c0 g0 a2 e2 i2 c4 g4 for Red, mirrored for
 /// Black).
 fn elephant_point(color: Color, sq: Square) -> bool {
-    let rank = if color == Color::Red { sq.rank() } else { 9 - sq.rank() };
+    let rank = if color == Color::RED { sq.rank() } else { 9 - sq.rank() };
     let file = sq.file();
     rank <= 4 && file.is_multiple_of(2) && rank.is_multiple_of(2) && !(file / 2 + rank / 2).is_multiple_of(2)
 }
@@ -193,7 +193,7 @@ impl Position {
             }
         }
         let side = match fields[1] {
-            "w" | "r" => Color::Red,
+            "w" | "r" => Color::RED,
             "b" => Color::Black,
             other => return Err(FenError::Side { text: other.to_string() }),
         };
@@ -245,23 +245,23 @@ impl Position {
                 s.push('/');
             }
         }
-        let side = if self.side_to_move() == Color::Red { 'w' } else { 'b' };
+        let side = if self.side_to_move() == Color::RED { 'w' } else { 'b' };
         format!("{s} {side} - - {} {}", self.halfmove_clock(), self.fullmove_number())
     }
 }
 
 /// The placement and check rules of the module docs.
 fn validate(pos: &Position) -> Result<(), FenError> {
-    for color in [Color::Red, Color::Black] {
+    for color in [Color::RED, Color::Black] {
         let generals = pos.pieces(color, PieceType::General).count_ones();
         if generals != 1 {
-            return Err(FenError::GeneralCount { color: color.name(), found: generals });
+            return Err(FenError::GeneralCount { color: color.xiangqi_name(), found: generals });
         }
         for kind in PieceType::ALL {
             let found = pos.pieces(color, kind).count_ones();
             if found > kind.start_count() {
                 return Err(FenError::TooMany {
-                    color: color.name(),
+                    color: color.xiangqi_name(),
                     kind: kind.name(),
                     found,
                     max: kind.start_count(),
@@ -281,17 +281,22 @@ fn validate(pos: &Position) -> Result<(), FenError> {
                 "not on one of its seven points (elephants move two points diagonally and never cross the river)"
             }
             PieceType::Soldier
-                if (p.color == Color::Red && sq.rank() < 3) || (p.color == Color::Black && sq.rank() > 6) =>
+                if (p.color == Color::RED && sq.rank() < 3) || (p.color == Color::Black && sq.rank() > 6) =>
             {
                 "behind its starting rank (soldiers never move back)"
             }
             _ => continue,
         };
-        return Err(FenError::Placement { color: p.color.name(), kind: p.kind.name(), square: sq.to_string(), reason });
+        return Err(FenError::Placement {
+            color: p.color.xiangqi_name(),
+            kind: p.kind.name(),
+            square: sq.to_string(),
+            reason,
+        });
     }
-    let waiting = pos.side_to_move().opponent();
+    let waiting = pos.side_to_move().flip();
     if pos.in_check(waiting) {
-        return Err(FenError::OpponentInCheck { color: waiting.name() });
+        return Err(FenError::OpponentInCheck { color: waiting.xiangqi_name() });
     }
     Ok(())
 }
@@ -314,7 +319,7 @@ mod tests {
     #[test]
     fn elephant_and_advisor_points() {
         let red: Vec<String> =
-            (0..90).map(Square::from_index).filter(|&s| elephant_point(Color::Red, s)).map(|s| s.to_string()).collect();
+            (0..90).map(Square::from_index).filter(|&s| elephant_point(Color::RED, s)).map(|s| s.to_string()).collect();
         assert_eq!(red, ["c0", "g0", "a2", "e2", "i2", "c4", "g4"]);
         let black: Vec<String> = (0..90)
             .map(Square::from_index)
@@ -323,7 +328,7 @@ mod tests {
             .collect();
         assert_eq!(black, ["c5", "g5", "a7", "e7", "i7", "c9", "g9"]);
         let red: Vec<String> =
-            (0..90).map(Square::from_index).filter(|&s| advisor_point(Color::Red, s)).map(|s| s.to_string()).collect();
+            (0..90).map(Square::from_index).filter(|&s| advisor_point(Color::RED, s)).map(|s| s.to_string()).collect();
         assert_eq!(red, ["d0", "f0", "e1", "d2", "f2"]);
         let black: Vec<String> = (0..90)
             .map(Square::from_index)

@@ -85,7 +85,7 @@ impl Position {
         let us = self.side_to_move();
         let u = us.index();
         let mine = us as u8;
-        let theirs = us.opponent() as u8;
+        let theirs = us.flip() as u8;
         for kind in [PieceType::Chariot, PieceType::Cannon] {
             let mut bb = self.pieces[u][kind.index()];
             while bb != 0 {
@@ -170,7 +170,7 @@ impl Position {
         let checked = self.in_check(us);
         let lines = GENERAL_LINES[g];
         let from_mask =
-            if self.pieces(us.opponent(), PieceType::Horse) != 0 { lines | DIAGONAL_NEIGHBOURS[g] } else { lines };
+            if self.pieces(us.flip(), PieceType::Horse) != 0 { lines | DIAGONAL_NEIGHBOURS[g] } else { lines };
         move |pos: &mut Position, m: Move| {
             if !checked && m.from().bit() & from_mask == 0 && m.to().bit() & lines == 0 {
                 return true;
@@ -245,7 +245,7 @@ impl Position {
         if self.count_legal_moves() > 0 {
             return None;
         }
-        let winner = self.side_to_move().opponent();
+        let winner = self.side_to_move().flip();
         Some(if self.in_check(self.side_to_move()) {
             Outcome::Checkmate { winner }
         } else {

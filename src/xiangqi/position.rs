@@ -77,7 +77,7 @@ impl Position {
             ranks: [0; RANKS],
             files: [0; FILES],
             generals: [0; 2],
-            side: Color::Red,
+            side: Color::RED,
             key: 0,
             halfmove: 0,
             fullmove: 1,
@@ -193,7 +193,7 @@ impl Position {
         }
         fresh.set_side(self.side);
         let generals_ok =
-            [Color::Red, Color::Black].iter().all(|&c| self.pieces(c, PieceType::General).count_ones() == 1);
+            [Color::RED, Color::Black].iter().all(|&c| self.pieces(c, PieceType::General).count_ones() == 1);
         generals_ok && fresh == *self && self.key == self.compute_key()
     }
 
@@ -234,7 +234,7 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
         }
-        self.side = self.side.opponent();
+        self.side = self.side.flip();
         undo
     }
 
@@ -246,7 +246,7 @@ impl Position {
         let (f, t) = (from.index(), to.index());
         let piece = self.board[t];
         let captured = undo.captured;
-        self.side = self.side.opponent();
+        self.side = self.side.flip();
         if self.side == Color::Black {
             self.fullmove -= 1;
         }
@@ -281,14 +281,14 @@ impl Position {
     #[inline]
     pub fn in_check(&self, color: Color) -> bool {
         let g = self.general(color);
-        self.line_or_leaper_attack(g, color.opponent(), true)
+        self.line_or_leaper_attack(g, color.flip(), true)
     }
 
     /// True when `by` attacks `sq`: one of its pieces could capture a piece of the other side standing on `sq`
     /// (see the module docs). The flying-general rule counts only when `sq` holds the other side's general.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         let s = sq.index();
-        let facing = self.generals[by.opponent().index()] as usize == s;
+        let facing = self.generals[by.flip().index()] as usize == s;
         if self.line_or_leaper_attack(sq, by, facing) {
             return true;
         }
@@ -371,13 +371,13 @@ mod tests {
         let (x, y) = (i32::from(sq.file()), i32::from(sq.rank()));
         let at = |f: i32, r: i32| Square::try_new(f, r).and_then(|s| pos.piece_on(s));
         let is = |f: i32, r: i32, kind: PieceType| at(f, r) == Some(Piece::new(by, kind));
-        let palace = |f: i32, r: i32| (3..=5).contains(&f) && if by == Color::Red { r <= 2 } else { r >= 7 };
+        let palace = |f: i32, r: i32| (3..=5).contains(&f) && if by == Color::RED { r <= 2 } else { r >= 7 };
         for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
             let mut seen = 0;
             let (mut f, mut r) = (x + df, y + dr);
             while Square::try_new(f, r).is_some() {
                 if at(f, r).is_some() {
-                    let flying = df == 0 && pos.general(by.opponent()) == sq && is(f, r, PieceType::General);
+                    let flying = df == 0 && pos.general(by.flip()) == sq && is(f, r, PieceType::General);
                     if (seen == 0 && (is(f, r, PieceType::Chariot) || flying))
                         || (seen == 1 && is(f, r, PieceType::Cannon))
                     {
@@ -397,8 +397,8 @@ mod tests {
                 return true;
             }
         }
-        let forward = if by == Color::Red { 1 } else { -1 };
-        let crossed = |r: i32| if by == Color::Red { r >= 5 } else { r <= 4 };
+        let forward = if by == Color::RED { 1 } else { -1 };
+        let crossed = |r: i32| if by == Color::RED { r >= 5 } else { r <= 4 };
         if is(x, y - forward, PieceType::Soldier)
             || (crossed(y) && (is(x - 1, y, PieceType::Soldier) || is(x + 1, y, PieceType::Soldier)))
         {
@@ -416,7 +416,7 @@ mod tests {
                 }
             }
         }
-        let own = |r: i32| if by == Color::Red { r <= 4 } else { r >= 5 };
+        let own = |r: i32| if by == Color::RED { r <= 4 } else { r >= 5 };
         if own(y) {
             for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
                 if is(x + df, y + dr, PieceType::Elephant) && at(x + df / 2, y + dr / 2).is_none() {
@@ -466,12 +466,12 @@ mod tests {
         for pos in playout_positions() {
             for i in 0..SQUARES {
                 let sq = Square::from_index(i);
-                for by in [Color::Red, Color::Black] {
+                for by in [Color::RED, Color::Black] {
                     assert_eq!(pos.is_attacked(sq, by), naive_attacked(&pos, sq, by), "{sq} by {by:?} in {pos:?}");
                 }
             }
-            for c in [Color::Red, Color::Black] {
-                assert_eq!(pos.in_check(c), pos.is_attacked(pos.general(c), c.opponent()), "{c:?} in {pos:?}");
+            for c in [Color::RED, Color::Black] {
+                assert_eq!(pos.in_check(c), pos.is_attacked(pos.general(c), c.flip()), "{c:?} in {pos:?}");
             }
         }
     }
@@ -488,7 +488,7 @@ mod tests {
                 let mut p = pos.clone();
                 let us = p.side_to_move();
                 p.make_move(m);
-                let safe = !naive_attacked(&p, p.general(us), us.opponent());
+                let safe = !naive_attacked(&p, p.general(us), us.flip());
                 assert_eq!(legal.contains(m), safe, "{m} in {pos:?}");
             }
         }

@@ -17,13 +17,6 @@ use std::path::Path;
 /// Plies without a capture after which a Xiangqi game is drawn (60 moves each; see the module docs).
 pub const NO_CAPTURE_PLIES: u16 = 120;
 
-fn side(color: super::Color) -> Color {
-    match color {
-        super::Color::Red => Color::White,
-        super::Color::Black => Color::Black,
-    }
-}
-
 impl crate::game::Game for XiangqiGame {
     type Move = Move;
     type Position = Position;
@@ -90,7 +83,7 @@ impl crate::game::Game for XiangqiGame {
         XiangqiGame::position(self)
     }
     fn mover(&self) -> Color {
-        side(self.position().side_to_move())
+        self.position().side_to_move()
     }
     fn play(&mut self, m: Move) -> bool {
         XiangqiGame::play(self, m).is_ok()
@@ -153,7 +146,7 @@ impl crate::game::Game for XiangqiGame {
         let mut words = Vec::with_capacity(moves.len() * 2 + 1);
         let mut game = XiangqiGame::new(start.clone());
         for (i, &m) in moves.iter().enumerate() {
-            if game.position().side_to_move() == super::Color::Red {
+            if game.position().side_to_move() == super::Color::RED {
                 words.push(format!("{}.", i / 2 + 1));
             } else if i == 0 {
                 words.push("1...".to_string());

@@ -99,35 +99,18 @@ impl fmt::Display for Square {
     }
 }
 
-/// A side: Red moves first (`w` in FEN, the bottom of the board), Black second (`b`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// The side on ranks 0..4 at the start, moving first.
-    Red = 0,
-    /// The side on ranks 5..9 at the start.
-    Black = 1,
-}
+pub use crate::game::Color;
 
+/// Xiangqi's names for the shared [`Color`]: Red moves first (`w` in FEN, the bottom of the board, ranks 0..4 at
+/// the start), so Red is [`Color::White`]; Black moves second.
 impl Color {
-    /// The other side.
-    #[inline]
-    pub const fn opponent(self) -> Color {
-        match self {
-            Color::Red => Color::Black,
-            Color::Black => Color::Red,
-        }
-    }
+    /// Red, the side that moves first: [`Color::White`].
+    pub const RED: Color = Color::White;
 
-    /// 0 for Red, 1 for Black.
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The English name, `Red` or `Black`.
-    pub const fn name(self) -> &'static str {
+    /// The Xiangqi name of the side, `Red` or `Black`.
+    pub const fn xiangqi_name(self) -> &'static str {
         match self {
-            Color::Red => "Red",
+            Color::White => "Red",
             Color::Black => "Black",
         }
     }
@@ -225,7 +208,7 @@ impl Piece {
     pub const fn letter(self) -> char {
         let c = self.kind.letter();
         match self.color {
-            Color::Red => c.to_ascii_uppercase(),
+            Color::RED => c.to_ascii_uppercase(),
             Color::Black => c,
         }
     }
@@ -233,7 +216,7 @@ impl Piece {
     /// The piece of a FEN letter (`K A B N R C P` Red, `k a b n r c p` Black), or `None`.
     pub fn from_letter(c: char) -> Option<Piece> {
         let kind = PieceType::ALL.into_iter().find(|k| k.letter() == c.to_ascii_lowercase())?;
-        Some(Piece::new(if c.is_ascii_uppercase() { Color::Red } else { Color::Black }, kind))
+        Some(Piece::new(if c.is_ascii_uppercase() { Color::RED } else { Color::Black }, kind))
     }
 
     /// The compact code the board stores: `color * 8 + kind`, so `code >> 3` is the colour.
@@ -248,7 +231,7 @@ impl Piece {
         if code == EMPTY {
             return None;
         }
-        let color = if code >> 3 == 0 { Color::Red } else { Color::Black };
+        let color = if code >> 3 == 0 { Color::RED } else { Color::Black };
         Some(Piece::new(color, PieceType::ALL[(code & 7) as usize]))
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::checkers_common;
 use arbiter::checkers::perft::{perft, perft_checked};
-use arbiter::checkers::{Color, Move, Position, Rules};
+use arbiter::checkers::{Move, PieceColor, Position, Rules};
 use arbiter::game::perft::{PerftTable, perft_split};
 use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
@@ -230,7 +230,7 @@ fn promotion_by_a_step_and_the_end_of_the_game() {
     let pos = Position::from_fen(Rules::Russian, 8, "W:Wc7:Bh2").unwrap();
     let all = pos.legal_moves();
     assert!(all.iter().all(|m| m.promotes) && all.len() == 2);
-    assert_eq!(pos.apply(&all[0]).kings(Color::White).count_ones(), 1);
+    assert_eq!(pos.apply(&all[0]).kings(PieceColor::White).count_ones(), 1);
     // No piece, or no move (a blocked man), loses.
     assert!(Position::from_fen(Rules::Russian, 8, "W:W:Bb6").unwrap().is_loss());
     assert!(Position::from_fen(Rules::Russian, 8, "W:Wa1:Bb2,c3").unwrap().is_loss());
@@ -365,8 +365,8 @@ fn make_unmake_and_key_on_playouts() {
             let other = Position::new(
                 rules,
                 size,
-                [pos.men(Color::White), pos.men(Color::Black)],
-                [pos.kings(Color::White), pos.kings(Color::Black)],
+                [pos.men(PieceColor::White), pos.men(PieceColor::Black)],
+                [pos.kings(PieceColor::White), pos.kings(PieceColor::Black)],
                 pos.side_to_move(),
             )
             .unwrap();
@@ -421,7 +421,7 @@ fn parents_include_un_promotions_and_un_captures_with_men_or_kings() {
     let with_capture: Vec<String> = e
         .parents_restoring(1)
         .iter()
-        .filter(|p| p.pieces(Color::Black).count_ones() == 2)
+        .filter(|p| p.pieces(PieceColor::Black).count_ones() == 2)
         .map(Position::to_fen)
         .collect();
     assert_eq!(with_capture, ["W:W21:B1,K17", "W:W21:B1,17", "W:W23:B1,K18", "W:W23:B1,18"]);

@@ -156,8 +156,8 @@ fn horse_is_blocked_at_the_leg() {
     // b0 with a piece on b1: a2 and c2 are blocked, d1 (over c0) is open.
     assert_eq!(moves_from("3k5/9/9/9/9/9/9/9/1r7/1N2K4 w - - 0 1", "b0"), ["b0d1"]);
     // A horse gives check only over an empty leg: the black horse on d2 checks e0 over d1 unless d1 is occupied.
-    assert!(Position::from_fen("3k5/9/9/9/9/9/9/3n5/9/4K4 w - - 0 1").unwrap().in_check(Color::Red));
-    assert!(!Position::from_fen("3k5/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1").unwrap().in_check(Color::Red));
+    assert!(Position::from_fen("3k5/9/9/9/9/9/9/3n5/9/4K4 w - - 0 1").unwrap().in_check(Color::RED));
+    assert!(!Position::from_fen("3k5/9/9/9/9/9/9/3n5/3R5/4K4 w - - 0 1").unwrap().in_check(Color::RED));
 }
 
 #[test]
@@ -170,9 +170,9 @@ fn cannon_captures_over_exactly_one_screen() {
         ["b2a2", "b2b0", "b2b1", "b2b3", "b2b4", "b2b7", "b2c2", "b2d2", "b2e2", "b2f2", "b2g2", "b2h2", "b2i2"]
     );
     // A cannon checks over one screen and not over none or two.
-    assert!(Position::from_fen("3k5/9/9/9/9/4c4/9/9/4A4/4K4 w - - 0 1").unwrap().in_check(Color::Red));
-    assert!(!Position::from_fen("3k5/9/9/9/9/4c4/9/9/9/4K4 w - - 0 1").unwrap().in_check(Color::Red));
-    assert!(!Position::from_fen("3k5/9/9/9/9/4c4/9/4B4/4A4/4K4 w - - 0 1").unwrap().in_check(Color::Red));
+    assert!(Position::from_fen("3k5/9/9/9/9/4c4/9/9/4A4/4K4 w - - 0 1").unwrap().in_check(Color::RED));
+    assert!(!Position::from_fen("3k5/9/9/9/9/4c4/9/9/9/4K4 w - - 0 1").unwrap().in_check(Color::RED));
+    assert!(!Position::from_fen("3k5/9/9/9/9/4c4/9/4B4/4A4/4K4 w - - 0 1").unwrap().in_check(Color::RED));
 }
 
 #[test]
@@ -205,22 +205,22 @@ fn no_legal_move_loses_in_checkmate_and_in_stalemate() {
     let mate = Position::from_fen("3k5/9/9/9/3R5/9/9/9/9/4K4 b - - 0 1").unwrap();
     assert!(mate.in_check(Color::Black));
     assert_eq!(mate.count_legal_moves(), 0);
-    assert_eq!(mate.outcome(), Some(Outcome::Checkmate { winner: Color::Red }));
+    assert_eq!(mate.outcome(), Some(Outcome::Checkmate { winner: Color::RED }));
     // Stalemate: not in check, but d8 is covered by the chariot on a8 and e9 faces the red general: Black loses.
     let stale = Position::from_fen("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1").unwrap();
     assert!(!stale.in_check(Color::Black));
     assert_eq!(stale.count_legal_moves(), 0);
-    assert_eq!(stale.outcome(), Some(Outcome::Stalemate { winner: Color::Red }));
-    assert_eq!(stale.outcome().unwrap().winner(), Color::Red);
+    assert_eq!(stale.outcome(), Some(Outcome::Stalemate { winner: Color::RED }));
+    assert_eq!(stale.outcome().unwrap().winner(), Color::RED);
     assert_eq!(Position::startpos().outcome(), None);
     // The same through a game: the chariot delivers the mate.
     let mut game = XiangqiGame::new(Position::from_fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1").unwrap());
     assert_eq!(game.outcome(), None);
     game.play(game.position().parse_move("a0a8").unwrap()).unwrap();
-    assert_eq!(game.outcome(), Some(Outcome::Stalemate { winner: Color::Red }));
+    assert_eq!(game.outcome(), Some(Outcome::Stalemate { winner: Color::RED }));
     game.undo();
     game.play(game.position().parse_move("a0d0").unwrap()).unwrap();
-    assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: Color::Red }));
+    assert_eq!(game.outcome(), Some(Outcome::Checkmate { winner: Color::RED }));
 }
 
 #[test]

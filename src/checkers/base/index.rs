@@ -23,7 +23,7 @@
 //! each piece group among the squares the earlier groups leave is the usual one of endgame databases (for
 //! checkers: J. Schaeffer et al., "Solving Checkers", IJCAI 2005, and the Chinook databases).
 
-use super::super::{Color, Position, Rules};
+use super::super::{PieceColor, Position, Rules};
 use std::fmt;
 
 /// `C(n, k)`, the binomial coefficient (0 when `k > n`).
@@ -72,7 +72,7 @@ pub fn unrank(mut r: u64, k: u32, universe: u32) -> u32 {
     set
 }
 
-/// A material signature: men and kings of each side, indexed by [`Color::index`].
+/// A material signature: men and kings of each side, indexed by [`PieceColor::index`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature {
     /// Men per side: `[white, black]`.
@@ -86,19 +86,19 @@ impl Signature {
     pub fn of(pos: &Position) -> Signature {
         let count = |m: u32| m.count_ones() as u8;
         Signature {
-            men: [count(pos.men(Color::White)), count(pos.men(Color::Black))],
-            kings: [count(pos.kings(Color::White)), count(pos.kings(Color::Black))],
+            men: [count(pos.men(PieceColor::White)), count(pos.men(PieceColor::Black))],
+            kings: [count(pos.kings(PieceColor::White)), count(pos.kings(PieceColor::Black))],
         }
     }
 
     /// Pieces of `color`.
-    pub fn pieces(self, color: Color) -> u8 {
+    pub fn pieces(self, color: PieceColor) -> u8 {
         self.men[color.index()] + self.kings[color.index()]
     }
 
     /// Pieces on the board.
     pub fn total(self) -> u8 {
-        self.pieces(Color::White) + self.pieces(Color::Black)
+        self.pieces(PieceColor::White) + self.pieces(PieceColor::Black)
     }
 
     /// The file name of its base: `3x2-2m1k-1m1k` for 3 white pieces (2 men, 1 king) against 2 black (1 man,
@@ -106,8 +106,8 @@ impl Signature {
     pub fn name(self) -> String {
         format!(
             "{}x{}-{}m{}k-{}m{}k",
-            self.pieces(Color::White),
-            self.pieces(Color::Black),
+            self.pieces(PieceColor::White),
+            self.pieces(PieceColor::Black),
             self.men[0],
             self.kings[0],
             self.men[1],
@@ -133,7 +133,7 @@ impl Signature {
                             && u32::from(bm) <= off_row
                             && u32::from(total) <= n
                             && u32::from(wm + bm) <= n;
-                        if sig.pieces(Color::White) > 0 && sig.pieces(Color::Black) > 0 && fits {
+                        if sig.pieces(PieceColor::White) > 0 && sig.pieces(PieceColor::Black) > 0 && fits {
                             out.push(sig);
                         }
                     }
@@ -212,13 +212,13 @@ impl Indexer {
     /// If `pos` has another signature (a caller's bug).
     pub fn index(&self, pos: &Position) -> u64 {
         assert_eq!(Signature::of(pos), self.signature, "index: a position of another signature");
-        let (wm, bm) = (pos.men(Color::White), pos.men(Color::Black));
-        let (wk, bk) = (pos.kings(Color::White), pos.kings(Color::Black));
+        let (wm, bm) = (pos.men(PieceColor::White), pos.men(PieceColor::Black));
+        let (wk, bk) = (pos.kings(PieceColor::White), pos.kings(PieceColor::Black));
         let men = self.offset[rank(wm, self.white_men_squares) as usize] + rank(bm, self.black_men_squares & !wm);
         let free = self.all & !wm & !bm;
         let free_k = binomial((free & !wk).count_ones(), self.signature.kings[1].into());
         let kings = rank(wk, free) * free_k + rank(bk, free & !wk);
-        let side = u64::from(pos.side_to_move() == Color::Black);
+        let side = u64::from(pos.side_to_move() == PieceColor::Black);
         (side * self.men_placements() + men) * self.king_placements + kings
     }
 
@@ -240,7 +240,7 @@ impl Indexer {
         let free_k = binomial(free.count_ones() - wk_n, bk_n);
         let wk = unrank(kings / free_k, wk_n, free);
         let bk = unrank(kings % free_k, bk_n, free & !wk);
-        let side = if side == 0 { Color::White } else { Color::Black };
+        let side = if side == 0 { PieceColor::White } else { PieceColor::Black };
         Position::new(self.rules, self.size, [wm, bm], [wk, bk], side).expect("an index names a valid placement")
     }
 }

@@ -14,7 +14,7 @@ pub use index::{Indexer, Signature, binomial, rank, unrank};
 pub use solve::{Solved, pieces, solve};
 pub use verify::{VerifyError, VerifyReport, verify_position, verify_sample};
 
-use crate::checkers::{Color, Move, Position, Rules};
+use crate::checkers::{Move, PieceColor, Position, Rules};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -402,9 +402,9 @@ pub fn build(
 }
 
 /// The side of a colour index, for the CLI.
-pub fn color_name(color: Color) -> &'static str {
+pub fn color_name(color: PieceColor) -> &'static str {
     match color {
-        Color::White => "White",
-        Color::Black => "Black",
+        PieceColor::White => "White",
+        PieceColor::Black => "Black",
     }
 }

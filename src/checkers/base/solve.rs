@@ -31,7 +31,7 @@
 
 use super::index::{Indexer, Signature};
 use super::{Bases, NOT_RESOLVED};
-use crate::checkers::{Color, Position};
+use crate::checkers::{PieceColor, Position};
 use rayon::prelude::*;
 
 /// The solution of one signature: per position (by [`Indexer`] index) the value and, per threshold `t` in
@@ -189,7 +189,7 @@ fn nodes(indexer: &Indexer, bases: &Bases, thresholds: u8) -> Nodes {
 pub fn solve(indexer: &Indexer, bases: &Bases) -> Solved {
     let sig = indexer.signature;
     let count = indexer.count() as usize;
-    let thresholds = sig.pieces(Color::White).max(sig.pieces(Color::Black));
+    let thresholds = sig.pieces(PieceColor::White).max(sig.pieces(PieceColor::Black));
     let nodes = nodes(indexer, bases, thresholds);
     let mut values = vec![0i8; count];
     let mut ranks = Vec::with_capacity(usize::from(thresholds));
@@ -208,7 +208,7 @@ pub fn solve(indexer: &Indexer, bases: &Bases) -> Solved {
 }
 
 /// Pieces of `color` in `pos`.
-pub fn pieces(pos: &Position, color: Color) -> u8 {
+pub fn pieces(pos: &Position, color: PieceColor) -> u8 {
     pos.pieces(color).count_ones() as u8
 }
 

@@ -12,14 +12,14 @@ use crate::xiangqi::types::{Color, FILES, PieceType, Square};
 /// The evaluation of `pos` from the side to move's view, in centipawns (see the module docs).
 pub fn evaluate(pos: &Position, w: &XiangqiWeights) -> i32 {
     let mut score = 0;
-    for color in [Color::Red, Color::Black] {
-        let sign = if color == Color::Red { 1 } else { -1 };
+    for color in [Color::RED, Color::Black] {
+        let sign = if color == Color::RED { 1 } else { -1 };
         for kind in PieceType::ALL {
             let mut bits = pos.pieces(color, kind);
             while bits != 0 {
                 let sq = Square::from_index(bits.trailing_zeros() as usize);
                 bits &= bits - 1;
-                let rank = if color == Color::Red { sq.rank() } else { 9 - sq.rank() };
+                let rank = if color == Color::RED { sq.rank() } else { 9 - sq.rank() };
                 let index = rank as usize * FILES + sq.file() as usize;
                 let material =
                     if kind == PieceType::Soldier && rank >= 5 { w.soldier_crossed } else { w.material[kind.index()] };
@@ -27,7 +27,7 @@ pub fn evaluate(pos: &Position, w: &XiangqiWeights) -> i32 {
             }
         }
     }
-    if pos.side_to_move() == Color::Red { score } else { -score }
+    if pos.side_to_move() == Color::RED { score } else { -score }
 }
 
 #[cfg(test)]
