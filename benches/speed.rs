@@ -165,8 +165,10 @@ fn tune_bench() {
 
 /// Checkers start positions at depth 10, keep-duplicates counts (dctl; ../shared/suites/draughts/*.epd).
 fn checkers_bench() {
-    use arbiter::checkers::{Position, Rules};
-    for (name, rules, expected) in [("russian", Rules::Russian, 22_450_628), ("english", Rules::English, 18_391_564)] {
+    use arbiter::checkers::{Position, Ruleset};
+    for (name, rules, expected) in
+        [("russian", Ruleset::Russian, 22_450_628), ("english", Ruleset::English, 18_391_564)]
+    {
         let pos = Position::start(rules, 8).expect("the 8x8 start");
         let rate = median_mnps(name, expected, || arbiter::checkers::perft::perft(&pos, 10));
         println!("checkers perft {name:<8} depth 10  {expected:>11} nodes  {rate:7.1} Mnps (1 thread, median of 3)");

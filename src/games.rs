@@ -1,7 +1,7 @@
 //! The `--game` choice: [`GameKind`]. The command line maps its words to it (`src/cli/args.rs`); the library
 //! derives no command-line trait.
 
-use crate::game::Game;
+use crate::game::{Game, Rules};
 
 /// The game a command plays (`--game`): chess (with its variants, see
 /// [`Variant`](crate::chess::Variant)), Xiangqi, or checkers (Russian draughts, English checkers:
@@ -23,7 +23,7 @@ impl GameKind {
     /// Every game, in the order of the command line's help.
     pub const ALL: [GameKind; 4] = [GameKind::Chess, GameKind::Xiangqi, GameKind::Russian, GameKind::English];
 
-    /// The name on the command line: `chess`, `xiangqi`, `russian` or `english` (the [`Game::NAME`] of its
+    /// The name on the command line: `chess`, `xiangqi`, `russian` or `english` (the [`Rules::NAME`] of its
     /// game).
     pub fn name(self) -> &'static str {
         match self {

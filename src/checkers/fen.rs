@@ -8,7 +8,7 @@
 //! Source: the Portable Draughts Notation standard (PDN 3.0, FEN tag; GameType 20 English, 25 Russian).
 
 use super::position::Position;
-use super::types::{Board, Move, PieceColor, Rules, SetupError};
+use super::types::{Board, Move, PieceColor, Ruleset, SetupError};
 
 /// Why a FEN cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -85,7 +85,7 @@ pub enum MoveError {
 impl Position {
     /// Whether this position's notation numbers the squares (English checkers) rather than naming them.
     fn numeric(&self) -> bool {
-        self.rules == Rules::English
+        self.rules == Ruleset::English
     }
 
     /// The name of square `s` in this position's notation: `c3`, or `9` in English checkers.
@@ -128,7 +128,7 @@ impl Position {
     ///
     /// # Errors
     /// [`FenError`], naming the field or square that is wrong; never panics.
-    pub fn from_fen(rules: Rules, size: u8, fen: &str) -> Result<Position, FenError> {
+    pub fn from_fen(rules: Ruleset, size: u8, fen: &str) -> Result<Position, FenError> {
         let err_pos = |reason: SetupError| FenError::Position { fen: fen.to_string(), reason };
         let empty = Position::new(rules, size, [0, 0], [0, 0], PieceColor::White).map_err(err_pos)?;
         let text = fen.trim();
@@ -262,15 +262,15 @@ mod tests {
 
     #[test]
     fn start_fens_round_trip() {
-        let r = Position::start(Rules::Russian, 8).unwrap();
+        let r = Position::start(Ruleset::Russian, 8).unwrap();
         let fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8";
         assert_eq!(r.to_fen(), fen);
-        assert_eq!(Position::from_fen(Rules::Russian, 8, fen).unwrap(), r);
-        let e = Position::start(Rules::English, 8).unwrap();
+        assert_eq!(Position::from_fen(Ruleset::Russian, 8, fen).unwrap(), r);
+        let e = Position::start(Ruleset::English, 8).unwrap();
         let fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12";
         assert_eq!(e.to_fen(), fen);
-        assert_eq!(Position::from_fen(Rules::English, 8, fen).unwrap(), e);
-        assert_eq!(Position::from_fen(Rules::English, 8, "B:W21-32:B1-12").unwrap(), e);
-        assert_eq!(Position::start(Rules::Russian, 4).unwrap().to_fen(), "W:Wa1,c1:Bb4,d4");
+        assert_eq!(Position::from_fen(Ruleset::English, 8, fen).unwrap(), e);
+        assert_eq!(Position::from_fen(Ruleset::English, 8, "B:W21-32:B1-12").unwrap(), e);
+        assert_eq!(Position::start(Ruleset::Russian, 4).unwrap().to_fen(), "W:Wa1,c1:Bb4,d4");
     }
 }

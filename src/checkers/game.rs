@@ -4,7 +4,8 @@
 //! --game russian` is refused), but the items the runner needs are implemented as the rules say: a side with no
 //! legal move loses.
 
-use super::{FenError, Move, MoveError, PieceColor, Position, Rules};
+use super::{FenError, Move, MoveError, PieceColor, Position, Ruleset};
+use crate::game::Rules as _;
 use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, RuleEnd, RulesOutcome};
 use std::path::Path;
@@ -26,17 +27,17 @@ pub type English = CheckersGame<true, 8>;
 
 impl<const ENGLISH: bool, const SIZE: u8> CheckersGame<ENGLISH, SIZE> {
     /// The rules of the type.
-    pub const RULES: Rules = if ENGLISH { Rules::English } else { Rules::Russian };
+    pub const RULES: Ruleset = if ENGLISH { Ruleset::English } else { Ruleset::Russian };
 }
 
 /// The side as the runner counts it: the side that moves first (White in Russian draughts, Black in English
 /// checkers) is [`crate::game::Color::White`].
-fn side(rules: Rules, color: PieceColor) -> crate::game::Color {
-    let first = if rules == Rules::English { PieceColor::Black } else { PieceColor::White };
+fn side(rules: Ruleset, color: PieceColor) -> crate::game::Color {
+    let first = if rules == Ruleset::English { PieceColor::Black } else { PieceColor::White };
     if color == first { crate::game::Color::White } else { crate::game::Color::Black }
 }
 
-impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENGLISH, SIZE> {
+impl<const ENGLISH: bool, const SIZE: u8> crate::game::Rules for CheckersGame<ENGLISH, SIZE> {
     type Move = Move;
     type Position = Position;
     type Undo = Position;
@@ -44,8 +45,6 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENG
     type FenError = FenError;
     type MoveError = MoveError;
     const NAME: &'static str = if ENGLISH { "english" } else { "russian" };
-    const PGN_VARIANT: Option<&'static str> = None;
-    const UCI_VARIANT: Option<&'static str> = None;
     /// The 8x8 start position of the rules (`W:W...:B...` for Russian, `B:W...:B...` for English), written by
     /// [`Position::to_fen`]; [`Game::from_fen`](crate::game::Game::from_fen) on other boards takes the FEN of
     /// `Position::start`.
@@ -54,7 +53,6 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENG
     } else {
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
     };
-    const CAN_PLAY: bool = false;
     const ONE_FIELD_FEN: bool = true;
 
     fn initial_fen() -> String {
@@ -97,6 +95,12 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENG
     fn parse_move_at(position: &Position, text: &str) -> Result<Move, MoveError> {
         position.parse_move(text)
     }
+}
+
+impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENGLISH, SIZE> {
+    const PGN_VARIANT: Option<&'static str> = None;
+    const UCI_VARIANT: Option<&'static str> = None;
+    const CAN_PLAY: bool = false;
 
     fn new_game(start: Position) -> Self {
         CheckersGame { start, position: start, moves: Vec::new() }
@@ -179,8 +183,8 @@ mod tests {
 
     #[test]
     fn start_fens_are_those_of_the_rules() {
-        assert_eq!(Russian::START_FEN, Position::start(Rules::Russian, 8).unwrap().to_fen());
-        assert_eq!(English::START_FEN, Position::start(Rules::English, 8).unwrap().to_fen());
+        assert_eq!(Russian::START_FEN, Position::start(Ruleset::Russian, 8).unwrap().to_fen());
+        assert_eq!(English::START_FEN, Position::start(Ruleset::English, 8).unwrap().to_fen());
         let game = English::from_fen(English::START_FEN).unwrap();
         assert_eq!(game.mover(), crate::game::Color::White);
         assert_eq!(game.legal_moves().len(), 7);

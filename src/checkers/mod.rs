@@ -23,8 +23,8 @@
 //! (English depth 12: 388,623,673, the number on Aart Bik's checkers page).
 //!
 //! ```
-//! use arbiter::checkers::{Position, Rules, perft::perft};
-//! let pos = Position::start(Rules::Russian, 8).unwrap();
+//! use arbiter::checkers::{Position, Ruleset, perft::perft};
+//! let pos = Position::start(Ruleset::Russian, 8).unwrap();
 //! assert_eq!(perft(&pos, 3), 302);
 //! let m = pos.parse_move("c3-d4").unwrap();
 //! let next = pos.apply(&m);
@@ -44,4 +44,4 @@ pub mod types;
 pub use fen::{FenError, MoveError};
 pub use game::{CheckersGame, English, Russian};
 pub use position::Position;
-pub use types::{Board, Move, PieceColor, Rules, SetupError};
+pub use types::{Board, Move, PieceColor, Ruleset, SetupError};

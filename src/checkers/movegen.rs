@@ -2,7 +2,7 @@
 //! followed to the end of its path; steps only when no capture exists. Also the bulk count for perft and the
 //! end of the game.
 //!
-//! Captures follow the rules of [`Rules`]: the captured pieces stay on the board until the move ends and are
+//! Captures follow the rules of [`Ruleset`]: the captured pieces stay on the board until the move ends and are
 //! jumped once only (the Turkish strike rule: a captured piece blocks the path); a Russian king flies (it
 //! jumps a piece any distance away along a diagonal and lands on any empty square beyond; when landing on some
 //! of those squares lets it capture again, it must land on one of them); a Russian man that reaches the last
@@ -10,7 +10,7 @@
 //! only and its move ends when it is promoted; an English king jumps adjacent pieces only.
 
 use super::position::Position;
-use super::types::{Board, MAX_LANDINGS, Move, NO_SQUARE, PieceColor, Rules};
+use super::types::{Board, MAX_LANDINGS, Move, NO_SQUARE, PieceColor, Ruleset};
 
 /// Where generated captures go: a list, or a counter for perft's last ply.
 trait Sink {
@@ -144,9 +144,9 @@ impl Position {
     /// The capturer's man directions: all four in Russian draughts, forwards in English checkers.
     fn man_capture_dirs(&self) -> &'static [usize] {
         match (self.rules, self.side) {
-            (Rules::Russian, _) => &ALL_DIRS,
-            (Rules::English, PieceColor::White) => &WHITE_FORWARD,
-            (Rules::English, PieceColor::Black) => &BLACK_FORWARD,
+            (Ruleset::Russian, _) => &ALL_DIRS,
+            (Ruleset::English, PieceColor::White) => &WHITE_FORWARD,
+            (Ruleset::English, PieceColor::Black) => &BLACK_FORWARD,
         }
     }
 
@@ -165,8 +165,8 @@ impl Position {
             return false;
         }
         match self.rules {
-            Rules::English => ALL_DIRS.iter().any(|&d| jumps(kings, d)),
-            Rules::Russian => ALL_DIRS.iter().any(|&d| {
+            Ruleset::English => ALL_DIRS.iter().any(|&d| jumps(kings, d)),
+            Ruleset::Russian => ALL_DIRS.iter().any(|&d| {
                 // Each king's ray, one step at a time: pieces met after empty squares, jumpable when the
                 // square beyond is empty. Rays of kings in one direction never overlap.
                 let mut ray = b.step(kings, d);
@@ -189,8 +189,8 @@ impl Position {
         let us = self.side;
         let mut ctx = Capture {
             board: self.board,
-            flying: self.rules == Rules::Russian,
-            english: self.rules == Rules::English,
+            flying: self.rules == Ruleset::Russian,
+            english: self.rules == Ruleset::English,
             from: 0,
             was_man: true,
             man_dirs: self.man_capture_dirs(),
@@ -242,7 +242,7 @@ impl Position {
                 let mut to = b.neighbor(from, d);
                 while to != NO_SQUARE && empty & 1 << to != 0 {
                     moves.push(Move::step(from, to, false));
-                    if self.rules == Rules::English {
+                    if self.rules == Ruleset::English {
                         break;
                     }
                     to = b.neighbor(to, d);
@@ -279,7 +279,7 @@ impl Position {
                 let mut ray = b.step(kings, d) & empty;
                 while ray != 0 {
                     n += ray.count_ones();
-                    if self.rules == Rules::English {
+                    if self.rules == Ruleset::English {
                         break;
                     }
                     ray = b.step(ray, d) & empty;
@@ -301,11 +301,11 @@ mod tests {
 
     #[test]
     fn start_moves() {
-        let p = Position::start(Rules::Russian, 8).unwrap();
+        let p = Position::start(Ruleset::Russian, 8).unwrap();
         assert_eq!(p.legal_moves().len(), 7);
         assert_eq!(p.count_moves(), 7);
         assert!(!p.has_capture());
-        let p4 = Position::start(Rules::Russian, 4).unwrap();
+        let p4 = Position::start(Ruleset::Russian, 4).unwrap();
         assert_eq!(p4.count_moves(), 3);
     }
 }

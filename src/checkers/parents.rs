@@ -9,7 +9,7 @@
 //! parent had a capture), the forced landings of flying kings and the rule that a capture goes to the end.
 
 use super::position::Position;
-use super::types::{NO_SQUARE, Rules, reverse};
+use super::types::{NO_SQUARE, Ruleset, reverse};
 
 /// What one search for un-captures shares.
 struct Back<'a> {
@@ -35,9 +35,9 @@ impl Back<'_> {
         let child = self.child;
         let b = child.board;
         let passable = (self.empty | 1 << self.to) & !restored;
-        let flying = king && child.rules == Rules::Russian;
+        let flying = king && child.rules == Ruleset::Russian;
         let dirs: &[usize] = match (king, child.rules) {
-            (false, Rules::English) => {
+            (false, Ruleset::English) => {
                 &[reverse(child.side.flip().forward()[0]), reverse(child.side.flip().forward()[1])]
             }
             _ => &[0, 1, 2, 3],
@@ -86,7 +86,7 @@ impl Back<'_> {
         p.side = child.side.flip();
         self.found.push((p, restored));
         self.walk(f, king, restored);
-        if king && child.rules == Rules::Russian && self.promotion & from != 0 {
+        if king && child.rules == Ruleset::Russian && self.promotion & from != 0 {
             self.walk(f, false, restored);
         }
     }
@@ -143,7 +143,7 @@ impl Position {
                     let mut from = b.neighbor(to, d);
                     while from != NO_SQUARE && back.empty & 1 << from != 0 {
                         step(from, true, &mut back.found);
-                        if self.rules == Rules::English {
+                        if self.rules == Ruleset::English {
                             break;
                         }
                         from = b.neighbor(from, d);
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn the_start_has_no_step_parent_and_a_step_undoes_one() {
-        let start = Position::start(Rules::Russian, 8).unwrap();
+        let start = Position::start(Ruleset::Russian, 8).unwrap();
         assert!(start.parents_restoring(0).is_empty());
         // Un-captures exist: e.g. a black man on d4 took a white man on c5, landing on b6.
         assert!(!start.parents_restoring(1).is_empty());

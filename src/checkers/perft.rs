@@ -43,15 +43,15 @@ pub fn perft_checked(pos: &Position, depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkers::Rules;
+    use crate::checkers::Ruleset;
 
     #[test]
     fn start_position_shallow_counts() {
         // Source: ../shared/suites/draughts/*_initial.keep_duplicates.epd (dctl).
-        let r = Position::start(Rules::Russian, 8).unwrap();
+        let r = Position::start(Ruleset::Russian, 8).unwrap();
         assert_eq!((1..=5).map(|d| perft(&r, d)).collect::<Vec<_>>(), [7, 49, 302, 1469, 7482]);
         assert_eq!(perft_checked(&r, 4), 1469);
-        let e = Position::start(Rules::English, 8).unwrap();
+        let e = Position::start(Ruleset::English, 8).unwrap();
         assert_eq!((1..=5).map(|d| perft(&e, d)).collect::<Vec<_>>(), [7, 49, 302, 1469, 7361]);
     }
 }

@@ -1,6 +1,6 @@
 //! The position (men and kings masks per colour, side to move, board, rules), copy-make and the Zobrist key.
 
-use super::types::{Board, Move, PieceColor, Rules, SetupError};
+use super::types::{Board, Move, PieceColor, Ruleset, SetupError};
 use crate::game::keys::splitmix64;
 
 /// A checkers position: 20 bytes, `Copy`; moves are played by copy-make ([`Position::apply`]).
@@ -13,7 +13,7 @@ pub struct Position {
     pub(crate) kings: [u32; 2],
     pub(crate) side: PieceColor,
     pub(crate) board: Board,
-    pub(crate) rules: Rules,
+    pub(crate) rules: Ruleset,
 }
 
 impl Position {
@@ -24,14 +24,14 @@ impl Position {
     /// [`SetupError`] naming the problem: a size other than 4, 6 or 8; English rules off 8x8; a piece beyond
     /// the last square; two pieces on one square; a man on its own promotion row.
     pub fn new(
-        rules: Rules,
+        rules: Ruleset,
         size: u8,
         men: [u32; 2],
         kings: [u32; 2],
         side: PieceColor,
     ) -> Result<Position, SetupError> {
         let board = Board::new(size)?;
-        if rules == Rules::English && size != 8 {
+        if rules == Ruleset::English && size != 8 {
             return Err(SetupError::EnglishSize { size });
         }
         let all = [men[0], men[1], kings[0], kings[1]];
@@ -61,13 +61,13 @@ impl Position {
     ///
     /// # Errors
     /// As [`Position::new`]: a bad size, or English rules off 8x8.
-    pub fn start(rules: Rules, size: u8) -> Result<Position, SetupError> {
+    pub fn start(rules: Ruleset, size: u8) -> Result<Position, SetupError> {
         let board = Board::new(size)?;
         let rows = (size as u32 - 2) / 2;
         let half = size as u32 / 2;
         let white = (1u32 << (rows * half)) - 1;
         let black = white << ((size as u32 - rows) * half);
-        let side = if rules == Rules::English { PieceColor::Black } else { PieceColor::White };
+        let side = if rules == Ruleset::English { PieceColor::Black } else { PieceColor::White };
         Position::new(rules, board.size(), [white, black], [0, 0], side)
     }
 
@@ -115,7 +115,7 @@ impl Position {
 
     /// The rules.
     #[inline]
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> Ruleset {
         self.rules
     }
 
@@ -124,7 +124,7 @@ impl Position {
     /// scratch (the position is small), so it cannot drift.
     pub fn key(&self) -> u64 {
         let mut key =
-            ZOBRIST_BOARD[self.board.index()] ^ if self.rules == Rules::English { ZOBRIST_ENGLISH } else { 0 };
+            ZOBRIST_BOARD[self.board.index()] ^ if self.rules == Ruleset::English { ZOBRIST_ENGLISH } else { 0 };
         if self.side == PieceColor::Black {
             key ^= ZOBRIST_BLACK;
         }
@@ -217,40 +217,40 @@ mod tests {
 
     #[test]
     fn new_rejects_bad_pieces() {
-        assert!(Position::new(Rules::Russian, 8, [1, 1 << 20], [0, 0], PieceColor::White).is_ok());
-        let overlap = Position::new(Rules::Russian, 8, [1, 1], [0, 0], PieceColor::White).unwrap_err();
+        assert!(Position::new(Ruleset::Russian, 8, [1, 1 << 20], [0, 0], PieceColor::White).is_ok());
+        let overlap = Position::new(Ruleset::Russian, 8, [1, 1], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(overlap.to_string(), "square a1 holds two pieces");
-        let outside = Position::new(Rules::Russian, 4, [1 << 8, 0], [0, 0], PieceColor::White).unwrap_err();
+        let outside = Position::new(Ruleset::Russian, 4, [1 << 8, 0], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(outside.to_string(), "square 8 is beyond the 8 squares of the board");
-        let promo = Position::new(Rules::Russian, 8, [1 << 28, 0], [0, 0], PieceColor::White).unwrap_err();
+        let promo = Position::new(Ruleset::Russian, 8, [1 << 28, 0], [0, 0], PieceColor::White).unwrap_err();
         assert_eq!(promo.to_string(), "a White man on b8, its own promotion row (it would be a king)");
-        assert!(Position::new(Rules::Russian, 8, [0, 1], [0, 0], PieceColor::White).is_err());
-        assert!(Position::new(Rules::English, 6, [0, 0], [0, 0], PieceColor::White).is_err());
-        assert!(Position::new(Rules::Russian, 5, [0, 0], [0, 0], PieceColor::White).is_err());
+        assert!(Position::new(Ruleset::Russian, 8, [0, 1], [0, 0], PieceColor::White).is_err());
+        assert!(Position::new(Ruleset::English, 6, [0, 0], [0, 0], PieceColor::White).is_err());
+        assert!(Position::new(Ruleset::Russian, 5, [0, 0], [0, 0], PieceColor::White).is_err());
     }
 
     #[test]
     fn start_positions() {
-        let p = Position::start(Rules::Russian, 8).unwrap();
+        let p = Position::start(Ruleset::Russian, 8).unwrap();
         assert_eq!(
             (p.men(PieceColor::White), p.men(PieceColor::Black), p.side_to_move()),
             (0xFFF, 0xFFF0_0000, PieceColor::White)
         );
-        assert_eq!(Position::start(Rules::English, 8).unwrap().side_to_move(), PieceColor::Black);
-        let p6 = Position::start(Rules::Russian, 6).unwrap();
+        assert_eq!(Position::start(Ruleset::English, 8).unwrap().side_to_move(), PieceColor::Black);
+        let p6 = Position::start(Ruleset::Russian, 6).unwrap();
         assert_eq!((p6.men(PieceColor::White), p6.men(PieceColor::Black)), (0b111_111, 0b111_111 << 12));
-        let p4 = Position::start(Rules::Russian, 4).unwrap();
+        let p4 = Position::start(Ruleset::Russian, 4).unwrap();
         assert_eq!((p4.men(PieceColor::White), p4.men(PieceColor::Black)), (0b11, 0b11 << 6));
     }
 
     #[test]
     fn keys_tell_side_board_and_rules_apart() {
-        let r = Position::start(Rules::Russian, 8).unwrap();
-        let e = Position { rules: Rules::English, ..r };
+        let r = Position::start(Ruleset::Russian, 8).unwrap();
+        let e = Position { rules: Ruleset::English, ..r };
         let b = Position { side: PieceColor::Black, ..r };
         assert_ne!(r.key(), e.key());
         assert_ne!(r.key(), b.key());
-        assert_ne!(e.key(), Position::start(Rules::English, 8).unwrap().key());
-        assert_eq!(r.key(), Position::start(Rules::Russian, 8).unwrap().key());
+        assert_ne!(e.key(), Position::start(Ruleset::English, 8).unwrap().key());
+        assert_eq!(r.key(), Position::start(Ruleset::Russian, 8).unwrap().key());
     }
 }

@@ -75,7 +75,7 @@ impl PieceColor {
 
 /// The rules played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rules {
+pub enum Ruleset {
     /// Russian draughts (shashki; FMJD/Russian Draughts Federation rules): men capture forwards and backwards,
     /// flying kings, a man promoted during a capture continues as a king, free choice among captures, White
     /// moves first. Also the rules of the 4x4 and 6x6 boards.

@@ -36,7 +36,7 @@ pub fn can_mate(pos: &Position, color: Color) -> bool {
     minors >= 2 || (minors == 1 && !opponent_bare)
 }
 
-impl crate::game::Game for ChessGame {
+impl crate::game::Rules for ChessGame {
     type Move = Move;
     type Position = Position;
     type Undo = Undo;
@@ -44,8 +44,6 @@ impl crate::game::Game for ChessGame {
     type FenError = FenError;
     type MoveError = MoveTextError;
     const NAME: &'static str = "chess";
-    const PGN_VARIANT: Option<&'static str> = None;
-    const UCI_VARIANT: Option<&'static str> = None;
     const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     fn read_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
@@ -80,6 +78,11 @@ impl crate::game::Game for ChessGame {
     fn parse_move_at(position: &Position, text: &str) -> Result<Move, MoveTextError> {
         crate::chess::san::parse_uci(position, text)
     }
+}
+
+impl crate::game::Game for ChessGame {
+    const PGN_VARIANT: Option<&'static str> = None;
+    const UCI_VARIANT: Option<&'static str> = None;
 
     fn new_game(start: Position) -> Self {
         ChessGame::new(start)

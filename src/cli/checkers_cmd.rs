@@ -5,7 +5,7 @@
 //! file that cannot be written).
 
 use arbiter::checkers::base::{self, BaseError, Indexer, Signature, SignatureReport, max_pieces};
-use arbiter::checkers::{PieceColor, Position, Rules};
+use arbiter::checkers::{PieceColor, Position, Ruleset};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -40,10 +40,10 @@ pub enum VariantArg {
 }
 
 impl VariantArg {
-    fn rules(self) -> Rules {
+    fn rules(self) -> Ruleset {
         match self {
-            VariantArg::Russian => Rules::Russian,
-            VariantArg::English => Rules::English,
+            VariantArg::Russian => Ruleset::Russian,
+            VariantArg::English => Ruleset::English,
         }
     }
 }

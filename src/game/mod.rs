@@ -1,21 +1,25 @@
-//! The one trait every game implements, [`Game`], and the types every game shares: the side ([`Color`], the
+//! The two traits every game implements, [`Rules`] and [`Game`], and the types every game shares: the side ([`Color`], the
 //! first mover is White), the result ([`GameResult`]) and the end by the rules ([`RuleEnd`], [`RulesOutcome`]).
 //! The registry of the games that implement it, the `--game` choice, is `crate::games` (above the games).
 //!
 //! # Design
 //!
-//! [`Game`] is implemented by a game in progress (a start position with the moves that led to the current one:
-//! [`crate::chess::ChessGame`], [`crate::xiangqi::XiangqiGame`], [`crate::checkers::CheckersGame`]), because the end of a game
-//! (repetition, perpetual check) depends on the history. Perft works on the position alone: the items that
-//! take a [`Game::Position`] (make, unmake, the move list, the key) are all it needs, so one perft driver
-//! ([`crate::suite::perft`]) and one match runner ([`crate::runner`]) serve every game.
+//! [`Rules`] is what perft, the perft comparison and the engines need: a [`Rules::Position`], its FEN and key, the
+//! legal moves, make and unmake, move text at a position (21 items). [`Game`] adds what a match needs, on a game
+//! in progress (a start position with the moves that led to the current one: [`crate::chess::ChessGame`],
+//! [`crate::xiangqi::XiangqiGame`], [`crate::checkers::CheckersGame`]), because the end of a game (repetition,
+//! perpetual check) depends on the history: the outcome, move text for the record and for an engine, the PGN
+//! record (30 items). Both are implemented on the game type, so one `G` names the game's move and position types
+//! everywhere; the perft driver ([`perft`], [`crate::suite::perft`]) takes `G: Rules`, the match runner
+//! ([`crate::runner`]) `G: Game`. The split follows shakmaty's, which keeps `Setup` (a position's fields) apart from
+//! `Position` (the rules over it).
 //!
 //! | need | trait item |
 //! |---|---|
-//! | `--game NAME`, the PGN `Variant` tag, the UCI `UCI_Variant` option | [`Game::NAME`], [`Game::PGN_VARIANT`], [`Game::UCI_VARIANT`] |
+//! | `--game NAME`, the PGN `Variant` tag, the UCI `UCI_Variant` option | [`Rules::NAME`], [`Game::PGN_VARIANT`], [`Game::UCI_VARIANT`] |
 //! | whether the runner can play it (checkers: perft only) | [`Game::CAN_PLAY`] |
-//! | positions from FEN and back, the key | [`Game::read_fen`], [`Game::position_fen`], [`Game::key`] |
-//! | perft: legal moves, make and unmake, the game's counting | [`Game::generate`], [`Game::make_move`], [`Game::unmake_move`], [`Game::perft`] |
+//! | positions from FEN and back, the key | [`Rules::read_fen`], [`Rules::position_fen`], [`Rules::key`] |
+//! | perft: legal moves, make and unmake, the game's counting | [`Rules::generate`], [`Rules::make_move`], [`Rules::unmake_move`], [`Rules::perft`] |
 //! | a game from its start position or FEN | [`Game::new_game`], [`Game::from_fen`], [`Game::start_position`], [`Game::read_openings`] |
 //! | whose turn (clocks, players, results by colour) | [`Game::mover`] (the first mover, Red in Xiangqi, is [`Color::White`]) |
 //! | legal moves, the illegal-move check, the move cap | [`Game::legal_moves`], [`Game::play`], [`Game::plies`], [`Game::moves`] |
@@ -52,9 +56,11 @@ pub enum ReplayError {
     Record(#[from] OpeningError),
 }
 
-/// The rules of a game, its notation and its end rules, as perft and the runner need them (see the module
-/// docs). `Self` is a game in progress: a position with the moves that led to it.
-pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
+/// The rules of a game as perft and the engines need them: the position, its FEN and key, the legal moves,
+/// make and unmake, and move text at a position. Nothing here needs the game's history; a match needs
+/// [`Game`], which adds it (as shakmaty separates `Setup` from `Position`). Implemented on the game type, so that
+/// `G::Move` and `G::Position` name one game's types wherever a `G: Game` is at hand.
+pub trait Rules: Sized + Send + Sync + 'static {
     /// A move.
     type Move: Copy + Eq + std::fmt::Debug + Send + Sync;
     /// A position (the start of a game, an opening, a perft node).
@@ -70,22 +76,15 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
 
     /// The name `--game` takes: `chess`, `xiangqi`, `russian`, `english`.
     const NAME: &'static str;
-    /// The PGN `Variant` tag (`None` for standard chess, which has none).
-    const PGN_VARIANT: Option<&'static str>;
-    /// The value of the UCI option `UCI_Variant` an engine needs (`None` for chess).
-    const UCI_VARIANT: Option<&'static str>;
     /// The standard start position.
     const START_FEN: &'static str;
-    /// Whether the runner can play the game (`match`, `merge`, `book`); false for checkers, which has perft and
-    /// the endgame base only.
-    const CAN_PLAY: bool = true;
     /// Whether a suite line's position is one whitespace-free field (the PDN FEN of checkers) rather than the
     /// four EPD fields of chess and Xiangqi FEN.
     const ONE_FIELD_FEN: bool = false;
 
     // ---- Positions: perft and the perft comparison ----
 
-    /// The FEN of the start position on this game's board: [`Game::START_FEN`] unless the board size is a
+    /// The FEN of the start position on this game's board: [`Rules::START_FEN`] unless the board size is a
     /// parameter (checkers on 4x4 and 6x6).
     fn initial_fen() -> String {
         Self::START_FEN.to_string()
@@ -142,6 +141,19 @@ pub trait Game: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// The game's move-text error: why the text is not a legal move here.
     fn parse_move_at(position: &Self::Position, text: &str) -> Result<Self::Move, Self::MoveError>;
+}
+
+/// A game in progress as a match needs it, on top of its [`Rules`]: the history (a start position and the moves
+/// that led to the current one), the end by the rules, move text for the record and for an engine, and the PGN
+/// of `games.pgn` (see the module docs).
+pub trait Game: Rules + Clone + std::fmt::Debug {
+    /// The PGN `Variant` tag (`None` for standard chess, which has none).
+    const PGN_VARIANT: Option<&'static str>;
+    /// The value of the UCI option `UCI_Variant` an engine needs (`None` for chess).
+    const UCI_VARIANT: Option<&'static str>;
+    /// Whether the runner can play the game (`match`, `merge`, `book`); false for checkers, which has perft and
+    /// the endgame base only.
+    const CAN_PLAY: bool = true;
 
     /// The UCI options an engine needs for this game: `UCI_Chess960 true` when `chess960`, then
     /// `UCI_Variant` ([`Game::UCI_VARIANT`]) where the game has one.

@@ -1,8 +1,8 @@
-//! The perft driver, written once over [`Game`]: the split over root moves with rayon, the shared
-//! transposition table, and divide. Each game's [`Game::perft`] (bulk counting at the last ply) is what the
+//! The perft driver, written once over [`Rules`]: the split over root moves with rayon, the shared
+//! transposition table, and divide. Each game's [`Rules::perft`] (bulk counting at the last ply) is what the
 //! driver calls at its leaves, so a game's hot path is compiled exactly as without the trait.
 
-use super::Game;
+use super::Rules;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -11,13 +11,13 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
 /// Perft without bulk counting that checks every node, the test helper of every game (slow): `check` runs on
-/// each position reached (a game's own consistency checks), the bulk count [`Game::count_moves`] must equal
-/// the moves generated, and [`Game::unmake_move`] must restore the position and its key exactly; returns the
+/// each position reached (a game's own consistency checks), the bulk count [`Rules::count_moves`] must equal
+/// the moves generated, and [`Rules::unmake_move`] must restore the position and its key exactly; returns the
 /// leaf count.
 ///
 /// # Panics
 /// At the first difference, naming the position (FEN) and the move.
-pub fn perft_checked<G: Game>(pos: &mut G::Position, depth: u32, check: &impl Fn(&G::Position)) -> u64 {
+pub fn perft_checked<G: Rules>(pos: &mut G::Position, depth: u32, check: &impl Fn(&G::Position)) -> u64 {
     check(pos);
     if depth == 0 {
         return 1;
@@ -42,11 +42,11 @@ pub fn perft_checked<G: Game>(pos: &mut G::Position, depth: u32, check: &impl Fn
 }
 
 /// The number of leaf nodes at `depth` plies below `pos`, counting the legal moves at the last ply instead of
-/// making them (bulk counting, [`Game::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
+/// making them (bulk counting, [`Rules::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
 /// the loop every game's perft runs (chessprogramming wiki, "Perft"); monomorphised per game, it compiles to
 /// the game's own make/unmake and move generator.
 #[inline]
-pub fn perft<G: Game>(pos: &mut G::Position, depth: u32) -> u64 {
+pub fn perft<G: Rules>(pos: &mut G::Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -106,7 +106,7 @@ impl PerftTable {
 
 /// The game's perft with a shared [`PerftTable`]: subtrees already counted at the same depth are looked up.
 /// Counts up to 2^56 per entry.
-pub fn perft_hashed<G: Game>(pos: &mut G::Position, depth: u32, table: &PerftTable) -> u64 {
+pub fn perft_hashed<G: Rules>(pos: &mut G::Position, depth: u32, table: &PerftTable) -> u64 {
     if depth <= 1 {
         return G::perft(pos, depth);
     }
@@ -125,7 +125,7 @@ pub fn perft_hashed<G: Game>(pos: &mut G::Position, depth: u32, table: &PerftTab
 
 /// Perft split over root moves with rayon (each root move's subtree on its own task), optionally with a shared
 /// table; equals the game's perft.
-pub fn perft_split<G: Game>(pos: &G::Position, depth: u32, table: Option<&PerftTable>) -> u64 {
+pub fn perft_split<G: Rules>(pos: &G::Position, depth: u32, table: Option<&PerftTable>) -> u64 {
     let count = |p: &mut G::Position, d: u32| match table {
         Some(t) => perft_hashed::<G>(p, d, t),
         None => G::perft(p, d),
@@ -146,7 +146,7 @@ pub fn perft_split<G: Game>(pos: &G::Position, depth: u32, table: Option<&PerftT
 
 /// Perft split by root move: each legal move with the leaf count below it at `depth - 1`, in generation order
 /// (`depth` at least 1; at 0 every move counts 1). The position is restored.
-pub fn divide<G: Game>(pos: &mut G::Position, depth: u32) -> Vec<(G::Move, u64)> {
+pub fn divide<G: Rules>(pos: &mut G::Position, depth: u32) -> Vec<(G::Move, u64)> {
     let moves = G::generate(pos);
     moves
         .as_ref()

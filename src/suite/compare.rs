@@ -2,7 +2,7 @@
 //! but not on a count, descend into the first move (in sorted UCI order) whose counts differ, until the exact
 //! position and move list where the move sets differ is found.
 
-use crate::game::Game;
+use crate::game::{Game, Rules};
 use crate::games::GameKind;
 use crate::player::{EngineKind, EngineSpec, UciEngine};
 use crate::uci::{EngineProcess, UciError};
@@ -78,7 +78,7 @@ pub trait PerftOracle {
 ///
 /// # Errors
 /// [`CompareError::Setup`] naming the FEN and moves when the FEN or a move is not legal.
-pub fn replay<G: Game>(fen: &str, moves: &[String], chess960: bool) -> Result<G::Position, CompareError> {
+pub fn replay<G: Rules>(fen: &str, moves: &[String], chess960: bool) -> Result<G::Position, CompareError> {
     let err = |reason: String| CompareError::Setup { fen: fen.to_string(), moves: moves.to_vec(), reason };
     let mut pos = G::read_fen(fen, chess960).map_err(|e| err(e.to_string()))?;
     for m in moves {
@@ -89,16 +89,16 @@ pub fn replay<G: Game>(fen: &str, moves: &[String], chess960: bool) -> Result<G:
 }
 
 /// A move filter of [`ArbiterOracle::filtered`]: whether to keep a move of a position.
-pub type MoveFilter<G> = fn(&<G as Game>::Position, <G as Game>::Move) -> bool;
+pub type MoveFilter<G> = fn(&<G as Rules>::Position, <G as Rules>::Move) -> bool;
 
 /// Arbiter's own generator for game `G` as an oracle; optionally with a move filter applied at every node (to
 /// build a deliberately wrong oracle for tests).
-pub struct ArbiterOracle<G: Game> {
+pub struct ArbiterOracle<G: Rules> {
     chess960: bool,
     filter: Option<MoveFilter<G>>,
 }
 
-impl<G: Game> ArbiterOracle<G> {
+impl<G: Rules> ArbiterOracle<G> {
     /// Arbiter's generator, unmodified.
     pub fn new(chess960: bool) -> ArbiterOracle<G> {
         ArbiterOracle { chess960, filter: None }
@@ -126,7 +126,7 @@ impl<G: Game> ArbiterOracle<G> {
     }
 }
 
-impl<G: Game> PerftOracle for ArbiterOracle<G> {
+impl<G: Rules> PerftOracle for ArbiterOracle<G> {
     fn name(&self) -> String {
         if self.filter.is_some() { "arbiter (filtered)".into() } else { "arbiter".into() }
     }
@@ -525,14 +525,14 @@ pub struct Divergence {
 
 /// Compares two oracles from `fen` at `depth`; `None` when they agree on every root move's count, otherwise the
 /// first divergence found by descending into the first differing move. The oracles are given Arbiter's own FEN
-/// of the position ([`Game::position_fen`] of `fen` read), never `fen` as written.
+/// of the position ([`Rules::position_fen`] of `fen` read), never `fen` as written.
 ///
 /// If the move sets agree at every level but counts still differ down to depth 1 (one oracle counts a move
 /// twice, say), the divergence reports empty move differences at the deepest position reached.
 ///
 /// # Errors
 /// [`CompareError`] when either oracle fails, [`CompareError::Setup`] when `fen` is not a legal position.
-pub fn find_divergence<G: Game>(
+pub fn find_divergence<G: Rules>(
     first: &mut dyn PerftOracle,
     second: &mut dyn PerftOracle,
     fen: &str,

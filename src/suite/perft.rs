@@ -1,8 +1,8 @@
 //! Perft suites: EPD lines with `;D1 n ;D2 n ...` opcodes, read for any [`Game`], turned into checks and
 //! counted in parallel with [`crate::game::perft`]'s driver. `arbiter perft --suite` prints what this returns.
 
-use crate::game::Game;
 use crate::game::perft::{PerftTable, divide, perft_split};
+use crate::game::{Game, Rules};
 use crate::notation::epd::{Epd, EpdError, SuiteLines, read_epd_file_with, read_one_field_file_with};
 use crate::suite::compare::{CompareError, PerftEngine, PerftOracle};
 use rayon::prelude::*;
@@ -73,7 +73,7 @@ pub struct SuitePlan {
 ///
 /// # Errors
 /// [`EpdError`] for the file or (without `skip_bad_lines`) its first bad line.
-pub fn read_suite<G: Game>(path: &Path, chess960: bool, skip_bad_lines: bool) -> Result<SuiteLines, EpdError> {
+pub fn read_suite<G: Rules>(path: &Path, chess960: bool, skip_bad_lines: bool) -> Result<SuiteLines, EpdError> {
     let check = |fen: &str| G::read_fen(fen, chess960).map(drop).map_err(|e| e.to_string());
     if skip_bad_lines {
         return crate::notation::epd::read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check);
@@ -142,7 +142,7 @@ pub fn plan_checks(path: &Path, epds: &[Epd], select: Selection) -> Result<Suite
 ///
 /// # Panics
 /// When the line's FEN does not read: [`read_suite`] checked it.
-pub fn suite_position<G: Game>(epd: &Epd, chess960: bool) -> G::Position {
+pub fn suite_position<G: Rules>(epd: &Epd, chess960: bool) -> G::Position {
     G::read_fen(&epd.fen, chess960).expect("EPD FEN validated at parse time")
 }
 
@@ -158,7 +158,7 @@ pub struct Counted {
 /// Counts every check, in parallel (positions on rayon tasks, each position's root moves split too, largest
 /// first so that the pool stays busy to the end), with the shared `table` if any; `done` is called with each
 /// check's expected count as it finishes (a progress bar). Returns one [`Counted`] per check, in check order.
-pub fn run_checks<G: Game>(
+pub fn run_checks<G: Rules>(
     epds: &[Epd],
     checks: &[Check],
     chess960: bool,
@@ -196,7 +196,7 @@ pub struct EngineFailed {
 
 /// Counts every check with `engine`: Arbiter's own generator in parallel ([`run_checks`], with `table`), an
 /// external engine one check after another, each given Arbiter's own FEN of the line's position
-/// ([`Game::position_fen`]); `done` is called with each check's expected count as it finishes. Returns one
+/// ([`Rules::position_fen`]); `done` is called with each check's expected count as it finishes. Returns one
 /// [`Counted`] per check, in check order.
 ///
 /// # Errors
@@ -227,7 +227,7 @@ pub fn count_checks<G: Game>(
 
 /// The divide of `pos` at `depth` as (move text, leaf count) rows sorted by move text; the position is
 /// restored.
-pub fn sorted_divide<G: Game>(pos: &mut G::Position, depth: u32) -> Vec<(String, u64)> {
+pub fn sorted_divide<G: Rules>(pos: &mut G::Position, depth: u32) -> Vec<(String, u64)> {
     let rows = divide::<G>(pos, depth);
     let mut rows: Vec<(String, u64)> = rows.iter().map(|(m, n)| (G::move_text_at(pos, *m), *n)).collect();
     rows.sort();

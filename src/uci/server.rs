@@ -417,7 +417,7 @@ impl UciServer {
     /// them (`src/perft.h` and `UCIEngine::perft` in `src/uci.cpp` of official-stockfish/Stockfish). Answered
     /// before the next command is read; a running search is stopped first.
     fn perft(&mut self, words: &[&str]) {
-        use crate::game::Game as _;
+        use crate::game::Rules as _;
         use rayon::prelude::*;
         let max = crate::game::perft::MAX_PERFT_DEPTH;
         let depth = match words {

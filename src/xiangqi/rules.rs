@@ -17,7 +17,7 @@ use std::path::Path;
 /// Plies without a capture after which a Xiangqi game is drawn (60 moves each; see the module docs).
 pub const NO_CAPTURE_PLIES: u16 = 120;
 
-impl crate::game::Game for XiangqiGame {
+impl crate::game::Rules for XiangqiGame {
     type Move = Move;
     type Position = Position;
     type Undo = Undo;
@@ -25,8 +25,6 @@ impl crate::game::Game for XiangqiGame {
     type FenError = FenError;
     type MoveError = MoveError;
     const NAME: &'static str = "xiangqi";
-    const PGN_VARIANT: Option<&'static str> = Some("xiangqi");
-    const UCI_VARIANT: Option<&'static str> = Some("xiangqi");
     const START_FEN: &'static str = super::START_FEN;
 
     fn read_fen(fen: &str, _chess960: bool) -> Result<Position, FenError> {
@@ -65,6 +63,11 @@ impl crate::game::Game for XiangqiGame {
     fn parse_move_at(position: &Position, text: &str) -> Result<Move, MoveError> {
         position.parse_move(text)
     }
+}
+
+impl crate::game::Game for XiangqiGame {
+    const PGN_VARIANT: Option<&'static str> = Some("xiangqi");
+    const UCI_VARIANT: Option<&'static str> = Some("xiangqi");
     /// Fairy-Stockfish numbers the ranks 1..10 (`h3e3`), we 0..9 (`h2e2`).
     fn to_engine_text(ours: &str) -> String {
         super::to_ranks_1_to_10(ours).unwrap_or_else(|| ours.to_string())

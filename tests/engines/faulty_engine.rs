@@ -171,7 +171,7 @@ fn flood(mut out: impl Write, head: &[u8], body: &[u8]) -> ! {
 /// generator without en-passant captures, in the `move: count` and `Nodes: N` forms.
 fn perft_cue(mode: &str, words: &[&str], game: Option<&arbiter::chess::ChessGame>, say: &dyn Fn(&str)) {
     use arbiter::chess::{Move, MoveKind, Position};
-    use arbiter::game::Game as _;
+    use arbiter::game::Rules as _;
     use arbiter::suite::compare::{ArbiterOracle, PerftOracle};
     fn no_en_passant(_: &Position, m: Move) -> bool {
         m.kind() != MoveKind::EnPassant

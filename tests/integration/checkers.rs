@@ -8,7 +8,7 @@
 
 use crate::checkers_common;
 use arbiter::checkers::perft::{perft, perft_checked};
-use arbiter::checkers::{Move, PieceColor, Position, Rules};
+use arbiter::checkers::{Move, PieceColor, Position, Ruleset};
 use arbiter::game::perft::{PerftTable, perft_split};
 use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
@@ -35,7 +35,7 @@ fn suite(name: &str) -> (String, Vec<(u32, u64)>) {
 
 /// Checks the suite's counts at depths `depths` (in parallel over root moves, no table); a failure prints the
 /// FEN, depth, counts and the divide.
-fn check_suite(name: &str, rules: Rules, depths: std::ops::RangeInclusive<u32>) {
+fn check_suite(name: &str, rules: Ruleset, depths: std::ops::RangeInclusive<u32>) {
     let (fen, counts) = suite(name);
     let pos = Position::from_fen(rules, 8, &fen).expect("suite FEN");
     let mut checked = 0;
@@ -62,35 +62,35 @@ fn check_suite(name: &str, rules: Rules, depths: std::ops::RangeInclusive<u32>) 
 #[test]
 fn russian_keep_duplicates_to_depth_10() {
     // Source: dctl, board_08x08.cpp (see PROVENANCE.md); D1..D10 = 7 .. 22,450,628.
-    check_suite("russian_draughts_initial.keep_duplicates.epd", Rules::Russian, 1..=10);
+    check_suite("russian_draughts_initial.keep_duplicates.epd", Ruleset::Russian, 1..=10);
 }
 
 #[test]
 fn english_keep_duplicates_to_depth_10() {
     // Source: dctl, board_08x08.cpp; D1..D10 = 7 .. 18,391,564.
-    check_suite("english_checkers_initial.keep_duplicates.epd", Rules::English, 1..=10);
+    check_suite("english_checkers_initial.keep_duplicates.epd", Ruleset::English, 1..=10);
 }
 
 #[test]
 fn conventions_first_differ_at_russian_depth_8() {
     // Below depth 8 the drop-duplicates file agrees with ours; at depth 8 we count 929,905 (keep), not 929,899.
-    check_suite("russian_draughts_initial.drop_duplicates.epd", Rules::Russian, 1..=7);
+    check_suite("russian_draughts_initial.drop_duplicates.epd", Ruleset::Russian, 1..=7);
     let (fen, counts) = suite("russian_draughts_initial.drop_duplicates.epd");
     assert_eq!(counts[7], (8, 929_899));
-    assert_eq!(perft(&Position::from_fen(Rules::Russian, 8, &fen).unwrap(), 8), 929_905);
+    assert_eq!(perft(&Position::from_fen(Ruleset::Russian, 8, &fen).unwrap(), 8), 929_905);
 }
 
 #[test]
 #[ignore = "depths 11..14: about 16 billion nodes"]
 fn russian_keep_duplicates_deep() {
-    check_suite("russian_draughts_initial.keep_duplicates.epd", Rules::Russian, 11..=14);
+    check_suite("russian_draughts_initial.keep_duplicates.epd", Ruleset::Russian, 11..=14);
 }
 
 #[test]
 #[ignore = "depths 11..14: about 10 billion nodes"]
 fn english_keep_duplicates_deep() {
     // Depth 12: 388,623,673, the number on Aart Bik's checkers page.
-    check_suite("english_checkers_initial.keep_duplicates.epd", Rules::English, 11..=14);
+    check_suite("english_checkers_initial.keep_duplicates.epd", Ruleset::English, 11..=14);
 }
 
 #[test]
@@ -99,12 +99,12 @@ fn hashed_and_split_perft_equal_plain_on_small_boards() {
     // split driver, and perft_checked's generated lists against the bulk count at every node).
     let table = PerftTable::new(4);
     for (size, depth, expected) in [(4, 12, SMALL_4_D12), (6, 10, SMALL_6_D10)] {
-        let pos = Position::start(Rules::Russian, size).unwrap();
+        let pos = Position::start(Ruleset::Russian, size).unwrap();
         assert_eq!(perft(&pos, depth), expected, "{size}x{size} depth {depth}");
     }
-    let pos4 = Position::start(Rules::Russian, 4).unwrap();
+    let pos4 = Position::start(Ruleset::Russian, 4).unwrap();
     assert_eq!(perft_split::<arbiter::checkers::CheckersGame<false, 4>>(&pos4, 12, Some(&table)), SMALL_4_D12);
-    let pos6 = Position::start(Rules::Russian, 6).unwrap();
+    let pos6 = Position::start(Ruleset::Russian, 6).unwrap();
     assert_eq!(
         perft_split::<arbiter::checkers::CheckersGame<false, 6>>(&pos6, 10, Some(&PerftTable::new(4))),
         SMALL_6_D10
@@ -119,14 +119,14 @@ const SMALL_6_D10: u64 = 362_074;
 
 // Hand-made positions, one per rule. Russian squares a1..h8; English squares 1..32 (1 = b8, 29 = a1).
 
-fn moves(rules: Rules, fen: &str) -> Vec<String> {
+fn moves(rules: Ruleset, fen: &str) -> Vec<String> {
     let pos = Position::from_fen(rules, 8, fen).unwrap_or_else(|e| panic!("{e}"));
     let mut texts: Vec<String> = pos.legal_moves().iter().map(|m| pos.move_text(m)).collect();
     texts.sort();
     texts
 }
 
-fn only(rules: Rules, fen: &str) -> Move {
+fn only(rules: Ruleset, fen: &str) -> Move {
     let pos = Position::from_fen(rules, 8, fen).unwrap();
     let moves = pos.legal_moves();
     assert_eq!(moves.len(), 1, "{fen}");
@@ -136,70 +136,70 @@ fn only(rules: Rules, fen: &str) -> Move {
 #[test]
 fn capture_is_mandatory() {
     // The man on g1 could step to f2 or h2, but c3 must take d4.
-    assert_eq!(moves(Rules::Russian, "W:Wc3,g1:Bd4"), ["c3:e5"]);
-    assert_eq!(moves(Rules::English, "W:W22,32:B18"), ["22x15"]);
+    assert_eq!(moves(Ruleset::Russian, "W:Wc3,g1:Bd4"), ["c3:e5"]);
+    assert_eq!(moves(Ruleset::English, "W:W22,32:B18"), ["22x15"]);
 }
 
 #[test]
 fn any_capture_may_be_chosen_no_majority_rule() {
     // One piece on the left, two on the right: both are legal in Russian draughts and English checkers.
-    assert_eq!(moves(Rules::Russian, "W:Wc3:Bb4,d4,f6"), ["c3:a5", "c3:e5:g7"]);
-    assert_eq!(moves(Rules::English, "W:W22:B17,18,11"), ["22x13", "22x15x8"]);
+    assert_eq!(moves(Ruleset::Russian, "W:Wc3:Bb4,d4,f6"), ["c3:a5", "c3:e5:g7"]);
+    assert_eq!(moves(Ruleset::English, "W:W22:B17,18,11"), ["22x13", "22x15x8"]);
 }
 
 #[test]
 fn a_multi_jump_goes_to_the_end() {
     // English: black 14 takes 18 and 26 and is crowned on 30 (c1).
-    let m = only(Rules::English, "B:W18,26:B14");
-    let pos = Position::from_fen(Rules::English, 8, "B:W18,26:B14").unwrap();
+    let m = only(Ruleset::English, "B:W18,26:B14");
+    let pos = Position::from_fen(Ruleset::English, 8, "B:W18,26:B14").unwrap();
     assert_eq!((pos.move_text(&m), m.promotes, m.captured.count_ones()), ("14x23x30".to_string(), true, 2));
     assert_eq!(pos.apply(&m).to_fen(), "W:W:BK30");
     // Russian men also capture backwards: d4 takes c3.
-    assert_eq!(moves(Rules::Russian, "W:Wd4:Bc3"), ["d4:b2"]);
+    assert_eq!(moves(Ruleset::Russian, "W:Wd4:Bc3"), ["d4:b2"]);
 }
 
 #[test]
 fn english_men_do_not_capture_backwards() {
     // White 18 (d4) with a black man behind it on 22 (c3): no capture, two steps forward.
-    assert_eq!(moves(Rules::English, "W:W18:B22"), ["18-14", "18-15"]);
+    assert_eq!(moves(Ruleset::English, "W:W18:B22"), ["18-14", "18-15"]);
 }
 
 #[test]
 fn a_man_crowned_during_a_capture_continues_as_a_flying_king_in_russian() {
     // b6 takes c7 and lands on d8, is crowned, and as a king takes f6 far down the d8-h4 diagonal.
     let fen = "W:Wb6:Bc7,f6";
-    assert_eq!(moves(Rules::Russian, fen), ["b6:d8:g5", "b6:d8:h4"]);
-    let pos = Position::from_fen(Rules::Russian, 8, fen).unwrap();
+    assert_eq!(moves(Ruleset::Russian, fen), ["b6:d8:g5", "b6:d8:h4"]);
+    let pos = Position::from_fen(Ruleset::Russian, 8, fen).unwrap();
     let m = pos.parse_move("b6:d8:h4").unwrap();
     assert!(m.promotes);
     assert_eq!(pos.apply(&m).to_fen(), "B:WKh4:B");
     // With the next piece adjacent, the new king takes it and may land anywhere beyond.
-    assert_eq!(moves(Rules::Russian, "W:Wb6:Bc7,e7"), ["b6:d8:f6", "b6:d8:g5", "b6:d8:h4"]);
+    assert_eq!(moves(Ruleset::Russian, "W:Wb6:Bc7,e7"), ["b6:d8:f6", "b6:d8:g5", "b6:d8:h4"]);
 }
 
 #[test]
 fn a_capture_ends_on_promotion_in_english() {
     // 9 (b6) takes 6 (c7) and is crowned on 2 (d8); a king could go on over 7 (e7), but the move ends.
     let fen = "W:W9:B6,7";
-    assert_eq!(moves(Rules::English, fen), ["9x2"]);
-    let pos = Position::from_fen(Rules::English, 8, fen).unwrap();
-    assert_eq!(pos.apply(&only(Rules::English, fen)).to_fen(), "B:WK2:B7");
+    assert_eq!(moves(Ruleset::English, fen), ["9x2"]);
+    let pos = Position::from_fen(Ruleset::English, 8, fen).unwrap();
+    assert_eq!(pos.apply(&only(Ruleset::English, fen)).to_fen(), "B:WK2:B7");
 }
 
 #[test]
 fn a_flying_king_lands_on_any_square_beyond_unless_one_lets_it_capture_again() {
-    assert_eq!(moves(Rules::Russian, "W:WKa1:Bc3"), ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]);
+    assert_eq!(moves(Ruleset::Russian, "W:WKa1:Bc3"), ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]);
     // From e5 the king can go on over f4: it must land on e5, then anywhere beyond f4.
-    assert_eq!(moves(Rules::Russian, "W:WKa1:Bc3,f4"), ["a1:e5:g3", "a1:e5:h2"]);
+    assert_eq!(moves(Ruleset::Russian, "W:WKa1:Bc3,f4"), ["a1:e5:g3", "a1:e5:h2"]);
     // A short English king does not take a piece two squares away.
-    assert_eq!(moves(Rules::English, "W:WK29:B22"), ["29-25"]);
+    assert_eq!(moves(Ruleset::English, "W:WK29:B22"), ["29-25"]);
 }
 
 #[test]
 fn turkish_strike_captured_pieces_stay_until_the_move_ends() {
     // The king takes d4 landing on e5..h8; turning back it would meet d4 again (still on the board), so b2
     // behind its start is not reached: five separate captures, none going on.
-    assert_eq!(moves(Rules::Russian, "W:WKc3:Bd4,b2"), ["c3:a1", "c3:e5", "c3:f6", "c3:g7", "c3:h8"]);
+    assert_eq!(moves(Ruleset::Russian, "W:WKc3:Bd4,b2"), ["c3:a1", "c3:e5", "c3:f6", "c3:g7", "c3:h8"]);
 }
 
 #[test]
@@ -207,8 +207,8 @@ fn turkish_strike_a_piece_is_jumped_once_and_duplicate_paths_are_kept() {
     // A diamond round e3: the king goes round either way, takes all four and stops on e1 (d2 and f2 beside it
     // are taken already, so it cannot jump them again). Both paths are moves (keep duplicates).
     let fen = "W:WKe1:Bd2,f2,d4,f4";
-    assert_eq!(moves(Rules::Russian, fen), ["e1:c3:e5:g3:e1", "e1:g3:e5:c3:e1"]);
-    let pos = Position::from_fen(Rules::Russian, 8, fen).unwrap();
+    assert_eq!(moves(Ruleset::Russian, fen), ["e1:c3:e5:g3:e1", "e1:g3:e5:c3:e1"]);
+    let pos = Position::from_fen(Ruleset::Russian, 8, fen).unwrap();
     let children: Vec<Position> = pos.legal_moves().iter().map(|m| pos.apply(m)).collect();
     assert_eq!(children[0], children[1]);
     assert_eq!(children[0].to_fen(), "B:WKe1:B");
@@ -218,28 +218,28 @@ fn turkish_strike_a_piece_is_jumped_once_and_duplicate_paths_are_kept() {
 
 #[test]
 fn english_kings_step_and_jump_one_square() {
-    assert_eq!(moves(Rules::English, "W:WK18:B1"), ["18-14", "18-15", "18-22", "18-23"]);
+    assert_eq!(moves(Ruleset::English, "W:WK18:B1"), ["18-14", "18-15", "18-22", "18-23"]);
     // A king captures backwards (over 22 to 25) where a man could not.
-    assert_eq!(moves(Rules::English, "W:WK18:B22"), ["18x25"]);
+    assert_eq!(moves(Ruleset::English, "W:WK18:B22"), ["18x25"]);
     // Russian kings fly.
-    assert_eq!(moves(Rules::Russian, "W:WKd4:Bb8").len(), 13);
+    assert_eq!(moves(Ruleset::Russian, "W:WKd4:Bb8").len(), 13);
 }
 
 #[test]
 fn promotion_by_a_step_and_the_end_of_the_game() {
-    let pos = Position::from_fen(Rules::Russian, 8, "W:Wc7:Bh2").unwrap();
+    let pos = Position::from_fen(Ruleset::Russian, 8, "W:Wc7:Bh2").unwrap();
     let all = pos.legal_moves();
     assert!(all.iter().all(|m| m.promotes) && all.len() == 2);
     assert_eq!(pos.apply(&all[0]).kings(PieceColor::White).count_ones(), 1);
     // No piece, or no move (a blocked man), loses.
-    assert!(Position::from_fen(Rules::Russian, 8, "W:W:Bb6").unwrap().is_loss());
-    assert!(Position::from_fen(Rules::Russian, 8, "W:Wa1:Bb2,c3").unwrap().is_loss());
-    assert!(!Position::from_fen(Rules::Russian, 8, "W:Wa1:Bb2").unwrap().is_loss());
+    assert!(Position::from_fen(Ruleset::Russian, 8, "W:W:Bb6").unwrap().is_loss());
+    assert!(Position::from_fen(Ruleset::Russian, 8, "W:Wa1:Bb2,c3").unwrap().is_loss());
+    assert!(!Position::from_fen(Ruleset::Russian, 8, "W:Wa1:Bb2").unwrap().is_loss());
 }
 
 #[test]
 fn move_text_is_read_back_and_errors_name_what_is_wrong() {
-    let pos = Position::start(Rules::Russian, 8).unwrap();
+    let pos = Position::start(Ruleset::Russian, 8).unwrap();
     for m in pos.legal_moves() {
         assert_eq!(pos.parse_move(&pos.move_text(&m)).unwrap(), m);
     }
@@ -251,7 +251,7 @@ fn move_text_is_read_back_and_errors_name_what_is_wrong() {
         pos.parse_move("c3-c5").unwrap_err().to_string(),
         "move \"c3-c5\" is not legal here (legal: a3-b4 c3-d4 c3-b4 e3-f4 e3-d4 g3-h4 g3-f4)"
     );
-    let english = Position::start(Rules::English, 8).unwrap();
+    let english = Position::start(Ruleset::English, 8).unwrap();
     assert_eq!(english.move_text(&english.parse_move("11-15").unwrap()), "11-15");
     assert!(english.parse_move("11-19").unwrap_err().to_string().contains("is not legal here"));
 }
@@ -259,68 +259,71 @@ fn move_text_is_read_back_and_errors_name_what_is_wrong() {
 #[test]
 fn fen_round_trip_with_kings_on_every_board() {
     for (rules, size, fen) in [
-        (Rules::Russian, 8, "W:WKa1,c3,h6:Bb6,Kh8"),
-        (Rules::Russian, 8, "B:W:Bb6"),
-        (Rules::English, 8, "B:W21,K30:B1,K2,12"),
-        (Rules::Russian, 6, "W:Wa1,Kf6:BKc1,b6"),
-        (Rules::Russian, 4, "W:Wa1,Kd4:Bb4"),
+        (Ruleset::Russian, 8, "W:WKa1,c3,h6:Bb6,Kh8"),
+        (Ruleset::Russian, 8, "B:W:Bb6"),
+        (Ruleset::English, 8, "B:W21,K30:B1,K2,12"),
+        (Ruleset::Russian, 6, "W:Wa1,Kf6:BKc1,b6"),
+        (Ruleset::Russian, 4, "W:Wa1,Kd4:Bb4"),
     ] {
         let pos = Position::from_fen(rules, size, fen).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(pos.to_fen(), fen);
         assert_eq!(Position::from_fen(rules, size, &pos.to_fen()).unwrap(), pos);
     }
     // Ranges, spaces, a trailing dot and either list order are read.
-    let e = Position::from_fen(Rules::English, 8, " B:B1-12:W21-32. ").unwrap();
-    assert_eq!(e, Position::start(Rules::English, 8).unwrap());
+    let e = Position::from_fen(Ruleset::English, 8, " B:B1-12:W21-32. ").unwrap();
+    assert_eq!(e, Position::start(Ruleset::English, 8).unwrap());
 }
 
 #[test]
 fn fen_errors_name_what_is_wrong() {
     let err = |rules, size, fen: &str| Position::from_fen(rules, size, fen).unwrap_err().to_string();
-    assert_eq!(err(Rules::Russian, 8, "X:Wa1"), "FEN \"X:Wa1\": side to move \"X\": expected W or B");
-    assert_eq!(err(Rules::Russian, 8, ""), "FEN \"\": side to move \"\": expected W or B");
+    assert_eq!(err(Ruleset::Russian, 8, "X:Wa1"), "FEN \"X:Wa1\": side to move \"X\": expected W or B");
+    assert_eq!(err(Ruleset::Russian, 8, ""), "FEN \"\": side to move \"\": expected W or B");
     assert_eq!(
-        err(Rules::Russian, 8, "W:Qa1"),
+        err(Ruleset::Russian, 8, "W:Qa1"),
         "FEN \"W:Qa1\": field \"Qa1\": expected a piece list starting with W or B"
     );
-    assert_eq!(err(Rules::Russian, 8, "W:Wa1:Wc3"), "FEN \"W:Wa1:Wc3\": field \"Wc3\": a second list for this colour");
     assert_eq!(
-        err(Rules::Russian, 8, "W:WKa1,:Bd4"),
+        err(Ruleset::Russian, 8, "W:Wa1:Wc3"),
+        "FEN \"W:Wa1:Wc3\": field \"Wc3\": a second list for this colour"
+    );
+    assert_eq!(
+        err(Ruleset::Russian, 8, "W:WKa1,:Bd4"),
         "FEN \"W:WKa1,:Bd4\": field \"WKa1,\": an empty entry in the piece list (a comma too many)"
     );
     assert_eq!(
-        err(Rules::Russian, 8, "W:Wa1,,c3:Bd6"),
+        err(Ruleset::Russian, 8, "W:Wa1,,c3:Bd6"),
         "FEN \"W:Wa1,,c3:Bd6\": field \"Wa1,,c3\": an empty entry in the piece list (a comma too many)"
     );
     assert_eq!(
-        err(Rules::Russian, 8, "W:Wb1"),
+        err(Ruleset::Russian, 8, "W:Wb1"),
         "FEN \"W:Wb1\": square \"b1\": expected a dark square a1..h8 such as c3"
     );
     assert_eq!(
-        err(Rules::Russian, 4, "W:We5"),
+        err(Ruleset::Russian, 4, "W:We5"),
         "FEN \"W:We5\": square \"e5\": expected a dark square a1..d4 such as c3"
     );
-    assert_eq!(err(Rules::Russian, 8, "W:Wa1:Ba1"), "FEN \"W:Wa1:Ba1\": square \"a1\": square a1 is listed twice");
+    assert_eq!(err(Ruleset::Russian, 8, "W:Wa1:Ba1"), "FEN \"W:Wa1:Ba1\": square \"a1\": square a1 is listed twice");
     assert_eq!(
-        err(Rules::Russian, 8, "W:Wb8"),
+        err(Ruleset::Russian, 8, "W:Wb8"),
         "FEN \"W:Wb8\": a White man on b8, its own promotion row (it would be a king)"
     );
     assert_eq!(
-        err(Rules::English, 8, "B:W33"),
+        err(Ruleset::English, 8, "B:W33"),
         "FEN \"B:W33\": square \"33\": expected a square number 1..32 or a range such as 1-12"
     );
     assert_eq!(
-        err(Rules::English, 8, "B:W12-1"),
+        err(Ruleset::English, 8, "B:W12-1"),
         "FEN \"B:W12-1\": square \"12-1\": expected a square number 1..32 or a range such as 1-12"
     );
-    assert_eq!(err(Rules::English, 6, "B:W1"), "FEN \"B:W1\": English checkers is played on 8x8, not 6x6");
-    assert_eq!(err(Rules::Russian, 7, "W:"), "FEN \"W:\": board size 7: expected 4, 6 or 8");
+    assert_eq!(err(Ruleset::English, 6, "B:W1"), "FEN \"B:W1\": English checkers is played on 8x8, not 6x6");
+    assert_eq!(err(Ruleset::Russian, 7, "W:"), "FEN \"W:\": board size 7: expected 4, 6 or 8");
 }
 
 proptest::proptest! {
     #[test]
     fn fen_and_move_readers_never_panic(text in "\\PC{0,60}", near in "[WBK:,0-9a-h. -]{0,40}") {
-        for (rules, size) in [(Rules::Russian, 8), (Rules::English, 8), (Rules::Russian, 4), (Rules::Russian, 6)] {
+        for (rules, size) in [(Ruleset::Russian, 8), (Ruleset::English, 8), (Ruleset::Russian, 4), (Ruleset::Russian, 6)] {
             let _ = Position::from_fen(rules, size, &text);
             if let Ok(p) = Position::from_fen(rules, size, &near) {
                 assert_eq!(Position::from_fen(rules, size, &p.to_fen()).unwrap(), p);
@@ -334,7 +337,7 @@ proptest::proptest! {
 
 /// Positions of seeded random playouts from the start of (`rules`, `size`): every position met, up to
 /// `max_plies` per game.
-fn playouts(rules: Rules, size: u8, seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
+fn playouts(rules: Ruleset, size: u8, seed: u64, games: usize, max_plies: usize) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     for _ in 0..games {
@@ -351,7 +354,8 @@ fn playouts(rules: Rules, size: u8, seed: u64, games: usize, max_plies: usize) -
     out
 }
 
-const BOARDS: [(Rules, u8); 4] = [(Rules::Russian, 8), (Rules::English, 8), (Rules::Russian, 6), (Rules::Russian, 4)];
+const BOARDS: [(Ruleset, u8); 4] =
+    [(Ruleset::Russian, 8), (Ruleset::English, 8), (Ruleset::Russian, 6), (Ruleset::Russian, 4)];
 
 #[test]
 fn make_unmake_and_key_on_playouts() {
@@ -411,13 +415,13 @@ fn parents_and_children_agree_on_playouts() {
 fn parents_include_un_promotions_and_un_captures_with_men_or_kings() {
     // White king on d8 after d8 was reached: from c7 or e7 as a man (crowned), or as a king from anywhere on
     // its diagonals; Black (to move) has h2.
-    let pos = Position::from_fen(Rules::Russian, 8, "B:WKd8:Bh2").unwrap();
+    let pos = Position::from_fen(Ruleset::Russian, 8, "B:WKd8:Bh2").unwrap();
     let parents: Vec<String> = pos.parents_restoring(0).iter().map(Position::to_fen).collect();
     assert!(parents.contains(&"W:Wc7:Bh2".to_string()) && parents.contains(&"W:We7:Bh2".to_string()));
     assert!(parents.contains(&"W:WKa5:Bh2".to_string()) && parents.contains(&"W:WKh4:Bh2".to_string()));
     // English: the white man on 14 (c5) took a black piece on 17 (b4) from 21 (a3) or on 18 (d4) from 23 (e3);
     // the captured piece is put back as a man or a king.
-    let e = Position::from_fen(Rules::English, 8, "B:W14:B1").unwrap();
+    let e = Position::from_fen(Ruleset::English, 8, "B:W14:B1").unwrap();
     let with_capture: Vec<String> = e
         .parents_restoring(1)
         .iter()
@@ -426,7 +430,7 @@ fn parents_include_un_promotions_and_un_captures_with_men_or_kings() {
         .collect();
     assert_eq!(with_capture, ["W:W21:B1,K17", "W:W21:B1,17", "W:W23:B1,K18", "W:W23:B1,18"]);
     for fen in &with_capture {
-        let q = Position::from_fen(Rules::English, 8, fen).unwrap();
+        let q = Position::from_fen(Ruleset::English, 8, fen).unwrap();
         assert!(q.legal_moves().iter().any(|m| q.apply(m) == e));
     }
 }

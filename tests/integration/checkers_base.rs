@@ -14,14 +14,14 @@
 
 use crate::checkers_common;
 use arbiter::checkers::base::{self, Bases, Indexer, NOT_RESOLVED, Signature, Solved};
-use arbiter::checkers::{Position, Rules};
+use arbiter::checkers::{Position, Ruleset};
 use checkers_common::every_4x4_position;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashMap;
 
 /// Builds the bases of `rules` on `size` up to `pieces` into a temporary folder.
-fn build(rules: Rules, size: u8, pieces: u8, name: &str) -> (Bases, std::path::PathBuf) {
+fn build(rules: Ruleset, size: u8, pieces: u8, name: &str) -> (Bases, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("arbiter-ckbase-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let bases = base::build(rules, size, pieces, &dir, |_, _, _| {}).unwrap();
@@ -41,7 +41,7 @@ fn the_index_is_perfect_on_small_boards() {
     let every_4x4 = every_4x4_position();
     for (size, max) in [(4u8, 8u8), (6, 4)] {
         for sig in Signature::all(size, max) {
-            let indexer = Indexer::new(Rules::Russian, size, sig);
+            let indexer = Indexer::new(Ruleset::Russian, size, sig);
             let count = indexer.count();
             for i in 0..count {
                 let pos = indexer.position(i);
@@ -59,7 +59,7 @@ fn the_index_is_perfect_on_small_boards() {
 
 #[test]
 fn the_whole_4x4_base_is_consistent_and_a_forward_search_agrees() {
-    let (bases, dir) = build(Rules::Russian, 4, 8, "4x4");
+    let (bases, dir) = build(Ruleset::Russian, 4, 8, "4x4");
     let mut positions = 0;
     for sig in Signature::all(4, 8) {
         let (indexer, solved) = bases.get(sig).unwrap();
@@ -126,7 +126,7 @@ fn alphabeta(pos: &Position, depth: u32, mut alpha: i8, beta: i8, memo: &mut Has
 fn parents_in_a_signature_are_the_reversed_moves() {
     for (size, pieces) in [(4u8, 5u8), (6, 3)] {
         for sig in Signature::all(size, pieces) {
-            let indexer = Indexer::new(Rules::Russian, size, sig);
+            let indexer = Indexer::new(Ruleset::Russian, size, sig);
             let mut forward = Vec::new();
             let mut backward = Vec::new();
             for i in 0..indexer.count() {
@@ -154,7 +154,7 @@ fn parents_in_a_signature_are_the_reversed_moves() {
 
 #[test]
 fn a_random_sample_of_the_8x8_bases_is_consistent() {
-    let (bases, dir) = build(Rules::Russian, 8, 3, "8x8");
+    let (bases, dir) = build(Ruleset::Russian, 8, 3, "8x8");
     let mut rng = StdRng::seed_from_u64(9);
     for sig in Signature::all(8, 3) {
         let (indexer, solved) = bases.get(sig).unwrap();
@@ -169,7 +169,7 @@ fn a_random_sample_of_the_8x8_bases_is_consistent() {
 #[test]
 #[ignore = "builds the 8x8 Russian bases up to 4 pieces (minutes on two cores)"]
 fn a_random_sample_of_the_8x8_four_piece_bases_is_consistent() {
-    let (bases, dir) = build(Rules::Russian, 8, 4, "8x8-4");
+    let (bases, dir) = build(Ruleset::Russian, 8, 4, "8x8-4");
     let mut rng = StdRng::seed_from_u64(10);
     for sig in Signature::all(8, 4) {
         let (indexer, solved) = bases.get(sig).unwrap();
@@ -183,7 +183,7 @@ fn a_random_sample_of_the_8x8_four_piece_bases_is_consistent() {
 
 #[test]
 fn ranks_are_resolved_exactly_where_the_value_says() {
-    let (bases, dir) = build(Rules::Russian, 4, 4, "4x4-ranks");
+    let (bases, dir) = build(Ruleset::Russian, 4, 4, "4x4-ranks");
     for sig in Signature::all(4, 4) {
         let (_, solved) = bases.get(sig).unwrap();
         for i in 0..solved.values.len() {

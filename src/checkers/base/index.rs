@@ -23,7 +23,7 @@
 //! each piece group among the squares the earlier groups leave is the usual one of endgame databases (for
 //! checkers: J. Schaeffer et al., "Solving Checkers", IJCAI 2005, and the Chinook databases).
 
-use super::super::{PieceColor, Position, Rules};
+use super::super::{PieceColor, Position, Ruleset};
 use std::fmt;
 
 /// `C(n, k)`, the binomial coefficient (0 when `k > n`).
@@ -157,7 +157,7 @@ pub struct Indexer {
     /// The signature.
     pub signature: Signature,
     /// The rules (for [`Indexer::position`]).
-    pub rules: Rules,
+    pub rules: Ruleset,
     /// Files of the board (4, 6 or 8).
     pub size: u8,
     /// All dark squares.
@@ -174,7 +174,7 @@ pub struct Indexer {
 
 impl Indexer {
     /// The index of `signature` on a board of `size` files under `rules`.
-    pub fn new(rules: Rules, size: u8, signature: Signature) -> Indexer {
+    pub fn new(rules: Ruleset, size: u8, signature: Signature) -> Indexer {
         let n = u32::from(size) * u32::from(size) / 2;
         let row = u32::from(size) / 2;
         let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };

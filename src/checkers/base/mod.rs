@@ -14,7 +14,7 @@ pub use index::{Indexer, Signature, binomial, rank, unrank};
 pub use solve::{Solved, pieces, solve};
 pub use verify::{VerifyError, VerifyReport, verify_position, verify_sample};
 
-use crate::checkers::{Move, PieceColor, Position, Rules};
+use crate::checkers::{Move, PieceColor, Position, Ruleset};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -234,10 +234,10 @@ pub fn base_path(dir: &Path, sig: Signature) -> PathBuf {
 }
 
 /// The rules byte of a file.
-fn rules_byte(rules: Rules) -> u8 {
+fn rules_byte(rules: Ruleset) -> u8 {
     match rules {
-        Rules::Russian => 0,
-        Rules::English => 1,
+        Ruleset::Russian => 0,
+        Ruleset::English => 1,
     }
 }
 
@@ -325,7 +325,7 @@ pub fn read_base(path: &Path, indexer: &Indexer) -> Result<Solved, BaseError> {
 ///
 /// # Errors
 /// [`BaseError::Missing`] for a missing file, else as [`read_base`].
-pub fn load_bases(dir: &Path, rules: Rules, size: u8, pieces: u8) -> Result<Bases, BaseError> {
+pub fn load_bases(dir: &Path, rules: Ruleset, size: u8, pieces: u8) -> Result<Bases, BaseError> {
     let mut bases = Bases::new();
     for sig in Signature::all(size, pieces) {
         let indexer = Indexer::new(rules, size, sig);
@@ -369,7 +369,7 @@ pub struct SignatureReport {
 /// # Errors
 /// [`BaseError::Io`] when a file cannot be written.
 pub fn build(
-    rules: Rules,
+    rules: Ruleset,
     size: u8,
     pieces: u8,
     dir: &Path,

@@ -1,6 +1,6 @@
 //! Helpers shared by the checkers tests (`tests/integration/checkers.rs`, `tests/integration/checkers_base.rs`).
 
-use arbiter::checkers::{PieceColor, Position, Rules};
+use arbiter::checkers::{PieceColor, Position, Ruleset};
 
 /// Every valid position of the 4x4 board (each of the 8 squares empty or holding one of 4 pieces, either side
 /// to move).
@@ -20,7 +20,7 @@ pub fn every_4x4_position() -> Vec<Position> {
             c /= 5;
         }
         for side in [PieceColor::White, PieceColor::Black] {
-            if let Ok(p) = Position::new(Rules::Russian, 4, men, kings, side) {
+            if let Ok(p) = Position::new(Ruleset::Russian, 4, men, kings, side) {
                 out.push(p);
             }
         }
