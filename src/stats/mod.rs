@@ -35,6 +35,7 @@ mod simulate;
 mod simulate_shards;
 mod sprt;
 mod sprt_elo;
+pub mod sprt_report;
 
 pub use bayeselo::{CutechessElo, bayeselo_llr, cutechess_elo};
 pub use elo::{EloEstimate, EloModel, NELO_PER_T, Z_975, elo_estimate, elo_from_score, los, score_from_elo};
