@@ -17,17 +17,11 @@
 //! Exit codes: 0, or 2 for bad input.
 
 use super::error_text;
-use arbiter::engine::chess::EngineConfig;
 use arbiter::notation::quote::shown;
-use arbiter::tune::run::{Epoch, EpochPlan, Optimizer, check_training_size, free_weights, run_epochs};
-use arbiter::tune::{
-    Dataset, LabelledPosition, PackedSet, fit_k, group_mask, mirror_partners, params_of, read_game_ids,
-    read_labelled_file, split_by_game, weights_from_params,
-};
+use arbiter::tune::job::{GroupList, TexelError, TexelJob, TexelObserver, TexelOutcome, frozen_weights, run_texel};
+use arbiter::tune::run::{Epoch, EpochPlan, Optimizer};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::time::Instant;
 
 /// Flags of `arbiter tune`.
 #[derive(clap::Args, Debug, Clone)]
@@ -122,193 +116,33 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         }
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
-    let start_config =
-        arbiter::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
-    let started = Instant::now();
-    let mut positions: Vec<LabelledPosition> = Vec::new();
-    for path in &args.data {
-        let set = read_labelled_file(path)?;
-        for message in set.bad_messages() {
-            eprintln!("bad line: {message}");
-        }
-        eprintln!(
-            "{}: {} positions, {} bad lines, {} unfinished games skipped",
-            set.file,
-            set.positions.len(),
-            set.bad.len(),
-            set.unfinished_games
-        );
-        positions.extend(set.positions);
-    }
-    let (train, validation) = match &args.games {
-        Some(meta) => {
-            if args.data.len() != 1 {
-                anyhow::bail!("--games gives the games of one data file; {} were given", args.data.len());
-            }
-            let split = split_by_game(positions, &read_game_ids(meta)?)?;
-            eprintln!(
-                "split by game: train {} positions ({} games), validation {} positions ({} games)",
-                split.train.len(),
-                split.train_games,
-                split.validation.len(),
-                split.validation_games
-            );
-            (split.train, split.validation)
-        }
-        None => (positions, Vec::new()),
-    };
-    let train = Dataset::build(&train)?;
-    let validation = Dataset::build(&validation)?;
-    if train.is_empty() {
-        anyhow::bail!("no training positions");
-    }
-    eprintln!(
-        "dataset: {} positions, {:.1} bytes per position, read and built in {:.2} s",
-        train.len(),
-        train.bytes_per_position(),
-        started.elapsed().as_secs_f64()
-    );
-
-    let mut params = params_of(&start_config.weights);
-    let k = fit_k(&train, &params);
-    let (train, validation) = (PackedSet::pack(&train), PackedSet::pack(&validation));
-    eprintln!("packed for the gradient pass: {} bytes per position", train.bytes_per_position());
-    let start_train = train.mse(&params, k);
-    let start_validation = (!validation.is_empty()).then(|| validation.mse(&params, k));
-    eprintln!(
-        "K = {k:.6}; start MSE: train {start_train:.6}{}",
-        start_validation.map_or(String::new(), |v| format!(", validation {v:.6}"))
-    );
-
+    let start = arbiter::engine::registry::chess_config(&args.config).map_err(|e| anyhow::anyhow!("--config: {e}"))?;
     let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
     let freeze: Vec<&str> = args.freeze.iter().map(String::as_str).collect();
-    let mut frozen = vec![false; params.len()];
-    if !only.is_empty() {
-        let selected = group_mask(&only).map_err(|e| anyhow::anyhow!("--only: {e}"))?;
-        frozen.iter_mut().zip(&selected).for_each(|(f, s)| *f = !s);
-    }
-    if !freeze.is_empty() {
-        let selected = group_mask(&freeze).map_err(|e| anyhow::anyhow!("--freeze: {e}"))?;
-        frozen.iter_mut().zip(&selected).for_each(|(f, s)| *f |= s);
-    }
-
-    let partners = (args.psqt == "mirror").then(mirror_partners);
-    let free = free_weights(&frozen, partners.as_deref());
-    let small = check_training_size(train.len(), free);
-    if let Some(small) = &small {
-        eprintln!("warning: {small}");
-    }
-    if validation.is_empty() {
-        eprintln!(
-            "no validation set (--games not given): every epoch runs and the last epoch's weights are written; \
-             --patience has no effect"
-        );
-    }
-
-    let loss_path = args.out.with_extension("loss.csv");
-    let mut loss_csv = std::fs::File::create(&loss_path)
-        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot create", loss_path.display())))?;
-    writeln!(loss_csv, "epoch,train_mse,validation_mse,lr,ns_per_position")?;
+    let job = TexelJob {
+        data: args.data.clone(),
+        games: args.games.clone(),
+        start,
+        start_name: args.config.clone(),
+        out: args.out.clone(),
+        plan: EpochPlan {
+            optimizer: if args.optimizer == "local" { Optimizer::Local } else { Optimizer::Adam },
+            epochs: args.epochs,
+            lr: args.lr,
+            frozen: frozen_weights(&only, &freeze).map_err(with_flag)?,
+            partners: None,
+            patience: args.patience,
+        },
+        mirror_psqt: args.psqt == "mirror",
+    };
     let bar = ProgressBar::new(u64::from(args.epochs)).with_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] epoch {pos}/{len} {msg}")
             .expect("the template is valid")
             .progress_chars("=> "),
     );
-    let plan = EpochPlan {
-        optimizer: if args.optimizer == "local" { Optimizer::Local } else { Optimizer::Adam },
-        epochs: args.epochs,
-        lr: args.lr,
-        frozen,
-        partners,
-        patience: args.patience,
-    };
-    let mut on_epoch = |e: &Epoch| -> anyhow::Result<()> {
-        writeln!(
-            loss_csv,
-            "{},{:.8},{},{},{:.1}",
-            e.epoch,
-            e.loss,
-            e.validation.map_or(String::new(), |v| format!("{v:.8}")),
-            e.lr,
-            e.ns_per_position
-        )?;
-        bar.set_position(u64::from(e.epoch));
-        bar.set_message(format!(
-            "loss {:.6}{} lr {}",
-            e.loss,
-            e.validation.map_or(String::new(), |v| format!(" validation {v:.6}")),
-            e.lr
-        ));
-        Ok(())
-    };
-    let totals = run_epochs(&train, &validation, &mut params, k, &plan, start_train, &mut on_epoch)?;
-    let (gradient_time, gradient_cpu, train_mse) = (totals.wall_seconds, totals.cpu_seconds, totals.last_loss);
-    let curve = (totals.train_curve, totals.validation_curve);
+    let outcome = run_texel(&job, &mut Progress { bar: &bar }).map_err(with_flag)?;
     bar.finish_and_clear();
-    let svg_path = args.out.with_extension("loss.svg");
-    let title = format!(
-        "{}: {} on {} positions, K {k:.4}{}",
-        args.config,
-        args.optimizer,
-        train.len(),
-        totals.kept.map_or(String::new(), |kept| format!(", kept epoch {}", kept.epoch))
-    );
-    let svg =
-        arbiter::tune::chart::loss_svg(&title, &curve.0, &curve.1).map_err(|e| anyhow::anyhow!("loss.svg: {e}"))?;
-    std::fs::write(&svg_path, svg)
-        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", svg_path.display())))?;
-    let epochs = f64::from(totals.epochs_run.max(1));
-    let threads = rayon::current_num_threads();
-    eprintln!(
-        "{}: {:.1} ns of CPU time and {:.1} ns of wall time per position per epoch ({} threads, {} weights)",
-        if args.optimizer == "local" { "local search" } else { "gradient" },
-        gradient_cpu * 1e9 / (train.len() as f64 * epochs),
-        gradient_time * 1e9 / (train.len() as f64 * epochs),
-        threads,
-        params.len()
-    );
-    let tuned = weights_from_params(&start_config.weights, &params);
-    let final_train = train.mse(&params_of(&tuned), k);
-    let final_validation = (!validation.is_empty()).then(|| validation.mse(&params_of(&tuned), k));
-    // The build written holds the kept epoch's weights (the lowest validation MSE), or the last epoch's without
-    // a validation set; epoch 0 is the start weights.
-    let written = match totals.kept {
-        Some(kept) if kept.epoch == 0 => "the start weights, epoch 0".to_string(),
-        Some(kept) => format!("epoch {}'s weights", kept.epoch),
-        None => format!("epoch {}'s weights, the last", totals.epochs_run),
-    };
-    println!(
-        "MSE of the build written ({written}, rounded): train {final_train:.6} (start {start_train:.6}, last epoch {train_mse:.6}){}",
-        match (start_validation, final_validation) {
-            (Some(a), Some(b)) => format!(", validation {b:.6} (start {a:.6})"),
-            _ => String::new(),
-        }
-    );
-    match totals.kept {
-        Some(kept) => println!(
-            "kept epoch {} of {}: the lowest validation MSE {:.6}{} (last epoch's validation MSE {:.6})",
-            kept.epoch,
-            totals.epochs_run,
-            kept.validation,
-            if kept.epoch == 0 { ", the start weights: no epoch improved on them" } else { "" },
-            curve.1.last().map_or(kept.validation, |&(_, v)| v)
-        ),
-        None => println!("no validation set: wrote the last epoch's weights (no early stopping)"),
-    }
-    if let (Some(stopped), Some(kept)) = (totals.stopped_early, totals.kept) {
-        println!(
-            "stopped early after epoch {stopped} of {}: no lower validation MSE for {} epochs (since epoch {})",
-            args.epochs, args.patience, kept.epoch
-        );
-    }
-    if let Some(small) = &small {
-        println!("warning: {small}");
-    }
-    let name = args.out.file_stem().map_or("tuned".to_string(), |s| s.to_string_lossy().into_owned());
-    let config = EngineConfig { name, weights: tuned, ..start_config };
-    std::fs::write(&args.out, config.to_toml())
-        .map_err(|e| anyhow::Error::new(e).context(format!("{}: cannot write", args.out.display())))?;
-    println!("wrote {}, {} and {}", args.out.display(), loss_path.display(), svg_path.display());
+    print_outcome(args, &outcome);
     if let Some(validate) = validate {
         let start = if std::path::Path::new(&args.config).exists() {
             format!("name=start,config={}", args.config)
@@ -335,6 +169,90 @@ fn tune(args: &TuneArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The stderr lines of a job and its progress bar.
+struct Progress<'a> {
+    bar: &'a ProgressBar,
+}
+
+impl TexelObserver for Progress<'_> {
+    fn note(&mut self, line: &str) {
+        self.bar.suspend(|| eprintln!("{line}"));
+    }
+
+    fn no_validation_set(&mut self) {
+        self.note(
+            "no validation set (--games not given): every epoch runs and the last epoch's weights are written; \
+             --patience has no effect",
+        );
+    }
+
+    fn epoch(&mut self, e: &Epoch) {
+        self.bar.set_position(u64::from(e.epoch));
+        self.bar.set_message(format!(
+            "loss {:.6}{} lr {}",
+            e.loss,
+            e.validation.map_or(String::new(), |v| format!(" validation {v:.6}")),
+            e.lr
+        ));
+    }
+}
+
+/// A job's error with the flag it came from, where one did.
+fn with_flag(error: TexelError) -> anyhow::Error {
+    match &error {
+        TexelError::Group { list: GroupList::Only, .. } => anyhow::anyhow!("--only: {error}"),
+        TexelError::Group { list: GroupList::Freeze, .. } => anyhow::anyhow!("--freeze: {error}"),
+        TexelError::GamesOfOneFile { files } => {
+            anyhow::anyhow!("--games gives the games of one data file; {files} were given")
+        }
+        _ => error.into(),
+    }
+}
+
+/// Prints what the job found: the MSE of the build written, the kept epoch, early stopping, the files.
+fn print_outcome(args: &TuneArgs, outcome: &TexelOutcome) {
+    let totals = &outcome.totals;
+    // The build written holds the kept epoch's weights (the lowest validation MSE), or the last epoch's without
+    // a validation set; epoch 0 is the start weights.
+    let written = match totals.kept {
+        Some(kept) if kept.epoch == 0 => "the start weights, epoch 0".to_string(),
+        Some(kept) => format!("epoch {}'s weights", kept.epoch),
+        None => format!("epoch {}'s weights, the last", totals.epochs_run),
+    };
+    println!(
+        "MSE of the build written ({written}, rounded): train {:.6} (start {:.6}, last epoch {:.6}){}",
+        outcome.final_train,
+        outcome.start_train,
+        totals.last_loss,
+        match (outcome.start_validation, outcome.final_validation) {
+            (Some(a), Some(b)) => format!(", validation {b:.6} (start {a:.6})"),
+            _ => String::new(),
+        }
+    );
+    match totals.kept {
+        Some(kept) => println!(
+            "kept epoch {} of {}: the lowest validation MSE {:.6}{} (last epoch's validation MSE {:.6})",
+            kept.epoch,
+            totals.epochs_run,
+            kept.validation,
+            if kept.epoch == 0 { ", the start weights: no epoch improved on them" } else { "" },
+            totals.validation_curve.last().map_or(kept.validation, |&(_, v)| v)
+        ),
+        None => println!("no validation set: wrote the last epoch's weights (no early stopping)"),
+    }
+    if let (Some(stopped), Some(kept)) = (totals.stopped_early, totals.kept) {
+        println!(
+            "stopped early after epoch {stopped} of {}: no lower validation MSE for {} epochs (since epoch {})",
+            args.epochs, args.patience, kept.epoch
+        );
+    }
+    if let Some(small) = &outcome.small {
+        println!("warning: {small}");
+    }
+    let [build, csv, svg] = &outcome.files;
+    println!("wrote {}, {} and {}", build.display(), csv.display(), svg.display());
 }
 
 /// What `--validate` asks for: the match's `--nodes`, `--games`, `--sprt` (commas restored) and `--out`.

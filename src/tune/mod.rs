@@ -1,10 +1,11 @@
 //! Texel tuning: labelled training positions read from the common formats ([`data`]), stored as sparse
 //! feature vectors for fast evaluation under changing weights, and split into train and validation sets by
 //! game; the Texel loss, its gradient, the fit of K and the optimizers ([`texel`]); the epochs of a run
-//! ([`run`]) and its loss chart ([`chart`]).
+//! ([`run`]) and its loss chart ([`chart`]); a whole job from files to files, as `arbiter tune` runs it ([`job`]).
 
 pub mod chart;
 pub mod data;
+pub mod job;
 pub mod packed;
 pub mod run;
 pub mod texel;
