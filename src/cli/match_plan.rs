@@ -1,6 +1,6 @@
-//! The flags of `arbiter match` and their plan: [`MatchArgs`] and `plan_of`, which turns them into a
-//! [`MatchPlan`]. Shared by `arbiter match` and `arbiter spsa` (whose iterations are matches planned the same
-//! way: engines, limits, openings, adjudication).
+//! The plan of the flags of `arbiter match` (`match_args`): [`plan_of`] turns them into a [`MatchPlan`]. Shared
+//! by `arbiter match` and `arbiter spsa` (whose iterations are matches planned the same way: engines, limits,
+//! openings, adjudication).
 
 use super::Failure;
 use arbiter::games::GameKind;
@@ -8,241 +8,11 @@ use arbiter::player::engine_arg::{EachArgs, parse_engine_plan};
 use arbiter::player::timecontrol::TimeControl;
 use arbiter::player::{EngineBuild, MoveLimit};
 use arbiter::runner::plan::{
-    DEFAULT_RATING_INTERVAL, DEFAULT_SEED, MatchRequest, SprtPlan, TcScalePlan, absolute, parse_adjudication,
-    parse_sprt, working_directory,
+    MatchRequest, SprtPlan, TcScaleError, TcScalePlan, absolute, parse_adjudication, parse_sprt, working_directory,
 };
-use arbiter::runner::{MatchPlan, OpeningOrder, OpeningsOption, Shard, Tournament, Variant};
-use std::path::PathBuf;
+use arbiter::runner::{MatchPlan, OpeningsOption};
 
-/// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
-/// ([`arbiter::player::EngineSpec::require_limit`]).
-pub const MATCH_LIMIT_FLAGS: &str =
-    "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
-
-/// Whether `games.pgn` holds a comment after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum PgnComments {
-    /// `{book}` after book moves, `{score/depth}` (cutechess style, `+0.35/12`) after engine moves.
-    #[default]
-    On,
-    /// No comments (cutechess-cli's minimal PGN, `-pgnout FILE min`).
-    Off,
-}
-
-/// Flags of `arbiter match`.
-///
-/// Without flags: the built-in `seed` against `nomob` (the seed without mobility) on the default book
-/// (`suites/openings/arbiter-book.epd`), 5000 nodes per move, one game per core, until an SPRT with nElo
-/// [0, 10] decides.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct MatchArgs {
-    /// An engine: a built-in build `name=NAME[,config=FILE.toml]` (without `config=` the name must be built in:
-    /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
-    /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
-    /// `nodes=N`, `depth=N`, `timemargin=MS`; and `bench=N`, its bench signature, checked before the match (a
-    /// mismatch refuses it, exit 2). Give it two or more times; more than two play a round robin.
-    /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
-    /// (`option.SyzygyPath="/a,/b"`, `args="--threads 1 'a b'"`). An external engine needs a limit, and every
-    /// option.NAME must be one it lists (see --allow-unknown-options). Default: `--engine name=seed --engine
-    /// name=nomob`.
-    #[arg(long = "engine", value_name = "SPEC")]
-    pub engines: Vec<String>,
-
-    /// Settings for every engine, as in --engine but without name, config and cmd (for example
-    /// `tc=10+0.1,timemargin=50,option.Threads=1`); an engine's own keys win.
-    #[arg(long, value_name = "SPEC")]
-    pub each: Option<String>,
-
-    /// Time control for every engine, like `--each tc=TC`: `40/60+0.6` (40 moves in 60 s, 0.6 s increment),
-    /// `10+0.1`, `5`. The runner keeps the clocks; a side that overruns (beyond timemargin) loses on time.
-    #[arg(long, value_name = "TC")]
-    pub tc: Option<String>,
-
-    /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on; without it
-    /// such a failure stops the match once the games in play end. Even with it, an engine that fails to start
-    /// for 3 games in a row stops the match (exit 1; fix it and --resume).
-    #[arg(long)]
-    pub recover: bool,
-
-    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
-    /// (often a typo) refuses the match before any game, suggesting the closest names the engine lists.
-    #[arg(long)]
-    pub allow_unknown_options: bool,
-
-    /// Check every engine's `bench=N` signature again at each worker's first start of the engine (it is always
-    /// checked once before the match); a wrong signature stops the match (exit 2).
-    #[arg(long)]
-    pub bench_check: bool,
-
-    /// Scale every time control (tc base and increment, st) by REF / the nps measured now by the first engine's
-    /// bench, as fishtest and OpenBench do, so that results compare across machines; nodes and depth are kept.
-    /// The scaled limits are recorded in run.toml, and a resume keeps them. Refused (exit 2) when no engine
-    /// has a time limit.
-    #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "REF")]
-    pub tc_scale_nps: Option<u64>,
-
-    /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
-    pub handshake_timeout_ms: u64,
-
-    /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
-    /// milliseconds; no answer is a stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_PING_TIMEOUT_MS)]
-    pub ping_timeout_ms: u64,
-
-    /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
-    /// stall (a loss).
-    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
-    pub stall_timeout_ms: u64,
-
-    /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
-    /// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]` (`start`: the 1-based number
-    /// of the first opening played in the playing order; the openings before it are played last when the
-    /// openings are cycled, so with order=random, `start=N` skips the first N-1 openings of the shuffled
-    /// order). Each opening is played as a game pair. Default: suites/openings/arbiter-book.epd.
-    #[arg(long, value_name = "FILE|SPEC")]
-    pub openings: Option<PathBuf>,
-
-    /// For PGN openings: play the first N plies of each game as the book (default: the whole game). Same as
-    /// `plies=` of --openings.
-    #[arg(value_parser = crate::cli::args::int_in(0u32, 10_000), long, value_name = "N")]
-    pub plies: Option<u32>,
-
-    /// Opening order: file order, or shuffled by --seed (default: random). Same as `order=` of --openings.
-    #[arg(long, value_parser = crate::cli::args::opening_order())]
-    pub order: Option<OpeningOrder>,
-
-    /// Seed of the random opening order (the same seed gives the same order).
-    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
-
-    /// The game: chess, or Xiangqi (built-in builds `seed` and `nopsqt`, `config=` a Xiangqi config such as
-    /// configs/xiangqi/seed.toml, `cmd=` a UCI engine with `UCI_Variant` xiangqi such as fairy-stockfish; default
-    /// book suites/openings/xiangqi-book.epd; games.pgn with `[Variant "xiangqi"]` and coordinate moves).
-    #[arg(long, value_parser = crate::cli::args::game(), default_value = "chess")]
-    pub game: GameKind,
-
-    /// The variant: standard chess, or Chess960 (also double Fischer random books): opening FENs are read with
-    /// X-FEN or Shredder-FEN castling, games are written with `[Variant "chess960"]`.
-    #[arg(long, value_parser = crate::cli::args::variant(), default_value = "standard")]
-    pub variant: Variant,
-
-    /// How the engines are paired: every engine against every other (round-robin), or the first engine against
-    /// each of the others (gauntlet: pairings first-second, first-third, ...).
-    #[arg(long, value_parser = crate::cli::args::tournament(), default_value = "round-robin")]
-    pub tournament: Tournament,
-
-    /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
-    #[arg(long)]
-    pub repeat: bool,
-
-    /// Keep the colours in both games of a pair: the pairing's first engine has White in both (the
-    /// pentanomial still counts the two games as a pair).
-    #[arg(long)]
-    pub noswap: bool,
-
-    /// Total games over all pairings, rounded up to whole pairs (pairs are handed out pairing by pairing, in
-    /// rounds).
-    #[arg(value_parser = crate::cli::args::count, long, value_name = "N", conflicts_with = "rounds")]
-    pub games: Option<u64>,
-
-    /// Game pairs per pairing (round robin of N engines: N(N-1)/2 pairings; gauntlet: N-1). Without --games or
-    /// --rounds: until the SPRT decides (at most 100000 games), or, without an SPRT, every opening once per
-    /// pairing (at most 100000 games).
-    #[arg(value_parser = crate::cli::args::count, long, value_name = "N")]
-    pub rounds: Option<u64>,
-
-    /// Print the reports (cutechess-cli and fastchess lines for every pairing) to stdout every N games; 0 for
-    /// only at the end. They are printed at the end and written to summary.txt in any case.
-    #[arg(long = "ratinginterval", value_name = "N", default_value_t = DEFAULT_RATING_INTERVAL)]
-    pub rating_interval: u64,
-
-    /// Comments after each move in games.pgn: on (`{book}`, and `{+0.35/12}` score/depth for engine moves, the
-    /// cutechess-cli habit) or off (minimal PGN).
-    #[arg(long = "pgn-comments", value_enum, default_value_t = PgnComments::On)]
-    pub pgn_comments: PgnComments,
-
-    /// Games played at once, 1 to 1024 (default: the number of cores); never more than the pairs to play.
-    #[arg(long, value_name = "N")]
-    pub concurrency: Option<u32>,
-
-    /// The move limits every engine gets where its spec sets none.
-    #[command(flatten)]
-    pub limits: LimitArgs,
-
-    /// Adjudication.
-    #[command(flatten)]
-    pub adjudication: AdjudicationArgs,
-
-    /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic|bayeselo]` over game pairs, from the
-    /// first engine's view; stops launching pairs once it decides. Two engines only. Default for two engines
-    /// without --games/--rounds: elo0=0,elo1=10.
-    #[arg(long, value_name = "SPEC")]
-    pub sprt: Option<String>,
-
-    /// Output folder (created if needed; refused if it already holds results). Default:
-    /// `results/NAME-N` with NAME from --name or the UTC timestamp, and N the first free number.
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-
-    /// Name of the run: the stem of the default output folder and the PGN Event tag (at most 100 characters,
-    /// no control characters, '/', '\' or leading '.').
-    #[arg(long, value_name = "NAME")]
-    pub name: Option<String>,
-
-    /// Continue the interrupted run in DIR where it stopped, with the same schedule: the games recorded are
-    /// kept, the others played. The flags are those recorded in DIR/run.toml; only --concurrency and
-    /// --recover may be given too. Refused when the engines, openings or settings changed since.
-    #[arg(long, value_name = "DIR")]
-    pub resume: Option<PathBuf>,
-
-    /// Play shard I of N (1-based: 1/8 to 8/8): the game pairs k (0-based) with k mod N = I-1. Needs a fixed
-    /// length (--games or --rounds). With --sprt, the shards of one run (sibling folders `RUN/shard-I`) take the SPRT
-    /// together over all their pairs and all stop when it decides (RUN/decision.toml). Combine the shards with
-    /// `arbiter merge`.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<Shard>,
-}
-
-/// The move limits of `--nodes`, `--depth` and `--movetime-ms`, for the engines whose spec sets none (shared by
-/// `arbiter match` and `arbiter spsa`).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct LimitArgs {
-    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
-    /// without a limit is refused).
-    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
-    pub nodes: Option<u64>,
-
-    /// Search depth per move, in plies.
-    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
-    pub depth: Option<u32>,
-
-    /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
-    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
-    pub movetime_ms: Option<u64>,
-}
-
-/// The adjudication flags `--draw`, `--resign` and `--maxmoves` (shared by `arbiter match` and `arbiter spsa`).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct AdjudicationArgs {
-    /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
-    /// (book included; N >= 1), a draw once the last 2M plies (M moves of each side) were all scored within CP
-    /// centipawns of zero, mate scores never; a capture, a pawn move or a move without a score restarts the count.
-    #[arg(long, value_name = "SPEC")]
-    pub draw: Option<String>,
-
-    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]` (cutechess-cli's rule): after its own
-    /// move, a side loses when its own score (mate scores included, from its own view) was <= -CP for its last
-    /// N moves; with twosided=true (default false) its opponent's own score must also have been >= CP for its
-    /// last N moves.
-    #[arg(long, value_name = "SPEC")]
-    pub resign: Option<String>,
-
-    /// Draw after a player's move once the game has N full moves (plies from the start position, book
-    /// included, reach 2N), as cutechess-cli's -maxmoves.
-    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
-    pub maxmoves: Option<u32>,
-}
+pub use super::match_args::{AdjudicationArgs, LimitArgs, MATCH_LIMIT_FLAGS, MatchArgs, PgnComments};
 
 /// The input error (exit 2) of `arbiter command --game russian|english`: checkers is not played.
 pub(crate) fn refuse_checkers(game: GameKind, command: &'static str) -> Failure {
@@ -336,44 +106,28 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     Ok(plan)
 }
 
-/// Scales the limits of the plan's engines by `reference` / the nps of the first engine's bench
-/// (`--tc-scale-nps`), and says so on stderr.
+/// Scales the limits of the plan's engines (`--tc-scale-nps`, [`MatchPlan::scale_time_controls`]), and says so
+/// on stderr.
 ///
 /// # Errors
 /// No engine with a time limit (exit 2); the bench's [`BenchError`](arbiter::player::BenchError): exit 2 when it
-/// is the input, 1 otherwise.
+/// is the input, else an internal failure.
 fn scale_time_controls(plan: &mut MatchPlan, reference: u64) -> Result<TcScalePlan, Failure> {
-    use arbiter::player::bench::{BenchOptions, scale_limit, tc_scale_factor};
-    let engines = &mut plan.engines;
-    let first = engines.first().ok_or_else(|| anyhow::anyhow!("--tc-scale-nps: no engine"))?;
-    // Nothing to scale: refused rather than a bench whose factor changes nothing.
-    if engines.iter().all(|e| e.limit.tc.is_none() && e.limit.movetime_ms.is_none()) {
-        return Err(Failure::Input(anyhow::anyhow!(
-            "--tc-scale-nps: no engine has a time limit (tc or st) to scale; node and depth limits are never scaled"
-        )));
-    }
-    let measured = first.load(plan.game)?.bench(&BenchOptions::default()).map_err(|error| {
-        let error = anyhow::anyhow!("--tc-scale-nps: {error}");
-        if error.downcast_ref::<arbiter::player::BenchError>().is_some_and(|e| !e.is_input()) {
-            Failure::Internal(error)
-        } else {
-            Failure::Input(error)
-        }
+    let scale = plan.scale_time_controls(reference).map_err(|e| match e {
+        TcScaleError::Engine(e) => Failure::Input(e.into()),
+        e if e.is_input() => Failure::Input(anyhow::anyhow!("--tc-scale-nps: {e}")),
+        e => Failure::Internal(anyhow::anyhow!("--tc-scale-nps: {e}")),
     })?;
-    let factor = tc_scale_factor(reference, measured.nps);
-    let unscaled: Vec<String> = engines.iter().map(|e| e.limit.to_string()).collect();
-    let name = first.name.clone();
-    for engine in engines.iter_mut() {
-        engine.limit = scale_limit(engine.limit, factor);
-    }
-    let scaled: Vec<String> = engines.iter().map(|e| e.limit.to_string()).collect();
+    let scaled: Vec<String> = plan.engines.iter().map(|e| e.limit.to_string()).collect();
     super::stderr_line(format_args!(
-        "arbiter match: --tc-scale-nps {reference}: {name} benches {} nps here: factor {factor:.4}; limits {} -> {}",
-        measured.nps,
-        unscaled.join(" vs "),
+        "arbiter match: --tc-scale-nps {reference}: {} benches {} nps here: factor {:.4}; limits {} -> {}",
+        scale.engine,
+        scale.measured_nps,
+        scale.factor,
+        scale.unscaled.join(" vs "),
         scaled.join(" vs ")
     ));
-    Ok(TcScalePlan { reference_nps: reference, measured_nps: measured.nps, engine: name, factor, unscaled })
+    Ok(scale)
 }
 
 /// The value given by a flag or by the matching key of `--openings` (they must agree when both are given).
@@ -397,4 +151,249 @@ fn one_of<T: PartialEq + std::fmt::Debug + Copy>(
 /// A flag value as the user typed it: `Random` becomes `random`.
 fn value_text<T: std::fmt::Debug>(value: T) -> String {
     format!("{value:?}").to_ascii_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::error_text;
+    use arbiter::engine::chess::EngineConfig;
+    use arbiter::game::Game;
+    use arbiter::runner::MatchSpec;
+    use arbiter::runner::plan::DEFAULT_NODES;
+    use arbiter::runner::plan::{PlanError, parse_mem_total};
+    use arbiter::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
+    use std::path::PathBuf;
+
+    /// The flags' match as `arbiter match` builds it: the plan, then its spec.
+    fn build_spec<G: Game>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
+        plan_of(args)?.spec::<G>().map_err(input)
+    }
+
+    fn input(error: PlanError) -> Failure {
+        Failure::Input(error.into())
+    }
+
+    fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
+        arbiter::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
+    }
+
+    fn config_dir() -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("arbiter-match-plan-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn meminfo_and_the_hash_budget() {
+        let meminfo = "MemTotal:       16318480 kB\nMemFree:         1234 kB\n";
+        assert_eq!(parse_mem_total(meminfo), Some(15_936));
+        assert_eq!(parse_mem_total("MemFree: 1 kB\n"), None);
+        assert_eq!(parse_mem_total("MemTotal: lots\n"), None);
+
+        let book = config_dir().join("hash-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let path = config_dir().join("big-hash.toml");
+        let mut config = EngineConfig::seed();
+        config.name = "big".into();
+        config.hash_mb = 4096;
+        std::fs::write(&path, config.to_toml()).unwrap();
+        let args = MatchArgs {
+            openings: Some(book),
+            engines: vec!["name=seed".into(), format!("config={}", path.display())],
+            games: Some(16),
+            concurrency: Some(4),
+            ..MatchArgs::default()
+        };
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
+        // 4 workers x (16 + 4096) MiB = 16448 MiB: fits in 64 GiB, not in 16 GiB.
+        assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
+        assert!(check_hash_memory(&spec, None).is_ok());
+        let Err(Failure::Input(err)) = check_hash_memory(&spec, Some(16_384)) else { panic!("accepted") };
+        let err = err.to_string();
+        assert!(err.contains("4 workers x (seed 16 MiB (built-in) + big 4096 MiB ("), "{err}");
+        assert!(err.contains("= 16448 MiB") && err.contains("of the 16384 MiB"), "{err}");
+        assert!(err.ends_with(&format!("lower search.hash_mb in {} or --concurrency", path.display())), "{err}");
+    }
+
+    #[test]
+    fn concurrency_is_capped() {
+        let book = config_dir().join("cap-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let args = |games, concurrency| MatchArgs {
+            openings: Some(book.clone()),
+            games: Some(games),
+            concurrency: Some(concurrency),
+            ..MatchArgs::default()
+        };
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(4, 16)).ok().unwrap().concurrency, 2);
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(100, 3)).ok().unwrap().concurrency, 3);
+        assert_eq!(build_spec::<arbiter::chess::ChessGame>(&args(5000, 1024)).ok().unwrap().concurrency, 1024);
+        let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(5000, 1025)) else {
+            panic!("accepted")
+        };
+        assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
+    }
+
+    #[test]
+    fn openings_key_values_and_flags() {
+        let pgn = config_dir().join("kv-book.pgn");
+        std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n").unwrap();
+        let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
+        let build = |args: MatchArgs| match build_spec::<arbiter::chess::ChessGame>(&args) {
+            Ok(spec) => Ok(spec),
+            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
+        };
+        let args =
+            MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };
+        let spec = build(args).unwrap();
+        assert_eq!((spec.order, spec.start, spec.openings[0].moves.len()), (OpeningOrder::Sequential, 2, 2));
+        assert_eq!(spec.schedule().pair(0).opening, 1);
+        assert_eq!(spec.openings_source, pgn.display().to_string());
+        // The separate flags give the same values, and may repeat them.
+        let args = MatchArgs {
+            openings: kv(",order=sequential"),
+            order: Some(OpeningOrder::Sequential),
+            plies: Some(3),
+            games: Some(2),
+            ..MatchArgs::default()
+        };
+        let spec = build(args).unwrap();
+        assert_eq!((spec.order, spec.openings[0].moves.len()), (OpeningOrder::Sequential, 3));
+        let args = MatchArgs { openings: Some(pgn.clone()), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap().order, OpeningOrder::Random);
+
+        let args = MatchArgs { openings: kv(",plies=2"), plies: Some(4), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap_err(), "--plies 4 conflicts with --openings plies=2; give one of them");
+        let args = MatchArgs {
+            openings: kv(",order=random"),
+            order: Some(OpeningOrder::Sequential),
+            games: Some(2),
+            ..MatchArgs::default()
+        };
+        assert_eq!(
+            build(args).unwrap_err(),
+            "--order sequential conflicts with --openings order=random; give one of them"
+        );
+        let args = MatchArgs { openings: kv(",start=3"), games: Some(2), ..MatchArgs::default() };
+        assert_eq!(build(args).unwrap_err(), format!("--openings start=3: {} holds only 2 openings", pgn.display()));
+        let args = MatchArgs { openings: kv(",format=epd"), games: Some(2), ..MatchArgs::default() };
+        let err = build(args).unwrap_err();
+        assert!(err.starts_with(&format!("opening file {}:1", pgn.display())), "{err}");
+        let args = MatchArgs { openings: kv(",start=x"), games: Some(2), ..MatchArgs::default() };
+        assert!(build(args).unwrap_err().starts_with("--openings: start=\"x\" is not valid"));
+    }
+
+    #[test]
+    fn tournament_colours_and_variant() {
+        let book = config_dir().join("960-book.epd");
+        std::fs::write(&book, "nrbkqbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBKQBRN w GBgb - 0 1\n").unwrap();
+        let three = vec![
+            "name=seed".to_string(),
+            "name=nomob".into(),
+            format!("name=s3,config={}", {
+                let p = config_dir().join("s3.toml");
+                std::fs::write(&p, EngineConfig::seed().to_toml()).unwrap();
+                p.display().to_string()
+            }),
+        ];
+        let args = MatchArgs {
+            openings: Some(book.clone()),
+            engines: three,
+            tournament: Tournament::Gauntlet,
+            noswap: true,
+            repeat: true,
+            variant: Variant::Chess960,
+            rounds: Some(1),
+            ..MatchArgs::default()
+        };
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
+        assert_eq!((spec.tournament, spec.swap, spec.variant), (Tournament::Gauntlet, false, Variant::Chess960));
+        assert_eq!(spec.schedule().pairings, [(0, 1), (0, 2)]);
+        assert!(spec.openings[0].start.is_chess960());
+        let args = MatchArgs { variant: Variant::Standard, ..args };
+        let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args) else {
+            panic!("a Chess960 book read as standard chess")
+        };
+        assert!(error_text(&err).contains("need Chess960 mode"), "{err}");
+    }
+
+    #[test]
+    fn spec_defaults_and_conflicts() {
+        let book = config_dir().join("book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let args = MatchArgs { openings: Some(book.clone()), ..MatchArgs::default() };
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
+        assert_eq!(spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["seed", "nomob"]);
+        assert!(spec.engines.iter().all(|e| e.limit.nodes == Some(DEFAULT_NODES)));
+        assert_eq!(spec.length, MatchLength::UntilDecided);
+        let sprt = spec.sprt.unwrap();
+        assert_eq!((sprt.elo0(), sprt.elo1()), (0.0, 10.0));
+
+        let args = MatchArgs { openings: Some(book.clone()), games: Some(5), ..MatchArgs::default() };
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
+        assert!(spec.sprt.is_none());
+        assert_eq!(spec.length, MatchLength::Games(5));
+
+        let three = vec![
+            "name=seed".to_string(),
+            "name=nomob".into(),
+            format!("name=s2,config={}", {
+                let p = config_dir().join("s2.toml");
+                std::fs::write(&p, EngineConfig::seed().to_toml()).unwrap();
+                p.display().to_string()
+            }),
+        ];
+        let args = MatchArgs { openings: Some(book.clone()), engines: three.clone(), ..MatchArgs::default() };
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args).ok().unwrap();
+        assert_eq!(spec.length, MatchLength::EachOpening);
+        assert!(spec.sprt.is_none());
+        let args = MatchArgs {
+            openings: Some(book.clone()),
+            engines: three,
+            sprt: Some("elo0=0,elo1=5".into()),
+            ..MatchArgs::default()
+        };
+        assert!(matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(_))));
+        let args = MatchArgs {
+            openings: Some(book.clone()),
+            engines: vec!["name=seed".into(), "name=seed".into()],
+            ..MatchArgs::default()
+        };
+        assert!(
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
+        );
+        let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
+        assert!(
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
+        );
+        let pgn = config_dir().join("book.pgn");
+        std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
+        let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
+        assert!(
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
+        );
+    }
+
+    #[test]
+    fn a_shard_needs_a_fixed_length() {
+        let book = config_dir().join("shard-book.epd");
+        std::fs::write(&book, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
+        let args = |games: Option<u64>, sprt: Option<&str>| MatchArgs {
+            openings: Some(book.clone()),
+            games,
+            sprt: sprt.map(str::to_string),
+            shard: Some(Shard::new(2, 3).unwrap()),
+            ..MatchArgs::default()
+        };
+        for (games, sprt) in [(None, None), (None, Some("elo0=0,elo1=5"))] {
+            let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(games, sprt)) else {
+                panic!("accepted")
+            };
+            assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
+        }
+        let spec = build_spec::<arbiter::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
+        assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));
+        assert_eq!(spec.schedule().planned_pairs(), 3, "pairs 1, 4 and 7 of 10");
+    }
 }

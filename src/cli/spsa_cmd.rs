@@ -12,21 +12,18 @@
 //! and are recorded; `--resume` goes on).
 
 use super::match_plan::{AdjudicationArgs, LimitArgs, MatchArgs, plan_of};
+use super::progress::{MatchProgress, SpsaProgress};
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
-use arbiter::engine::Build;
 use arbiter::notation::quote::shown;
-use arbiter::player::EngineKind;
-use arbiter::runner::plan::{EngineBuild, EnginePlan, MatchPlan, UciPlan, parse_sprt};
-use arbiter::runner::run::{RunEnd, RunObserver, RunStart};
-use arbiter::runner::{MatchLength, MatchState};
+use arbiter::runner::plan::parse_sprt;
+use arbiter::runner::run::{RunEnd, RunObserver};
 use arbiter::spsa::gains::{DEFAULT_A_RATIO, DEFAULT_ALPHA, DEFAULT_GAMMA, Schedule};
-use arbiter::spsa::output::{IterationRow, values_text};
-use arbiter::spsa::params::{check_against, parse_params};
-use arbiter::spsa::run::{SpsaObserver, SpsaOverrides, SpsaPlan, SpsaRun, engine_options, with_values};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::path::{Path, PathBuf};
+use arbiter::spsa::output::values_text;
+use arbiter::spsa::plan::{SpsaRequest, plan_run};
+use arbiter::spsa::run::{SpsaOverrides, SpsaPlan, SpsaRun};
+use arbiter::spsa::validate::Validation;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Flags of `arbiter spsa`.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -152,7 +149,7 @@ const RESUME_FLAGS: [&str; 4] = ["resume", "concurrency", "recover", "validate"]
 
 fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) -> Result<i32, Failure> {
     let validate = args.validate.as_deref().map(parse_validate).transpose()?;
-    let mut progress = Progress::default();
+    let mut progress = SpsaProgress::default();
     let ended = match &args.resume {
         Some(dir) => {
             let command = <SpsaArgs as clap::Args>::augment_args(clap::Command::new("spsa"));
@@ -268,61 +265,20 @@ fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
         rating_interval: 0,
         ..MatchArgs::default()
     };
-    let mut plan = plan_of(&match_args)?;
-    let tuned = plan.engines[0].clone();
-    let opponent = plan.engines.get(1).cloned();
-    let (engines, tournament) = SpsaPlan::match_engines(&tuned, opponent.as_ref());
-    plan.engines = engines;
-    plan.tournament = tournament;
-    plan.length = MatchLength::Rounds(pairs);
-    plan.sprt = None;
-    plan.validate()?;
-
-    let text = arbiter::spsa::params::read_params_file(params_path)?;
-    let shown_path = params_path.display().to_string();
-    let params = parse_params(&text, &shown_path)?;
-    let engine = tuned.load(plan.game)?;
-    let (options, whole) = engine_options(&engine)?;
-    let names = if whole || !matches!(engine.kind, EngineKind::Uci(_)) {
-        check_against(&params, &text, &shown_path, &engine.name, &options)?
-    } else {
-        super::stderr_line(format_args!(
-            "warning: {}: the engine's reply to `uci` was too long to read whole; the parameters are sent unchecked",
-            engine.name
-        ));
-        params.iter().map(|p| p.name.clone()).collect()
-    };
-    let schedule = Schedule { alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio, iterations };
-    schedule.check(&params).map_err(|e| anyhow::anyhow!("{shown_path}: {e}"))?;
-    Ok(SpsaPlan {
-        format: arbiter::spsa::run::SPSA_FORMAT,
-        params_file: shown_path,
-        params,
-        names,
-        schedule,
+    let request = SpsaRequest {
+        plan: plan_of(&match_args)?,
+        params_file: params_path.clone(),
+        schedule: Schedule { alpha: args.alpha, gamma: args.gamma, a_ratio: args.a_ratio, iterations },
         pairs_per_iteration: pairs,
-        plan,
-        fingerprint: None,
-    })
+    };
+    let plan = plan_run(request, &mut |warning| super::stderr_line(format_args!("{warning}")))
+        .map_err(|e| Failure::Input(e.into()))?;
+    Ok(plan)
 }
-
-/// What `--validate` asks for.
-#[derive(Debug, Default, PartialEq)]
-struct Validate {
-    games: Option<u64>,
-    sprt: Option<String>,
-    out: Option<PathBuf>,
-}
-
-/// The default SPRT of `--validate`.
-const VALIDATE_SPRT: &str = "elo0=0,elo1=10";
-
-/// The most games `--validate` plays by default.
-const VALIDATE_GAMES: u64 = 20_000;
 
 /// Parses `--validate [games=N][,sprt=elo0=0 elo1=10 ...][,out=DIR]`.
-fn parse_validate(text: &str) -> anyhow::Result<Validate> {
-    let mut validate = Validate::default();
+fn parse_validate(text: &str) -> anyhow::Result<Validation> {
+    let mut validate = Validation::default();
     let mut seen: Vec<String> = Vec::new();
     for item in text.split(',').filter(|item| !item.trim().is_empty()) {
         let Some((key, value)) = item.split_once('=') else {
@@ -350,78 +306,29 @@ fn parse_validate(text: &str) -> anyhow::Result<Validate> {
     Ok(validate)
 }
 
-/// The build of the tuned engine at `values`, named `name`: an external engine with the values as options, the
-/// built-in engine as a config written to `file`.
-fn build_at(plan: &SpsaPlan, values: &[f64], name: &str, file: &Path) -> Result<EnginePlan, Failure> {
-    let (plus, _) = plan.sides();
-    let side_plan = &plan.plan.engines[plus];
-    let side = side_plan.load(plan.plan.game)?;
-    let spec = with_values(&side, name, &plan.params, &plan.names, values)?;
-    let mut engine = EnginePlan { name: name.to_string(), ..side_plan.clone() };
-    match &spec.kind {
-        EngineKind::Builtin(build) => {
-            let Build::Chess(config) = build else {
-                return Err(Failure::Internal(anyhow::anyhow!("with_values tunes only the chess engine")));
-            };
-            std::fs::write(file, config.to_toml())
-                .map_err(|e| Failure::System(anyhow::anyhow!("{}: cannot write: {e}", file.display())))?;
-            engine.build = EngineBuild::Config { path: file.to_path_buf() };
-            engine.source = file.display().to_string();
-        }
-        // The side's plan is absolute already: only its options change.
-        EngineKind::Uci(uci) => engine.build = EngineBuild::Uci(UciPlan::from(uci)),
-    }
-    Ok(engine)
-}
-
 /// Plays the tuned values against the start values until the SPRT decides, and prints the result.
-fn run_validation(plan: &SpsaPlan, run: &SpsaRun, validate: &Validate, interrupt: &AtomicBool) -> Result<i32, Failure> {
-    let out = validate.out.clone().unwrap_or_else(|| run.dir.join("validate"));
+fn run_validation(
+    plan: &SpsaPlan,
+    run: &SpsaRun,
+    validate: &Validation,
+    interrupt: &AtomicBool,
+) -> Result<i32, Failure> {
     let mut progress = MatchProgress::default();
-    if out.join(arbiter::runner::rundir::output::RUN_TOML).exists() {
-        // An earlier validation of this run was interrupted: go on with it.
-        super::stderr_line(format_args!("arbiter spsa: validating: resuming the match in {}", out.display()));
-        let overrides = arbiter::runner::run::ResumeOverrides::default();
-        let ended = arbiter::runner::rundir::resume::resume(&out, overrides, &mut progress, interrupt)
-            .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
-        return validation_outcome(ended, &progress);
-    }
-    let same = plan
-        .params
-        .iter()
-        .zip(run.theta.iter().zip(plan.start_values()))
-        .all(|(p, (&a, b))| arbiter::spsa::gains::shown_value(p, a) == arbiter::spsa::gains::shown_value(p, b));
-    if same {
-        super::stderr_line(format_args!(
-            "warning: the tuned values, as sent to the engine, are the start values: the validation plays one build \
-             against itself"
-        ));
-    }
-    let tuned = build_at(plan, &run.theta, "tuned", &run.dir.join("validate-tuned.toml"))?;
-    let start = build_at(plan, &plan.start_values(), "start", &run.dir.join("validate-start.toml"))?;
-    let sprt = validate.sprt.as_deref().unwrap_or(VALIDATE_SPRT);
-    let mut match_plan: MatchPlan = plan.plan.clone();
-    match_plan.engines = vec![tuned, start];
-    match_plan.tournament = arbiter::runner::Tournament::RoundRobin;
-    match_plan.sprt = Some(arbiter::runner::plan::SprtPlan::of(&parse_sprt(sprt)?));
-    match_plan.length = MatchLength::Games(validate.games.unwrap_or(VALIDATE_GAMES));
-    match_plan.output.out = Some(out);
-    match_plan.output.rating_interval = 0;
-    super::stderr_line(format_args!(
-        "arbiter spsa: validating: tuned against start values, SPRT {sprt}, at most {} games, in {}",
-        validate.games.unwrap_or(VALIDATE_GAMES),
-        match_plan.output.out.as_ref().map(|p| p.display().to_string()).unwrap_or_default()
-    ));
-    let ended = arbiter::runner::run::run(&match_plan, &mut progress, interrupt)
-        .map_err(|e| if e.is_input() { Failure::Input(e.into()) } else { Failure::System(e.into()) })?;
-    validation_outcome(ended, &progress)
+    let ended = arbiter::spsa::validate::validate(plan, run, validate, &mut progress, interrupt).map_err(|e| {
+        if e.is_internal() {
+            Failure::Internal(e.into())
+        } else if e.is_input() {
+            Failure::Input(e.into())
+        } else {
+            Failure::System(e.into())
+        }
+    })?;
+    validation_outcome(ended, &mut progress)
 }
 
 /// Prints the validation match's summary and decision; its exit code.
-fn validation_outcome(ended: RunEnd, progress: &MatchProgress) -> Result<i32, Failure> {
-    if let Some(bar) = &progress.bar {
-        bar.finish_and_clear();
-    }
+fn validation_outcome(ended: RunEnd, progress: &mut MatchProgress) -> Result<i32, Failure> {
+    progress.finished();
     match ended {
         RunEnd::NotStarted => Ok(EXIT_INTERRUPTED),
         RunEnd::Played(played) => {
@@ -453,132 +360,13 @@ fn validation_outcome(ended: RunEnd, progress: &MatchProgress) -> Result<i32, Fa
     }
 }
 
-/// The progress bar of the run: iterations done, pairs per second, the last update.
-#[derive(Default)]
-struct Progress {
-    bar: Option<ProgressBar>,
-    started: Option<Instant>,
-    games: u64,
-    per_iteration: u64,
-}
-
-impl Progress {
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-
-    fn print(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| super::stderr_line(format_args!("{text}"))),
-            None => super::stderr_line(format_args!("{text}")),
-        }
-    }
-
-    fn rate(&self) -> f64 {
-        let elapsed = self.started.map_or(0.0, |s| s.elapsed().as_secs_f64());
-        if elapsed > 0.0 { self.games as f64 / 2.0 / elapsed } else { 0.0 }
-    }
-}
-
-impl SpsaObserver for Progress {
-    fn note(&mut self, text: &str) {
-        self.print(text);
-    }
-
-    fn started(&mut self, plan: &SpsaPlan, done: u64, _games_recorded: u64) {
-        self.print(&format!(
-            "arbiter spsa: {} parameters of {} from {}, {} iterations of {} pairs{}, concurrency {}",
-            plan.params.len(),
-            plan.plan.engines[plan.sides().0].name.trim_end_matches('+'),
-            plan.params_file,
-            plan.schedule.iterations,
-            plan.pairs_per_iteration,
-            if plan.has_opponent() {
-                format!(" per side against {}", plan.plan.engines[0].name)
-            } else {
-                String::new()
-            },
-            plan.plan.concurrency.map_or_else(|| "one per core".to_string(), |n| n.to_string())
-        ));
-        let style = ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} iterations {msg}")
-            .expect("the template is valid")
-            .progress_chars("=> ");
-        let bar = ProgressBar::new(plan.schedule.iterations).with_style(style);
-        bar.set_position(done);
-        self.bar = Some(bar);
-        self.started = Some(Instant::now());
-        self.per_iteration = plan.games_per_iteration();
-    }
-
-    fn game_finished(&mut self, _iteration: u64) {
-        self.games += 1;
-    }
-
-    fn iteration_finished(&mut self, plan: &SpsaPlan, row: &IterationRow) {
-        let Some(bar) = &self.bar else { return };
-        bar.set_position(row.iteration);
-        let shown: Vec<String> =
-            plan.params.iter().zip(&row.theta).take(4).map(|(p, v)| format!("{} {v:.1}", p.name)).collect();
-        let more = if plan.params.len() > 4 { " ..." } else { "" };
-        bar.set_message(format!(
-            "{:.2} pairs/s, last result {:+}: {}{more}",
-            self.rate(),
-            row.result,
-            shown.join(", ")
-        ));
-    }
-
-    fn message(&mut self, text: &str) {
-        self.print(text);
-    }
-}
-
-/// The progress bar of the validation match: games and the LLR.
-#[derive(Default)]
-struct MatchProgress {
-    bar: Option<ProgressBar>,
-}
-
-impl RunObserver for MatchProgress {
-    fn note(&mut self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| super::stderr_line(format_args!("{text}"))),
-            None => super::stderr_line(format_args!("{text}")),
-        }
-    }
-
-    fn started(&mut self, start: &RunStart) {
-        let style = ProgressStyle::with_template("{elapsed_precise} {pos} games (SPRT, at most {len}) {msg}")
-            .expect("the template is valid");
-        let bar = ProgressBar::new(start.games_total).with_style(style);
-        bar.set_position(start.games_done);
-        self.bar = Some(bar);
-    }
-
-    fn game_finished(&mut self, state: &MatchState, _report: Option<&str>) {
-        let Some(bar) = &self.bar else { return };
-        bar.set_position(state.tally.games);
-        if let Some(sprt) = &state.sprt {
-            bar.set_message(format!("LLR {:.2} [{:.2}, {:.2}]", sprt.llr, sprt.lower, sprt.upper));
-        }
-    }
-
-    fn message(&mut self, text: &str) {
-        self.note(text);
-    }
-
-    fn finished(&mut self) {}
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn validate_specs() {
-        assert_eq!(parse_validate("").unwrap(), Validate::default());
+        assert_eq!(parse_validate("").unwrap(), Validation::default());
         let v = parse_validate("games=400,sprt=elo0=0 elo1=20 alpha=0.1,out=v").unwrap();
         assert_eq!(v.games, Some(400));
         assert_eq!(v.sprt.as_deref(), Some("elo0=0,elo1=20,alpha=0.1"));

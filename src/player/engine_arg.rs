@@ -606,4 +606,78 @@ mod tests {
         assert_eq!(b.weights.material, a.weights.material);
         assert!(EngineSpec::builtin("stockfish").is_none());
     }
+
+    /// A folder for the config files of a test.
+    fn config_dir() -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("arbiter-engine-arg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn engines_from_builtins_and_configs() {
+        let seed = parse_engine("name=seed").unwrap();
+        assert_eq!(seed.name, "seed");
+        assert_eq!(seed.source(), "built-in");
+        let nomob = parse_engine("name=nomob").unwrap();
+        let EngineKind::Builtin(crate::engine::Build::Chess(config)) = &nomob.kind else { panic!("nomob is built in") };
+        assert_eq!(config.weights.mobility, [0; 4]);
+
+        let path = config_dir().join("mine.toml");
+        let mut config = EngineConfig::seed();
+        config.name = "mine".into();
+        config.weights.bishop_pair = 7;
+        std::fs::write(&path, config.to_toml()).unwrap();
+        let text = format!("config={}", path.display());
+        let spec = parse_engine(&text).unwrap();
+        assert_eq!(spec.name, "mine");
+        let spec = parse_engine(&format!("name=other,{text}")).unwrap();
+        assert_eq!(spec.name, "other");
+        let EngineKind::Builtin(crate::engine::Build::Chess(loaded)) = &spec.kind else { panic!("a config build") };
+        assert_eq!(loaded.weights.bishop_pair, 7);
+        assert_eq!(loaded.name, "other");
+    }
+
+    #[test]
+    fn engine_errors_name_the_key_or_file() {
+        let err = parse_engine("name=seed,hash=16").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "--engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
+             nodes, depth, timemargin, option.*"
+        );
+        let err = parse_engine("name=x").unwrap_err().to_string();
+        assert!(err.contains("`x` has no config="), "{err}");
+        let err = parse_engine("name=x,config=/no/such/file.toml").unwrap_err().to_string();
+        assert!(err.contains("/no/such/file.toml"), "{err}");
+        let path = config_dir().join("bad.toml");
+        std::fs::write(&path, EngineConfig::seed().to_toml().replace("bishop_pair", "bishop_pear")).unwrap();
+        let err = parse_engine(&format!("name=x,config={}", path.display())).unwrap_err().to_string();
+        assert!(err.contains("bad.toml") && err.contains("bishop_pear"), "{err}");
+        assert!(matches!(parse_engine("config="), Err(EngineArgError::Config(_))));
+        assert!(matches!(parse_engine("name="), Err(EngineArgError::BadName { .. })));
+        assert!(matches!(parse_engine("config=x.toml,name=,"), Err(EngineArgError::KeyValue(_))));
+    }
+
+    #[test]
+    fn engine_names_that_break_pgn_tags_are_refused() {
+        for (file, name) in
+            [("empty.toml", ""), ("newline.toml", "a\nb"), ("quote.toml", "a\"b"), ("slash.toml", "a\\b")]
+        {
+            let path = config_dir().join(file);
+            let mut config = EngineConfig::seed();
+            config.name = name.to_string();
+            std::fs::write(&path, config.to_toml()).unwrap();
+            let err = parse_engine(&format!("config={}", path.display())).unwrap_err();
+            assert!(matches!(err, EngineArgError::BadName { .. }), "{err}");
+            let text = err.to_string();
+            assert!(text.starts_with(&format!("--engine: {}: key `name`: ", path.display())), "{text}");
+            // name= overrides the config's name.
+            let spec = parse_engine(&format!("name=fine,config={}", path.display())).unwrap();
+            assert_eq!(spec.name, "fine");
+        }
+        let err = parse_engine("name=a\tb").unwrap_err().to_string();
+        assert!(err.starts_with("--engine: name=: an engine name must not hold control characters"), "{err}");
+        assert!(parse_engine("name=\"seed\"").is_err());
+    }
 }

@@ -39,3 +39,49 @@ pub fn parse_adjudication(
         maxmoves,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::EloModel;
+
+    #[test]
+    fn sprt_bounds_are_checked() {
+        for (text, key) in [
+            ("elo0=5,elo1=5", "elo1"),
+            ("elo0=10,elo1=0", "elo1"),
+            ("elo0=0,elo1=inf", "elo1"),
+            ("elo0=-2001,elo1=5", "elo0"),
+            ("elo0=0,elo1=1e9,model=logistic", "elo1"),
+            ("elo0=0,elo1=5,alpha=0", "alpha"),
+            ("elo0=0,elo1=5,beta=1", "beta"),
+            ("elo0=0,elo1=5,alpha=-0.1", "alpha"),
+            ("elo0=0,elo1=5,alpha=0.6,beta=0.4", "beta"),
+            ("elo0=0,elo1=5,alpha=nan", "alpha"),
+        ] {
+            let err = parse_sprt(text).unwrap_err();
+            assert!(
+                matches!(&err, KeyValueError::BadValue { option, key: k, .. } | KeyValueError::Invalid { option, key: k, .. }
+                    if option == "--sprt" && k == key),
+                "{text}: {err}"
+            );
+        }
+        assert!(parse_sprt("elo0=-2000,elo1=2000,alpha=0.49,beta=0.5").is_ok());
+    }
+
+    #[test]
+    fn sprt_values() {
+        let sprt = parse_sprt("elo0=0,elo1=10").unwrap();
+        assert_eq!((sprt.elo0(), sprt.elo1(), sprt.alpha(), sprt.beta()), (0.0, 10.0, 0.05, 0.05));
+        assert_eq!(sprt.model(), EloModel::Normalized);
+        let sprt = parse_sprt("elo0=-1.5,elo1=3,alpha=0.1,beta=0.2,model=logistic").unwrap();
+        assert_eq!((sprt.elo0(), sprt.alpha(), sprt.beta(), sprt.model()), (-1.5, 0.1, 0.2, EloModel::Logistic));
+        let err = parse_sprt("elo0=0").unwrap_err().to_string();
+        assert_eq!(err, "--sprt: missing key `elo1`");
+        let err = parse_sprt("elo0=0,elo1=5,alpha=1.5").unwrap_err().to_string();
+        assert!(err.contains("alpha=\"1.5\""), "{err}");
+        let err = parse_sprt("elo0=0,elo1=5,model=bayes").unwrap_err().to_string();
+        assert!(err.contains("model=\"bayes\""), "{err}");
+        assert!(parse_sprt("elo0=nan,elo1=5").is_err());
+    }
+}

@@ -31,12 +31,14 @@ pub use crate::player::plan::{EngineBuild, EnginePlan, UciPlan, absolute};
 use crate::stats::{EloModel, SprtSpec};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+pub use tc_scale::TcScaleError;
 use thiserror::Error;
 
 mod defaults;
 mod grammar;
 mod memory;
 mod serde_names;
+mod tc_scale;
 
 pub use defaults::{MatchRequest, book_of, default_book, default_engines, working_directory};
 pub use grammar::{parse_adjudication, parse_sprt};
@@ -433,6 +435,16 @@ pub(crate) use crate::notation::wide;
 pub(crate) mod tests {
     use super::*;
     use crate::player::{MoveLimit, TimeControl};
+
+    #[test]
+    fn run_names() {
+        assert!(check_run_name("nightly-2").is_ok());
+        assert!(check_run_name(&"x".repeat(MAX_NAME_CHARS)).is_ok());
+        for bad in ["", ".hidden", "a/b", "a\\b", "a\nb", "tab\there", &"x".repeat(MAX_NAME_CHARS + 1)] {
+            let Err(err) = check_run_name(bad) else { panic!("{bad:?} was accepted") };
+            assert!(err.to_string().starts_with("--name "), "{err}");
+        }
+    }
 
     /// A plan of `seed` against `nomob` on the start position book of the shared suites.
     pub(crate) fn plan() -> MatchPlan {

@@ -1,0 +1,237 @@
+//! The flags of `arbiter match` ([`MatchArgs`], with [`LimitArgs`] and [`AdjudicationArgs`], which `arbiter spsa`
+//! shares): what clap reads; `match_plan::plan_of` turns them into a plan.
+
+use arbiter::games::GameKind;
+use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
+use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
+use std::path::PathBuf;
+
+/// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
+/// ([`arbiter::player::EngineSpec::require_limit`]).
+pub const MATCH_LIMIT_FLAGS: &str =
+    "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
+
+/// Whether `games.pgn` holds a comment after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum PgnComments {
+    /// `{book}` after book moves, `{score/depth}` (cutechess style, `+0.35/12`) after engine moves.
+    #[default]
+    On,
+    /// No comments (cutechess-cli's minimal PGN, `-pgnout FILE min`).
+    Off,
+}
+
+/// Flags of `arbiter match`.
+///
+/// Without flags: the built-in `seed` against `nomob` (the seed without mobility) on the default book
+/// (`suites/openings/arbiter-book.epd`), 5000 nodes per move, one game per core, until an SPRT with nElo
+/// [0, 10] decides.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MatchArgs {
+    /// An engine: a built-in build `name=NAME[,config=FILE.toml]` (without `config=` the name must be built in:
+    /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
+    /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
+    /// `nodes=N`, `depth=N`, `timemargin=MS`; and `bench=N`, its bench signature, checked before the match (a
+    /// mismatch refuses it, exit 2). Give it two or more times; more than two play a round robin.
+    /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
+    /// (`option.SyzygyPath="/a,/b"`, `args="--threads 1 'a b'"`). An external engine needs a limit, and every
+    /// option.NAME must be one it lists (see --allow-unknown-options). Default: `--engine name=seed --engine
+    /// name=nomob`.
+    #[arg(long = "engine", value_name = "SPEC")]
+    pub engines: Vec<String>,
+
+    /// Settings for every engine, as in --engine but without name, config and cmd (for example
+    /// `tc=10+0.1,timemargin=50,option.Threads=1`); an engine's own keys win.
+    #[arg(long, value_name = "SPEC")]
+    pub each: Option<String>,
+
+    /// Time control for every engine, like `--each tc=TC`: `40/60+0.6` (40 moves in 60 s, 0.6 s increment),
+    /// `10+0.1`, `5`. The runner keeps the clocks; a side that overruns (beyond timemargin) loses on time.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+
+    /// After an engine crashes, stalls or cannot start (the game is lost), restart it and go on; without it
+    /// such a failure stops the match once the games in play end. Even with it, an engine that fails to start
+    /// for 3 games in a row stops the match (exit 1; fix it and --resume).
+    #[arg(long)]
+    pub recover: bool,
+
+    /// Send an external engine an option.NAME it does not list (with a warning); without it such an option
+    /// (often a typo) refuses the match before any game, suggesting the closest names the engine lists.
+    #[arg(long)]
+    pub allow_unknown_options: bool,
+
+    /// Check every engine's `bench=N` signature again at each worker's first start of the engine (it is always
+    /// checked once before the match); a wrong signature stops the match (exit 2).
+    #[arg(long)]
+    pub bench_check: bool,
+
+    /// Scale every time control (tc base and increment, st) by REF / the nps measured now by the first engine's
+    /// bench, as fishtest and OpenBench do, so that results compare across machines; nodes and depth are kept.
+    /// The scaled limits are recorded in run.toml, and a resume keeps them. Refused (exit 2) when no engine
+    /// has a time limit.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "REF")]
+    pub tc_scale_nps: Option<u64>,
+
+    /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
+    pub handshake_timeout_ms: u64,
+
+    /// Time an external engine has to answer `isready` before a game and `stop` when out of time, in
+    /// milliseconds; no answer is a stall (a loss).
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_PING_TIMEOUT_MS)]
+    pub ping_timeout_ms: u64,
+
+    /// Longest search of an external engine under node or depth limits only, in milliseconds; longer is a
+    /// stall (a loss).
+    #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
+    pub stall_timeout_ms: u64,
+
+    /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
+    /// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]` (`start`: the 1-based number
+    /// of the first opening played in the playing order; the openings before it are played last when the
+    /// openings are cycled, so with order=random, `start=N` skips the first N-1 openings of the shuffled
+    /// order). Each opening is played as a game pair. Default: suites/openings/arbiter-book.epd.
+    #[arg(long, value_name = "FILE|SPEC")]
+    pub openings: Option<PathBuf>,
+
+    /// For PGN openings: play the first N plies of each game as the book (default: the whole game). Same as
+    /// `plies=` of --openings.
+    #[arg(value_parser = crate::cli::args::int_in(0u32, 10_000), long, value_name = "N")]
+    pub plies: Option<u32>,
+
+    /// Opening order: file order, or shuffled by --seed (default: random). Same as `order=` of --openings.
+    #[arg(long, value_parser = crate::cli::args::opening_order())]
+    pub order: Option<OpeningOrder>,
+
+    /// Seed of the random opening order (the same seed gives the same order).
+    #[arg(long, value_name = "S", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+
+    /// The game: chess, or Xiangqi (built-in builds `seed` and `nopsqt`, `config=` a Xiangqi config such as
+    /// configs/xiangqi/seed.toml, `cmd=` a UCI engine with `UCI_Variant` xiangqi such as fairy-stockfish; default
+    /// book suites/openings/xiangqi-book.epd; games.pgn with `[Variant "xiangqi"]` and coordinate moves).
+    #[arg(long, value_parser = crate::cli::args::game(), default_value = "chess")]
+    pub game: GameKind,
+
+    /// The variant: standard chess, or Chess960 (also double Fischer random books): opening FENs are read with
+    /// X-FEN or Shredder-FEN castling, games are written with `[Variant "chess960"]`.
+    #[arg(long, value_parser = crate::cli::args::variant(), default_value = "standard")]
+    pub variant: Variant,
+
+    /// How the engines are paired: every engine against every other (round-robin), or the first engine against
+    /// each of the others (gauntlet: pairings first-second, first-third, ...).
+    #[arg(long, value_parser = crate::cli::args::tournament(), default_value = "round-robin")]
+    pub tournament: Tournament,
+
+    /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
+    #[arg(long)]
+    pub repeat: bool,
+
+    /// Keep the colours in both games of a pair: the pairing's first engine has White in both (the
+    /// pentanomial still counts the two games as a pair).
+    #[arg(long)]
+    pub noswap: bool,
+
+    /// Total games over all pairings, rounded up to whole pairs (pairs are handed out pairing by pairing, in
+    /// rounds).
+    #[arg(value_parser = crate::cli::args::count, long, value_name = "N", conflicts_with = "rounds")]
+    pub games: Option<u64>,
+
+    /// Game pairs per pairing (round robin of N engines: N(N-1)/2 pairings; gauntlet: N-1). Without --games or
+    /// --rounds: until the SPRT decides (at most 100000 games), or, without an SPRT, every opening once per
+    /// pairing (at most 100000 games).
+    #[arg(value_parser = crate::cli::args::count, long, value_name = "N")]
+    pub rounds: Option<u64>,
+
+    /// Print the reports (cutechess-cli and fastchess lines for every pairing) to stdout every N games; 0 for
+    /// only at the end. They are printed at the end and written to summary.txt in any case.
+    #[arg(long = "ratinginterval", value_name = "N", default_value_t = DEFAULT_RATING_INTERVAL)]
+    pub rating_interval: u64,
+
+    /// Comments after each move in games.pgn: on (`{book}`, and `{+0.35/12}` score/depth for engine moves, the
+    /// cutechess-cli habit) or off (minimal PGN).
+    #[arg(long = "pgn-comments", value_enum, default_value_t = PgnComments::On)]
+    pub pgn_comments: PgnComments,
+
+    /// Games played at once, 1 to 1024 (default: the number of cores); never more than the pairs to play.
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<u32>,
+
+    /// The move limits every engine gets where its spec sets none.
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Adjudication.
+    #[command(flatten)]
+    pub adjudication: AdjudicationArgs,
+
+    /// SPRT `elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=normalized|logistic|bayeselo]` over game pairs, from the
+    /// first engine's view; stops launching pairs once it decides. Two engines only. Default for two engines
+    /// without --games/--rounds: elo0=0,elo1=10.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+
+    /// Output folder (created if needed; refused if it already holds results). Default:
+    /// `results/NAME-N` with NAME from --name or the UTC timestamp, and N the first free number.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Name of the run: the stem of the default output folder and the PGN Event tag (at most 100 characters,
+    /// no control characters, '/', '\' or leading '.').
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Continue the interrupted run in DIR where it stopped, with the same schedule: the games recorded are
+    /// kept, the others played. The flags are those recorded in DIR/run.toml; only --concurrency and
+    /// --recover may be given too. Refused when the engines, openings or settings changed since.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Play shard I of N (1-based: 1/8 to 8/8): the game pairs k (0-based) with k mod N = I-1. Needs a fixed
+    /// length (--games or --rounds). With --sprt, the shards of one run (sibling folders `RUN/shard-I`) take the SPRT
+    /// together over all their pairs and all stop when it decides (RUN/decision.toml). Combine the shards with
+    /// `arbiter merge`.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The move limits of `--nodes`, `--depth` and `--movetime-ms`, for the engines whose spec sets none (shared by
+/// `arbiter match` and `arbiter spsa`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Nodes per move (default for the built-in engines when no limit is given: 5000; an external engine
+    /// without a limit is refused).
+    #[arg(value_parser = crate::cli::args::nodes, long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Search depth per move, in plies.
+    #[arg(value_parser = crate::cli::args::depth, long, value_name = "PLIES")]
+    pub depth: Option<u32>,
+
+    /// Thinking time per move, in milliseconds (games are then not reproducible); like `--each st=`.
+    #[arg(value_parser = crate::cli::args::timeout_ms, long = "movetime-ms", value_name = "MS")]
+    pub movetime_ms: Option<u64>,
+}
+
+/// The adjudication flags `--draw`, `--resign` and `--maxmoves` (shared by `arbiter match` and `arbiter spsa`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct AdjudicationArgs {
+    /// Draw adjudication `movenumber=N,movecount=M,score=CP` (cutechess-cli's rule): after at least N full moves
+    /// (book included; N >= 1), a draw once the last 2M plies (M moves of each side) were all scored within CP
+    /// centipawns of zero, mate scores never; a capture, a pawn move or a move without a score restarts the count.
+    #[arg(long, value_name = "SPEC")]
+    pub draw: Option<String>,
+
+    /// Resign adjudication `movecount=N,score=CP[,twosided=true|false]` (cutechess-cli's rule): after its own
+    /// move, a side loses when its own score (mate scores included, from its own view) was <= -CP for its last
+    /// N moves; with twosided=true (default false) its opponent's own score must also have been >= CP for its
+    /// last N moves.
+    #[arg(long, value_name = "SPEC")]
+    pub resign: Option<String>,
+
+    /// Draw after a player's move once the game has N full moves (plies from the start position, book
+    /// included, reach 2N), as cutechess-cli's -maxmoves.
+    #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
+    pub maxmoves: Option<u32>,
+}
