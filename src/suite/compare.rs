@@ -55,6 +55,22 @@ pub enum CompareError {
     },
 }
 
+impl CompareError {
+    /// Whether the user's choice of engine or input is at fault (an engine without `go perft`, a spec or command
+    /// that cannot be used, an option it does not list, a position it cannot set up), not an engine that failed
+    /// the run (crashed, stalled, flooded).
+    pub fn is_input(&self) -> bool {
+        match self {
+            CompareError::NoPerft { .. }
+            | CompareError::Setup { .. }
+            | CompareError::Spec(_)
+            | CompareError::Command { .. }
+            | CompareError::Option(_) => true,
+            CompareError::Uci(_) => false,
+        }
+    }
+}
+
 /// Something that can count perft divided by root move: Arbiter itself or an external engine.
 pub trait PerftOracle {
     /// A name for reports.
