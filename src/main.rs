@@ -104,20 +104,8 @@ fn main() {
         Command::Datagen(args) => cli::datagen::run(args),
         Command::Checkers(args) => Ok(cli::checkers_cmd::run(args.command)),
     };
-    let code = match result {
-        Ok(code) => code,
-        Err(e) => match cli::io_exit_code(&e) {
-            Some(cli::EXIT_CLOSED_STDOUT) => cli::EXIT_CLOSED_STDOUT,
-            Some(code) => {
-                let _ = writeln!(std::io::stderr(), "error: {e:#}");
-                code
-            }
-            None => {
-                let _ = writeln!(std::io::stderr(), "error: {e:#}");
-                2
-            }
-        },
-    };
+    // Each command files its failure as bad input, a failed check or a failure of the system (`cli::Failure`).
+    let code = cli::exit_code(result);
     if code == 0 && cli::stdout_failed() {
         let _ = writeln!(std::io::stderr(), "error: writing to stdout failed; the printed report is incomplete");
         std::process::exit(cli::EXIT_SYSTEM);

@@ -8,6 +8,7 @@
 //! that differ between `--runs`, a node count other than the spec's `bench=N`); 130 interrupted (Ctrl-C or SIGTERM: the engine's process group is killed
 //! and Arbiter exits at once).
 
+use super::Classify as _;
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use arbiter::engine::chess::bench::{BENCH_FENS, DEFAULT_BENCH_DEPTH};
 use arbiter::player::bench::DEFAULT_BENCH_TIMEOUT_S;
@@ -48,7 +49,7 @@ pub struct BenchArgs {
 ///
 /// # Errors
 /// None in practice: errors are printed here and become the exit code.
-pub fn run(args: BenchArgs) -> anyhow::Result<i32> {
+pub fn run(args: BenchArgs) -> Result<i32, super::Failure> {
     install_bench_interrupt_handler();
     Ok(exit_code(bench(&args)))
 }
@@ -86,10 +87,10 @@ fn bench_words(text: &str) -> anyhow::Result<Vec<String>> {
 
 /// The bench of `args`, printed.
 fn bench(args: &BenchArgs) -> Result<i32, Failure> {
-    let spec = parse_engine(args.engine.as_deref().unwrap_or("name=seed"))?;
+    let spec = parse_engine(args.engine.as_deref().unwrap_or("name=seed")).input()?;
     let options = BenchOptions {
         depth: args.depth,
-        args: bench_words(args.bench_args.as_deref().unwrap_or_default())?,
+        args: bench_words(args.bench_args.as_deref().unwrap_or_default()).input()?,
         timeout: Duration::from_secs(args.bench_timeout),
     };
     let start = Instant::now();

@@ -2,6 +2,7 @@
 //! written to `suites/openings/arbiter-book.epd` by default (`--game xiangqi`:
 //! `suites/openings/xiangqi-book.epd`).
 
+use super::Classify as _;
 use anyhow::Context;
 use arbiter::engine::EngineGame;
 use arbiter::games::GameKind;
@@ -42,7 +43,7 @@ pub struct BookArgs {
 ///
 /// # Errors
 /// When the output file cannot be written.
-pub fn run(args: BookArgs) -> anyhow::Result<i32> {
+pub fn run(args: BookArgs) -> Result<i32, super::Failure> {
     let bad = |msg: String| {
         eprintln!("error: {msg}");
         Ok(2)
@@ -78,11 +79,11 @@ pub fn run(args: BookArgs) -> anyhow::Result<i32> {
     let book = make_book(&request);
     let entries = &book.entries;
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display())).input()?;
     }
-    let mut f =
-        std::io::BufWriter::new(std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?);
-    write_book(&book, &mut f).with_context(|| format!("writing {}", out.display()))?;
+    let file = std::fs::File::create(&out).with_context(|| format!("creating {}", out.display())).input()?;
+    let mut f = std::io::BufWriter::new(file);
+    write_book(&book, &mut f).with_context(|| format!("writing {}", out.display())).system()?;
     println!(
         "{} positions ({} random plies, |score| <= {} cp at {} nodes, seed {}) written to {}",
         entries.len(),

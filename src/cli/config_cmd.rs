@@ -33,7 +33,7 @@ pub enum ConfigAction {
 ///
 /// # Errors
 /// None beyond the exit code: problems are printed to stderr.
-pub fn run(args: ConfigArgs) -> anyhow::Result<i32> {
+pub fn run(args: ConfigArgs) -> Result<i32, super::Failure> {
     match args.action {
         ConfigAction::Show { name } => match chess_config(&name) {
             Ok(config) => {
@@ -56,7 +56,7 @@ pub fn run(args: ConfigArgs) -> anyhow::Result<i32> {
 }
 
 /// Prints an error and returns exit code 2.
-fn fail(message: &str) -> anyhow::Result<i32> {
+fn fail(message: &str) -> Result<i32, super::Failure> {
     eprintln!("arbiter config: {message}");
     Ok(2)
 }

@@ -15,6 +15,7 @@
 //! from the resumed run or an unusable resume file, no balanced opening found, an engine that cannot be started,
 //! a `bench=N` signature the engine does not measure), 3 a file that cannot be written, 130 interrupted.
 
+use super::Classify as _;
 use super::{EXIT_INTERRUPTED, Failure, exit_code};
 use arbiter::engine::registry::chess_config;
 use arbiter::player::bench::DEFAULT_BENCH_TIMEOUT_S;
@@ -183,7 +184,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 ///
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
-pub fn run(args: DatagenArgs) -> anyhow::Result<i32> {
+pub fn run(args: DatagenArgs) -> Result<i32, super::Failure> {
     Ok(exit_code(run_inner(&args)))
 }
 
@@ -204,7 +205,7 @@ fn failure(error: DatagenError) -> Failure {
 }
 
 fn run_inner(args: &DatagenArgs) -> Result<i32, Failure> {
-    let spec = args.request()?.validate().map_err(failure)?;
+    let spec = args.request().input()?.validate().map_err(failure)?;
     // Every engine is started once before any file is touched, as before a match: an engine that cannot
     // start (no such program, an option it does not list) leaves no output behind to --force or --resume.
     // A `bench=N` signature is checked first, as before a match: a wrong build is refused (exit 2, both

@@ -1,6 +1,7 @@
 //! `arbiter elo`: the rating list of every player in one or more `games.csv` files of `arbiter match`, rated
 //! together by maximum likelihood ([`arbiter::stats::rating_list`]), as a table on stdout and optionally as CSV.
 
+use super::{Classify as _, Failure};
 use anyhow::{Context, anyhow, bail};
 use arbiter::runner::rundir::rated::{GameSet, read_rated_games};
 use arbiter::stats::{DEFAULT_BOOTSTRAP, DEFAULT_SEED, PRIOR_DRAWS, RatingList, RatingOptions};
@@ -254,18 +255,19 @@ fn write_csv(path: &Path, list: &RatingList, names: &[String]) -> anyhow::Result
 /// # Errors
 /// Bad input (an unreadable file, a bad row as `file:line`, a bad `--anchor`, no games, players that never met
 /// the others) and a CSV that cannot be written; `main` exits with code 2.
-pub fn run(args: EloArgs) -> anyhow::Result<i32> {
-    let anchor = args.anchor.as_deref().map(parse_anchor).transpose()?;
-    let set = read_rated_games(&args.files)?;
+pub fn run(args: EloArgs) -> Result<i32, Failure> {
+    let anchor = args.anchor.as_deref().map(parse_anchor).transpose().input()?;
+    let set = read_rated_games(&args.files).input()?;
     if set.games.is_empty() {
         let files: Vec<String> = set.files.iter().map(|f| f.display().to_string()).collect();
-        bail!("no games in {}", files.join(", "));
+        return Err(Failure::Input(anyhow!("no games in {}", files.join(", "))));
     }
     let anchor = match anchor {
         Some((name, elo)) => {
             let player = set.names.iter().position(|n| *n == name).ok_or_else(|| {
                 anyhow!("--anchor {name}={elo}: no player named {name:?} (players: {})", set.names.join(", "))
-            })?;
+            });
+            let player = player.input()?;
             Some((player, elo))
         }
         None => None,
@@ -281,7 +283,8 @@ pub fn run(args: EloArgs) -> anyhow::Result<i32> {
             )
         }
         other => anyhow!(other),
-    })?;
+    });
+    let list = list.input()?;
     match args.format {
         super::args::OutputFormat::Text => {
             print!("{}\n{}", render_header(&list, &set, &options), render_table(&list, &set.names));
@@ -289,7 +292,8 @@ pub fn run(args: EloArgs) -> anyhow::Result<i32> {
         super::args::OutputFormat::Json => println!("{}", render_json(&list, &set, &options)),
     }
     if let Some(path) = &args.csv {
-        write_csv(path, &list, &set.names)?;
+        // A file that cannot be created is the user's --csv; a full disk is still exit 3 (`exit_code`).
+        write_csv(path, &list, &set.names).input()?;
     }
     Ok(0)
 }

@@ -7,6 +7,7 @@
 //! external engine without a limit, an engine that cannot be started before the run, as before a match), 3
 //! when the CSV cannot be written, 130 when interrupted (the rows written so far stay).
 
+use super::Classify as _;
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
 use anyhow::{Context, anyhow};
 use arbiter::chess::epd::read_epd_file;
@@ -66,7 +67,7 @@ static INTERRUPTED: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(Atomic
 ///
 /// # Errors
 /// None: every failure is printed and turned into its exit code here.
-pub fn run(args: EpdArgs) -> anyhow::Result<i32> {
+pub fn run(args: EpdArgs) -> Result<i32, super::Failure> {
     Ok(exit_code(run_inner(args)))
 }
 
@@ -79,16 +80,18 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
         (None, Some(path)) => format!("config={}", path.display()),
         (None, None) => "name=seed".to_string(),
     };
-    let mut spec = parse_engine(&spec_text)?;
+    let mut spec = parse_engine(&spec_text).input()?;
     if args.allow_unknown_options {
         spec.allow_unknown_options();
     }
     check_bench(&spec)?;
-    let records = read_epd_file(&args.file, false)?;
-    let tasks = tasks(&records).map_err(|e| match e {
-        SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
-        e => anyhow!("{}: {e}", args.file.display()),
-    })?;
+    let records = read_epd_file(&args.file, false).input()?;
+    let tasks = tasks(&records)
+        .map_err(|e| match e {
+            SuiteError::Record { line, error } => anyhow!("{}:{line}: {error}", args.file.display()),
+            e => anyhow!("{}: {e}", args.file.display()),
+        })
+        .input()?;
     if tasks.is_empty() {
         return Err(Failure::Input(anyhow!("no positions in {}", args.file.display())));
     }
@@ -96,7 +99,8 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
         .concurrency
         .or(args.threads)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
-    let request = EpdRequest::new(spec, args.depth, args.nodes, args.movetime_ms, args.stall_timeout_ms, concurrency)?;
+    let request =
+        EpdRequest::new(spec, args.depth, args.nodes, args.movetime_ms, args.stall_timeout_ms, concurrency).input()?;
 
     let sink: Box<dyn Write> = match &args.csv {
         Some(p) => Box::new(

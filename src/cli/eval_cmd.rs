@@ -20,7 +20,7 @@ pub struct EvalArgs {
 ///
 /// # Errors
 /// None beyond the exit code: problems are printed to stderr.
-pub fn run(args: EvalArgs) -> anyhow::Result<i32> {
+pub fn run(args: EvalArgs) -> Result<i32, super::Failure> {
     let config = match chess_config(&args.config) {
         Ok(c) => c,
         Err(e) => {

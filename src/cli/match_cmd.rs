@@ -75,7 +75,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 ///
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
-pub fn run(args: MatchArgs, given: &clap::ArgMatches) -> anyhow::Result<i32> {
+pub fn run(args: MatchArgs, given: &clap::ArgMatches) -> Result<i32, super::Failure> {
     install_interrupt_handler("match", &INTERRUPTED);
     Ok(exit_code(run_inner(args, given, &INTERRUPTED)))
 }
@@ -86,12 +86,11 @@ fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
         Some(dir) => {
             let refused = flags_refused_with_resume(given);
             if !refused.is_empty() {
-                return Err(anyhow::anyhow!(
+                return Err(Failure::Input(anyhow::anyhow!(
                     "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml \
                      (only --concurrency and --recover may be given)",
                     refused.join(", ")
-                )
-                .into());
+                )));
             }
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
             arbiter::runner::rundir::resume::resume(dir, overrides, &mut MatchProgress::default(), interrupt)

@@ -2,6 +2,7 @@
 //! by `arbiter match` and `arbiter spsa` (whose iterations are matches planned the same way: engines, limits,
 //! openings, adjudication).
 
+use super::Classify as _;
 use super::Failure;
 use arbiter::games::GameKind;
 use arbiter::player::engine_arg::{EachArgs, parse_engine_plan};
@@ -32,13 +33,14 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     if args.game.is_checkers() {
         return Err(refuse_checkers(args.game, "match"));
     }
-    let cwd = working_directory()?;
-    let each = EachArgs::parse(args.each.as_deref())?;
+    let cwd = working_directory().system()?;
+    let each = EachArgs::parse(args.each.as_deref()).input()?;
     let mut engines = args
         .engines
         .iter()
         .map(|text| parse_engine_plan(text, &each, args.game, &cwd))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .input()?;
     for engine in &mut engines {
         if let EngineBuild::Uci(uci) = &mut engine.build {
             uci.handshake_timeout_ms = args.handshake_timeout_ms;
@@ -48,13 +50,13 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         }
     }
     let tc = match &args.tc {
-        Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+        Some(text) => Some(TimeControl::parse(text).map_err(|e| anyhow::anyhow!("--tc: {e}")).input()?),
         None => None,
     };
     let limits = &args.limits;
     let openings = match &args.openings {
         Some(path) => Some(match path.to_str() {
-            Some(text) => OpeningsOption::parse(text)?,
+            Some(text) => OpeningsOption::parse(text).input()?,
             None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
         }),
         None => None,
@@ -74,11 +76,11 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         },
         limit_hint: MATCH_LIMIT_FLAGS.to_string(),
         openings,
-        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?.as_ref().map(SprtPlan::of),
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose().input()?.as_ref().map(SprtPlan::of),
         games: args.games,
         rounds: args.rounds,
     };
-    let mut plan = MatchPlan::with_defaults(request, &cwd)?;
+    let mut plan = MatchPlan::with_defaults(request, &cwd).input()?;
     if let Some(reference) = args.tc_scale_nps {
         plan.tc_scale = Some(scale_time_controls(&mut plan, reference)?);
     }
@@ -90,7 +92,8 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         args.adjudication.draw.as_deref(),
         args.adjudication.resign.as_deref(),
         args.adjudication.maxmoves,
-    )?;
+    )
+    .input()?;
     plan.variant = args.variant;
     plan.seed = args.seed;
     plan.tournament = args.tournament;
@@ -138,12 +141,11 @@ fn one_of<T: PartialEq + std::fmt::Debug + Copy>(
     from_openings: Option<T>,
 ) -> Result<Option<T>, Failure> {
     match (from_flag, from_openings) {
-        (Some(a), Some(b)) if a != b => Err(anyhow::anyhow!(
+        (Some(a), Some(b)) if a != b => Err(Failure::Input(anyhow::anyhow!(
             "{flag} {} conflicts with --openings {key}={}; give one of them",
             value_text(a),
             value_text(b)
-        )
-        .into()),
+        ))),
         (a, b) => Ok(a.or(b)),
     }
 }

@@ -39,7 +39,7 @@ pub struct MergeArgs {
 ///
 /// # Errors
 /// None in practice; the signature matches the other subcommands.
-pub fn run(args: MergeArgs) -> anyhow::Result<i32> {
+pub fn run(args: MergeArgs) -> Result<i32, super::Failure> {
     let request = MergeRequest { dirs: args.dirs, out: args.out };
     let outcome = merge(&request, &mut |warning| super::stderr_line(format_args!("{warning}")));
     Ok(exit_code(match outcome {

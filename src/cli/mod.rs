@@ -73,6 +73,7 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 pub const EXIT_SYSTEM: i32 = 3;
 
 /// A failure of the command, split by exit code.
+#[derive(Debug)]
 pub(crate) enum Failure {
     /// Bad input: exit 2.
     Input(anyhow::Error),
@@ -82,9 +83,28 @@ pub(crate) enum Failure {
     System(anyhow::Error),
 }
 
-impl<E: Into<anyhow::Error>> From<E> for Failure {
-    fn from(error: E) -> Failure {
-        Failure::Input(error.into())
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (Failure::Input(error) | Failure::Internal(error) | Failure::System(error)) = self;
+        f.write_str(&error_text(error))
+    }
+}
+
+/// Files an error as a [`Failure`] of one kind: every `?` in a command says which (there is no blanket `From`
+/// that would make every failure bad input). A failed check is [`Failure::Internal`], built where it is found.
+pub(crate) trait Classify<T> {
+    /// Bad input (the flags, the files given): exit 2.
+    fn input(self) -> Result<T, Failure>;
+    /// A failure of the system (a disk, a thread that cannot start): exit 3.
+    fn system(self) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<anyhow::Error>> Classify<T> for Result<T, E> {
+    fn input(self) -> Result<T, Failure> {
+        self.map_err(|e| Failure::Input(e.into()))
+    }
+    fn system(self) -> Result<T, Failure> {
+        self.map_err(|e| Failure::System(e.into()))
     }
 }
 

@@ -10,6 +10,7 @@
 //!
 //! Exit codes: 0 after the simulation, 2 for a bad flag (the message names it).
 
+use super::Classify as _;
 use arbiter::runner::MAX_GAMES;
 use arbiter::stats::{
     EloModel, ReadCut, ShardModel, ShardModelError, SimulationPlan, SimulationPlanError, SimulationRequest, simulate,
@@ -221,9 +222,9 @@ pub fn plan(args: &SimulateArgs) -> Result<SimulationPlan, SimulationPlanError> 
 ///
 /// # Errors
 /// Bad flags (see [`plan`] and [`ShardFlags::model`]); the caller exits with code 2.
-pub fn run(args: SimulateArgs) -> anyhow::Result<i32> {
-    let plan = plan(&args)?;
-    let shard_model = args.shards.model()?;
+pub fn run(args: SimulateArgs) -> Result<i32, super::Failure> {
+    let plan = plan(&args).input()?;
+    let shard_model = args.shards.model().input()?;
     let p = plan.dist.probabilities();
     let model = plan.spec.model();
     println!(
@@ -254,7 +255,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<i32> {
         }
     };
     let (report, sharded) = match args.threads {
-        Some(threads) => rayon::ThreadPoolBuilder::new().num_threads(threads).build()?.install(simulate_all),
+        Some(threads) => rayon::ThreadPoolBuilder::new().num_threads(threads).build().system()?.install(simulate_all),
         None => simulate_all(),
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -378,7 +379,10 @@ mod tests {
             SimulateArgs { elo: 50.0, elo1: 50.0, max_games: 400, threads: Some(1), shards: flags, ..args() }
         };
         assert_eq!(run(shards(|f| (f.concurrency, f.read_period, f.read_delay) = (2, Some(0.5), 1.0))).unwrap(), 0);
-        let error = |change| run(shards(change)).unwrap_err().to_string();
+        let error = |change| match run(shards(change)) {
+            Err(failure @ crate::cli::Failure::Input(_)) => failure.to_string(),
+            other => panic!("expected bad input, got {other:?}"),
+        };
         assert_eq!(error(|f| f.shards = Some(0)), "--shards: expected a number from 1 to 1024, got 0");
         assert_eq!(error(|f| f.read_every_pairs = 0), "--read-every-pairs: expected at least 1 pair, got 0");
         assert_eq!(error(|f| f.speed_ratio = 0.0), "--speed-ratio: expected a number from 1 to 1000, got 0");

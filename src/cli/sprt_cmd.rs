@@ -88,7 +88,7 @@ pub use super::args::OutputFormat;
 ///
 /// # Errors
 /// None in practice: errors are printed, with exit code 2.
-pub fn run(args: SprtArgs) -> anyhow::Result<i32> {
+pub fn run(args: SprtArgs) -> Result<i32, super::Failure> {
     if let Some(SprtCommand::Simulate(sim)) = args.command {
         return super::simulate_cmd::run(sim);
     }

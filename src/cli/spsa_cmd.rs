@@ -11,6 +11,7 @@
 //! list a parameter), 3 a failure of the system, 130 interrupted (Ctrl-C or SIGTERM: the pairs in play finish
 //! and are recorded; `--resume` goes on).
 
+use super::Classify as _;
 use super::match_plan::{AdjudicationArgs, LimitArgs, MatchArgs, plan_of};
 use super::progress::{MatchProgress, SpsaProgress};
 use super::{EXIT_INTERRUPTED, Failure, exit_code, install_interrupt_handler};
@@ -139,7 +140,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 ///
 /// # Errors
 /// None in practice: errors are printed here.
-pub fn run(args: SpsaArgs, given: &clap::ArgMatches) -> anyhow::Result<i32> {
+pub fn run(args: SpsaArgs, given: &clap::ArgMatches) -> Result<i32, super::Failure> {
     install_interrupt_handler("spsa", &INTERRUPTED);
     Ok(exit_code(run_inner(&args, given, &INTERRUPTED)))
 }
@@ -148,7 +149,7 @@ pub fn run(args: SpsaArgs, given: &clap::ArgMatches) -> anyhow::Result<i32> {
 const RESUME_FLAGS: [&str; 4] = ["resume", "concurrency", "recover", "validate"];
 
 fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) -> Result<i32, Failure> {
-    let validate = args.validate.as_deref().map(parse_validate).transpose()?;
+    let validate = args.validate.as_deref().map(parse_validate).transpose().input()?;
     let mut progress = SpsaProgress::default();
     let ended = match &args.resume {
         Some(dir) => {
@@ -156,12 +157,11 @@ fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
             let refused = super::flags_given_except(given, &command, &RESUME_FLAGS);
             if !refused.is_empty() {
                 let list = &refused;
-                return Err(anyhow::anyhow!(
+                return Err(Failure::Input(anyhow::anyhow!(
                     "--resume: {} cannot be given with --resume: the run keeps the settings in its spsa.toml (only \
                      --concurrency, --recover and --validate may be given)",
                     list.join(", ")
-                )
-                .into());
+                )));
             }
             let overrides = SpsaOverrides { concurrency: args.concurrency, recover: args.recover };
             arbiter::spsa::resume(dir, overrides, &mut progress, interrupt)
@@ -177,7 +177,7 @@ fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
         super::stderr_line(format_args!("arbiter spsa: interrupted before the run started; nothing was written"));
         return Ok(EXIT_INTERRUPTED);
     };
-    let plan = arbiter::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e))?;
+    let plan = arbiter::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e)).system()?;
     report(&plan, &run);
     let dir = run.dir.display();
     if let Some(failure) = &run.failure {
@@ -225,21 +225,20 @@ fn report(plan: &SpsaPlan, run: &SpsaRun) {
 /// file read and checked against the tuned engine's options.
 fn plan_spsa(args: &SpsaArgs) -> Result<SpsaPlan, Failure> {
     let Some(params_path) = &args.params else {
-        return Err(anyhow::anyhow!("--params FILE is required (or --resume DIR)").into());
+        return Err(Failure::Input(anyhow::anyhow!("--params FILE is required (or --resume DIR)")));
     };
     let Some(iterations) = args.iterations else {
-        return Err(anyhow::anyhow!("--iterations N is required (or --resume DIR)").into());
+        return Err(Failure::Input(anyhow::anyhow!("--iterations N is required (or --resume DIR)")));
     };
     let Some(pairs) = args.pairs_per_iteration else {
-        return Err(anyhow::anyhow!("--pairs-per-iteration P is required (or --resume DIR)").into());
+        return Err(Failure::Input(anyhow::anyhow!("--pairs-per-iteration P is required (or --resume DIR)")));
     };
     match args.engines.len() {
         1 | 2 => {}
         n => {
-            return Err(anyhow::anyhow!(
+            return Err(Failure::Input(anyhow::anyhow!(
                 "--engine: give the engine to tune, and optionally a fixed opponent (got {n} --engine)"
-            )
-            .into());
+            )));
         }
     }
     let match_args = MatchArgs {

@@ -26,7 +26,7 @@ pub struct StatusArgs {
 ///
 /// # Errors
 /// None in practice: errors are printed here.
-pub fn run(args: StatusArgs) -> anyhow::Result<i32> {
+pub fn run(args: StatusArgs) -> Result<i32, super::Failure> {
     if let Some((plan, folders)) = arbiter::spsa::output::spsa_status(&args.dir) {
         super::stdout_text(format_args!("{}", spsa_text(&plan, &folders)));
         return Ok(0);

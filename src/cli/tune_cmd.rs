@@ -92,7 +92,7 @@ pub struct TuneArgs {
 ///
 /// # Errors
 /// None in practice: errors are printed, with exit code 2.
-pub fn run(args: TuneArgs) -> anyhow::Result<i32> {
+pub fn run(args: TuneArgs) -> Result<i32, super::Failure> {
     match tune(&args) {
         Ok(()) => Ok(0),
         Err(error) => {

@@ -1,6 +1,7 @@
 //! `arbiter uci`: the built-in engine as a UCI program on stdin/stdout; `arbiter uci bench [DEPTH]` prints its
 //! bench as OpenBench expects of an engine binary (`ENGINE bench`): `Bench: <nodes> nodes <nps> nps`.
 
+use super::Classify as _;
 use anyhow::Context;
 use arbiter::engine::chess::EngineConfig;
 use std::path::PathBuf;
@@ -22,20 +23,24 @@ pub struct UciArgs {
 ///
 /// # Errors
 /// Unreadable configs; a command other than `bench [DEPTH]` (exit 2).
-pub fn run(args: UciArgs) -> anyhow::Result<i32> {
+pub fn run(args: UciArgs) -> Result<i32, super::Failure> {
     let config = match &args.config {
-        Some(p) => EngineConfig::load(p).with_context(|| format!("loading {}", p.display()))?,
+        Some(p) => EngineConfig::load(p).with_context(|| format!("loading {}", p.display())).input()?,
         None => EngineConfig::seed(),
     };
     let words: Vec<&str> = args.command.iter().map(String::as_str).collect();
     match words.as_slice() {
         [] => arbiter::uci::server::run_stdio(config),
         ["bench", rest @ ..] => {
-            let line =
-                arbiter::uci::server::bench_line(&config, rest).map_err(|e| anyhow::anyhow!("arbiter uci: {e}"))?;
+            let line = arbiter::uci::server::bench_line(&config, rest)
+                .map_err(|e| anyhow::anyhow!("arbiter uci: {e}"))
+                .input()?;
             println!("{line}");
         }
-        [other, ..] => anyhow::bail!("arbiter uci: unknown command {other:?} (expected `bench [DEPTH]`)"),
+        [other, ..] => {
+            let text = anyhow::anyhow!("arbiter uci: unknown command {other:?} (expected `bench [DEPTH]`)");
+            return Err(super::Failure::Input(text));
+        }
     }
     Ok(0)
 }

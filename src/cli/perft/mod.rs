@@ -5,6 +5,7 @@
 //! Ctrl-C or SIGTERM ends a run at once with exit 130 (`install_perft_interrupt`): an external engine is sent
 //! `stop` and `quit`, and its process group is killed and reaped; a count of Arbiter's own generator is dropped.
 
+use super::{Classify as _, Failure};
 use anyhow::Context;
 use arbiter::game::Game;
 pub use arbiter::game::perft::MAX_PERFT_DEPTH;
@@ -152,7 +153,7 @@ pub const MAX_THREADS: usize = super::args::MAX_THREADS;
 ///
 /// # Errors
 /// Only for failures to set up the thread pool; bad input is reported and turned into exit code 2.
-pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
+pub fn run(args: PerftArgs) -> Result<i32, Failure> {
     let depth = args.depth.unwrap_or(DEFAULT_DEPTH);
     if depth > MAX_PERFT_DEPTH {
         eprintln!("error: --depth {depth}: at most {MAX_PERFT_DEPTH} plies");
@@ -201,7 +202,11 @@ pub fn run(args: PerftArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     if let Some(n) = args.threads {
-        rayon::ThreadPoolBuilder::new().num_threads(n.max(1)).build_global().context("building the thread pool")?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build_global()
+            .context("building the thread pool")
+            .system()?;
     }
     let table = table.as_ref();
     install_perft_interrupt();
@@ -231,7 +236,7 @@ fn depth(args: &PerftArgs) -> u32 {
 }
 
 /// `arbiter perft` for game `G`, once the flags are checked; `table` is the `--hash-mb` table, if any.
-fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> Result<i32, Failure> {
     let engine = match &args.engine {
         None => None,
         Some(text) => match parse_engine_for(text, &EachArgs::default(), args.game) {
@@ -287,7 +292,7 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Re
     }
 }
 
-fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> anyhow::Result<i32> {
+fn run_single<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> Result<i32, Failure> {
     let fen = args.fen.clone().unwrap_or_else(G::initial_fen);
     let mut pos = match G::read_fen(&fen, args.chess960) {
         Ok(p) => p,

@@ -2,6 +2,7 @@
 //! engine, and the comparison of Arbiter's generator with an engine's, printed with the line, the counts and the
 //! descent to the first position where the two differ.
 
+use super::super::{Classify as _, Failure};
 use super::{INTERRUPTED, PerftArgs, ReportFormat, depth, timeouts};
 use arbiter::game::Game;
 use arbiter::game::perft::PerftTable;
@@ -28,7 +29,7 @@ pub(super) fn compare_fens<G: Game>(
     fens: &[(Option<String>, String)],
     spec: &EngineSpec,
     label: &str,
-) -> anyhow::Result<i32> {
+) -> Result<i32, Failure> {
     let flag = if args.engine.is_some() { "--engine" } else { "--compare-with" };
     let mut theirs = match PerftEngine::<G>::start(spec, args.chess960, timeouts(args), Some(Arc::clone(&INTERRUPTED)))
     {
@@ -110,7 +111,7 @@ pub(super) fn compare_suite<G: Game>(
     path: &std::path::Path,
     spec: &EngineSpec,
     label: &str,
-) -> anyhow::Result<i32> {
+) -> Result<i32, Failure> {
     let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -130,7 +131,7 @@ pub(super) fn run_suite<G: Game>(
     path: &std::path::Path,
     table: Option<&PerftTable>,
     spec: Option<&EngineSpec>,
-) -> anyhow::Result<i32> {
+) -> Result<i32, Failure> {
     let epds = match read_suite_lines::<G>(path, args) {
         Ok(e) => e,
         Err(e) => {
@@ -203,7 +204,7 @@ pub(super) fn run_suite<G: Game>(
     let mut failures = 0;
     let mut csv = (args.format == ReportFormat::Csv).then(|| csv::Writer::from_writer(std::io::stdout()));
     if let Some(w) = csv.as_mut() {
-        w.write_record(["fen", "depth", "expected", "actual", "nodes", "seconds", "engine"])?;
+        w.write_record(["fen", "depth", "expected", "actual", "nodes", "seconds", "engine"]).system()?;
     }
     for ((c, &n), &t) in checks.iter().zip(&actual).zip(&seconds) {
         if let Some(w) = csv.as_mut() {
@@ -216,7 +217,7 @@ pub(super) fn run_suite<G: Game>(
                 format!("{t:.6}"),
                 name.clone(),
             ];
-            w.write_record(&row)?;
+            w.write_record(&row).system()?;
         }
         if n != c.expected {
             failures += 1;
@@ -237,7 +238,7 @@ pub(super) fn run_suite<G: Game>(
     let nodes: u64 = actual.iter().sum();
     let mnps = nodes as f64 / secs.max(1e-9) / 1e6;
     if let Some(mut w) = csv {
-        w.flush()?;
+        w.flush().system()?;
         eprintln!(
             "{} checks, {failures} failed, {nodes} nodes, {secs:.2} s, {mnps:.1} Mnps, engine {name}",
             checks.len()
@@ -261,7 +262,7 @@ fn report_failure<G: Game>(
     actual: u64,
     chess960: bool,
     engine: &mut PerftEngine<G>,
-) -> anyhow::Result<()> {
+) -> Result<(), Failure> {
     let name = engine.name();
     println!("FAIL {}:{}: {}", path.display(), epd.line, epd.fen);
     println!(
