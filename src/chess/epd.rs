@@ -7,8 +7,8 @@ use crate::notation::epd::{Epd, EpdError, EpdLineError, parse_epd_text_with, rea
 use std::path::Path;
 
 /// The chess FEN check of the EPD reader: the FEN parses (with Chess960 castling fields when `chess960`).
-fn check_fen(chess960: bool) -> impl Fn(&str) -> Result<(), String> {
-    move |fen| Position::from_fen_variant(fen, chess960).map(drop).map_err(|e| e.to_string())
+fn check_fen(chess960: bool) -> impl Fn(&str) -> Result<(), super::FenError> {
+    move |fen| Position::from_fen_variant(fen, chess960).map(drop)
 }
 
 /// Parses one EPD line of a chess position (without file context; `line` is recorded in the result).

@@ -177,7 +177,7 @@ fn run_inner(args: &SpsaArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
         super::stderr_line(format_args!("arbiter spsa: interrupted before the run started; nothing was written"));
         return Ok(EXIT_INTERRUPTED);
     };
-    let plan = arbiter::spsa::output::read_plan(&run.dir).map_err(|e| anyhow::anyhow!(e)).system()?;
+    let plan = arbiter::spsa::output::read_plan(&run.dir).system()?;
     report(&plan, &run);
     let dir = run.dir.display();
     if let Some(failure) = &run.failure {

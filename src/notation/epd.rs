@@ -89,10 +89,10 @@ impl Epd {
     ///
     /// # Errors
     /// An [`EpdLineError`] when the line has fewer than four FEN fields or `check_fen` refuses its FEN.
-    pub fn parse_with(
+    pub fn parse_with<E: std::fmt::Display>(
         text: &str,
         line: usize,
-        check_fen: &dyn Fn(&str) -> Result<(), String>,
+        check_fen: &dyn Fn(&str) -> Result<(), E>,
     ) -> Result<Epd, EpdLineError> {
         // Fields are separated by ASCII spaces and tabs only, so that any other whitespace stays inside a field
         // and the FEN reader names it.
@@ -143,7 +143,7 @@ impl Epd {
             "{} {} {} {} {} {}",
             fen_fields[0], fen_fields[1], fen_fields[2], fen_fields[3], halfmove, fullmove
         );
-        check_fen(&fen).map_err(EpdLineError::BadFen)?;
+        check_fen(&fen).map_err(|e| EpdLineError::BadFen(e.to_string()))?;
         check_opcodes(&ops)?;
         Ok(Epd { fen, ops, line })
     }
@@ -153,10 +153,10 @@ impl Epd {
     ///
     /// # Errors
     /// An [`EpdLineError`] when the line has no position or `check_fen` refuses it.
-    pub fn parse_one_field_with(
+    pub fn parse_one_field_with<E: std::fmt::Display>(
         text: &str,
         line: usize,
-        check_fen: &dyn Fn(&str) -> Result<(), String>,
+        check_fen: &dyn Fn(&str) -> Result<(), E>,
     ) -> Result<Epd, EpdLineError> {
         let text = text.trim();
         let end = text.find(|c: char| c.is_whitespace() || c == ';').unwrap_or(text.len());
@@ -164,7 +164,7 @@ impl Epd {
         if fen.is_empty() {
             return Err(EpdLineError::NoPosition);
         }
-        check_fen(fen).map_err(EpdLineError::BadFen)?;
+        check_fen(fen).map_err(|e| EpdLineError::BadFen(e.to_string()))?;
         let ops = split_operations(rest.trim());
         check_opcodes(&ops)?;
         Ok(Epd { fen: fen.to_string(), ops, line })
@@ -257,7 +257,10 @@ fn split_operations(rest: &str) -> Vec<(String, String)> {
 /// # Errors
 /// [`EpdError::Io`] when the file cannot be read; [`EpdError::Line`] naming the file, line and reason for the
 /// first malformed line.
-pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), String>) -> Result<Vec<Epd>, EpdError> {
+pub fn read_epd_file_with<E: std::fmt::Display>(
+    path: &Path,
+    check_fen: &dyn Fn(&str) -> Result<(), E>,
+) -> Result<Vec<Epd>, EpdError> {
     read_lines(path, &|text, line| Epd::parse_with(text, line, check_fen))
 }
 
@@ -266,9 +269,9 @@ pub fn read_epd_file_with(path: &Path, check_fen: &dyn Fn(&str) -> Result<(), St
 ///
 /// # Errors
 /// As [`read_epd_file_with`].
-pub fn read_one_field_file_with(
+pub fn read_one_field_file_with<E: std::fmt::Display>(
     path: &Path,
-    check_fen: &dyn Fn(&str) -> Result<(), String>,
+    check_fen: &dyn Fn(&str) -> Result<(), E>,
 ) -> Result<Vec<Epd>, EpdError> {
     read_lines(path, &|text, line| Epd::parse_one_field_with(text, line, check_fen))
 }
@@ -313,10 +316,10 @@ pub struct SuiteLines {
 /// # Errors
 /// [`EpdError::Io`] when the file cannot be read, [`EpdError::Line`] when it is not UTF-8 text (nothing of it
 /// can be trusted then).
-pub fn read_suite_skipping_bad_lines(
+pub fn read_suite_skipping_bad_lines<E: std::fmt::Display>(
     path: &Path,
     one_field: bool,
-    check_fen: &dyn Fn(&str) -> Result<(), String>,
+    check_fen: &dyn Fn(&str) -> Result<(), E>,
 ) -> Result<SuiteLines, EpdError> {
     let (file, bytes) = read_bytes(path)?;
     let text = file_text(&file, &bytes)?;
@@ -356,10 +359,10 @@ pub fn utf8_text(bytes: &[u8]) -> Result<&str, (usize, EpdLineError)> {
 ///
 /// # Errors
 /// [`EpdError::Line`] for the first malformed line.
-pub fn parse_epd_text_with(
+pub fn parse_epd_text_with<E: std::fmt::Display>(
     text: &str,
     file: &str,
-    check_fen: &dyn Fn(&str) -> Result<(), String>,
+    check_fen: &dyn Fn(&str) -> Result<(), E>,
 ) -> Result<Vec<Epd>, EpdError> {
     parse_lines(text, file, &|line, number| Epd::parse_with(line, number, check_fen))
 }

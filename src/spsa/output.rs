@@ -118,6 +118,101 @@ pub struct SpsaFiles {
     log: Option<File>,
 }
 
+/// Why the record of an SPSA run folder cannot be read back (a resume, `arbiter status`): each names the file
+/// and, for a row, its line.
+#[derive(Debug, thiserror::Error)]
+pub enum SpsaRecordError {
+    /// `spsa.toml` cannot be read: most often the folder is not an SPSA run's.
+    #[error("{path}: cannot read: {reason} (is this the folder of an `arbiter spsa` run?)")]
+    NoPlan {
+        /// The file.
+        path: String,
+        /// The operating-system error.
+        reason: std::io::Error,
+    },
+    /// `spsa.toml` is not TOML of a plan.
+    #[error("{path}: {reason}")]
+    PlanToml {
+        /// The file.
+        path: String,
+        /// The TOML reader's error.
+        reason: toml::de::Error,
+    },
+    /// `spsa.toml` of another format.
+    #[error("{path}: format {found} (this arbiter reads format {SPSA_FORMAT})")]
+    Format {
+        /// The file.
+        path: String,
+        /// The format it gives.
+        found: u32,
+    },
+    /// The plan's fingerprint is not the plan's: it was edited.
+    #[error(
+        "{path}: the plan was changed since the run started (fingerprint {recorded} recorded, {now} now); an SPSA \
+         run's engines, limits, openings and schedule cannot change mid-run: restore it, or start a new run"
+    )]
+    Changed {
+        /// The file.
+        path: String,
+        /// The fingerprint recorded (`none` when missing).
+        recorded: String,
+        /// The plan's fingerprint now.
+        now: String,
+    },
+    /// A file or a row of it that is not what the run wrote, or rows that disagree with each other.
+    #[error("{place}: {problem}")]
+    Bad {
+        /// The file, with `:LINE` for a row.
+        place: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A record file cannot be opened, read, cut or positioned.
+    #[error("{path}: {reason}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating-system error.
+        reason: std::io::Error,
+    },
+    /// The CSV reader's error.
+    #[error("{place}: {reason}")]
+    Csv {
+        /// The file, with `:LINE` for a row.
+        place: String,
+        /// The reader's error.
+        reason: csv::Error,
+    },
+    /// A view of the run (`values.txt`, `tuned.toml`, `spsa.svg`) cannot be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// The trajectory chart cannot be drawn.
+    #[error("{path}: cannot draw the chart: {reason}")]
+    Chart {
+        /// The chart file.
+        path: String,
+        /// plotters' error.
+        reason: crate::svg_chart::ChartError,
+    },
+}
+
+impl SpsaRecordError {
+    /// Whether the system failed (a file that exists cannot be read, cut or written) rather than the folder's
+    /// content being wrong or missing.
+    pub fn is_system(&self) -> bool {
+        match self {
+            SpsaRecordError::Io { .. } => true,
+            SpsaRecordError::Output(error) => !error.is_input(),
+            _ => false,
+        }
+    }
+}
+
+/// A [`SpsaRecordError::Bad`] of `place`.
+fn bad(place: impl std::fmt::Display, problem: impl Into<String>) -> SpsaRecordError {
+    SpsaRecordError::Bad { place: place.to_string(), problem: problem.into() }
+}
+
 /// Checks that `dir` holds no SPSA run already.
 ///
 /// # Errors
@@ -136,26 +231,24 @@ pub fn check_spsa_dir(dir: &Path) -> Result<(), OutputError> {
 /// Reads the plan of the run in `dir`.
 ///
 /// # Errors
-/// The reason in words: no `spsa.toml`, or one that does not read.
-pub fn read_plan(dir: &Path) -> Result<SpsaPlan, String> {
+/// [`SpsaRecordError`]: no `spsa.toml`, or one that does not read.
+pub fn read_plan(dir: &Path) -> Result<SpsaPlan, SpsaRecordError> {
     let path = dir.join(SPSA_TOML);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("{}: cannot read: {e} (is this the folder of an `arbiter spsa` run?)", path.display()))?;
-    let plan: SpsaPlan = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let shown = path.display().to_string();
+    let text =
+        std::fs::read_to_string(&path).map_err(|reason| SpsaRecordError::NoPlan { path: shown.clone(), reason })?;
+    let plan: SpsaPlan =
+        toml::from_str(&text).map_err(|reason| SpsaRecordError::PlanToml { path: shown.clone(), reason })?;
     if plan.format != SPSA_FORMAT {
-        return Err(format!("{}: format {} (this arbiter reads format {SPSA_FORMAT})", path.display(), plan.format));
+        return Err(SpsaRecordError::Format { path: shown, found: plan.format });
     }
     let now = plan.fingerprint();
     if plan.fingerprint.as_deref() != Some(now.as_str()) {
-        return Err(format!(
-            "{}: the plan was changed since the run started (fingerprint {} recorded, {now} now); an SPSA run's \
-             engines, limits, openings and schedule cannot change mid-run: restore it, or start a new run",
-            path.display(),
-            plan.fingerprint.as_deref().unwrap_or("none")
-        ));
+        let recorded = plan.fingerprint.clone().unwrap_or_else(|| "none".to_string());
+        return Err(SpsaRecordError::Changed { path: shown, recorded, now });
     }
     if plan.params.len() != plan.names.len() || plan.params.is_empty() {
-        return Err(format!("{}: the parameters and their engine names do not match", path.display()));
+        return Err(bad(shown, "the parameters and their engine names do not match"));
     }
     Ok(plan)
 }
@@ -219,78 +312,75 @@ impl SpsaFiles {
     /// Opens the files of the run in `dir` for a resume and reads where it stands.
     ///
     /// # Errors
-    /// The reason in words: a file missing or unreadable, a header that is not this plan's, a row that does
-    /// not read (file and line named).
-    pub fn reopen(dir: &Path, plan: &SpsaPlan) -> Result<(SpsaFiles, Recorded), String> {
+    /// [`SpsaRecordError`]: a file missing or unreadable, a header that is not this plan's, a row that does not
+    /// read (file and line named).
+    pub fn reopen(dir: &Path, plan: &SpsaPlan) -> Result<(SpsaFiles, Recorded), SpsaRecordError> {
         let spsa_path = dir.join(SPSA_CSV);
         let (iterations, spsa_text) = open_cut(&spsa_path)?;
         let (games_file, games_text) = open_cut(&dir.join(GAMES_CSV))?;
         let shown = spsa_path.display().to_string();
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(spsa_text.as_bytes());
-        let header = reader.headers().map_err(|e| format!("{shown}: {e}"))?.clone();
+        let header = reader.headers().map_err(|reason| SpsaRecordError::Csv { place: shown.clone(), reason })?.clone();
         let mut expected: Vec<&str> = SPSA_COLUMNS.to_vec();
         expected.extend(plan.params.iter().map(|p| p.name.as_str()));
         if header.iter().collect::<Vec<_>>() != expected {
-            return Err(format!("{shown}: the header is not this run's (expected {})", expected.join(",")));
+            return Err(bad(&shown, format!("the header is not this run's (expected {})", expected.join(","))));
         }
         let mut rows = Vec::new();
         for (index, record) in reader.records().enumerate() {
             let line = index + 2;
-            let record = record.map_err(|e| format!("{shown}:{line}: {e}"))?;
-            let number = |i: usize| -> Result<f64, String> {
+            let place = format!("{shown}:{line}");
+            let record = record.map_err(|reason| SpsaRecordError::Csv { place: place.clone(), reason })?;
+            let number = |i: usize| -> Result<f64, SpsaRecordError> {
                 let text = record.get(i).unwrap_or("");
                 text.parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| format!("{shown}:{line}: column {}: {text:?} is not a number", i + 1))
+                    .ok_or_else(|| bad(&place, format!("column {}: {text:?} is not a number", i + 1)))
             };
             let iteration = record.get(0).and_then(|t| t.parse::<u64>().ok());
             if iteration != Some(index as u64) {
-                return Err(format!("{shown}:{line}: iteration {:?}, expected {index}", record.get(0).unwrap_or("")));
+                return Err(bad(&place, format!("iteration {:?}, expected {index}", record.get(0).unwrap_or(""))));
             }
             if record.len() != expected.len() {
-                return Err(format!("{shown}:{line}: {} fields, expected {}", record.len(), expected.len()));
+                return Err(bad(&place, format!("{} fields, expected {}", record.len(), expected.len())));
             }
-            let games_after = record
-                .get(1)
-                .and_then(|t| t.parse::<u64>().ok())
-                .ok_or_else(|| format!("{shown}:{line}: games is not a count"))?;
+            let games_after =
+                record.get(1).and_then(|t| t.parse::<u64>().ok()).ok_or_else(|| bad(&place, "games is not a count"))?;
             let result = if index == 0 { None } else { Some(number(2)?) };
             let theta = (0..plan.params.len()).map(|i| number(SPSA_COLUMNS.len() + i)).collect::<Result<_, _>>()?;
             rows.push((games_after, result, theta));
         }
         if rows.is_empty() {
-            return Err(format!("{shown}: no start row (iteration 0)"));
+            return Err(bad(&shown, "no start row (iteration 0)"));
         }
         let done = rows.len() as u64 - 1;
         if done > plan.schedule.iterations {
-            return Err(format!("{shown}: {done} iterations recorded, the plan has {}", plan.schedule.iterations));
+            return Err(bad(&shown, format!("{done} iterations recorded, the plan has {}", plan.schedule.iterations)));
         }
         let games_shown = dir.join(GAMES_CSV).display().to_string();
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(games_text.as_bytes());
-        let header = reader.headers().map_err(|e| format!("{games_shown}: {e}"))?.clone();
+        let header =
+            reader.headers().map_err(|reason| SpsaRecordError::Csv { place: games_shown.clone(), reason })?.clone();
         if header.iter().collect::<Vec<_>>() != GAMES_HEADER {
-            return Err(format!("{games_shown}: the header is not {}", GAMES_HEADER.join(",")));
+            return Err(bad(&games_shown, format!("the header is not {}", GAMES_HEADER.join(","))));
         }
         let mut games = Vec::new();
         for (index, record) in reader.records().enumerate() {
             let line = index + 2;
-            let record = record.map_err(|e| format!("{games_shown}:{line}: {e}"))?;
-            let row = game_row(&record).map_err(|reason| format!("{games_shown}:{line}: {reason}"))?;
+            let place = format!("{games_shown}:{line}");
+            let record = record.map_err(|reason| SpsaRecordError::Csv { place: place.clone(), reason })?;
+            let row = game_row(&record).map_err(|problem| bad(&place, problem.0))?;
             if row.iteration == 0 || row.iteration > done + 1 {
-                return Err(format!(
-                    "{games_shown}:{line}: iteration {} (spsa.csv has {done} finished)",
-                    row.iteration
-                ));
+                return Err(bad(&place, format!("iteration {} (spsa.csv has {done} finished)", row.iteration)));
             }
             if row.pair >= plan.games_per_iteration() / 2 {
-                return Err(format!("{games_shown}:{line}: pair {} is beyond the iteration's", row.pair));
+                return Err(bad(&place, format!("pair {} is beyond the iteration's", row.pair)));
             }
             if games.iter().any(|g: &GameRow| g.iteration == row.iteration && g.game_number() == row.game_number()) {
-                return Err(format!(
-                    "{games_shown}:{line}: game {} of pair {} of iteration {} is recorded twice",
-                    row.game, row.pair, row.iteration
-                ));
+                let problem =
+                    format!("game {} of pair {} of iteration {} is recorded twice", row.game, row.pair, row.iteration);
+                return Err(bad(&place, problem));
             }
             games.push(row);
         }
@@ -371,37 +461,50 @@ impl SpsaFiles {
     /// Writes every view of the run after its last iteration: `values.txt`, `tuned.toml` and `spsa.svg`.
     ///
     /// # Errors
-    /// The first file that cannot be written, in words.
-    pub fn write_views(&self, plan: &SpsaPlan, theta: &[f64], iteration: u64, games: u64) -> Result<(), String> {
-        self.write_values(plan, theta, iteration, games).map_err(|e| e.to_string())?;
+    /// The first file that cannot be written ([`SpsaRecordError`]).
+    pub fn write_views(
+        &self,
+        plan: &SpsaPlan,
+        theta: &[f64],
+        iteration: u64,
+        games: u64,
+    ) -> Result<(), SpsaRecordError> {
+        self.write_values(plan, theta, iteration, games)?;
         self.write_chart(plan)
     }
 
     /// Draws `spsa.svg` from `spsa.csv`.
-    fn write_chart(&self, plan: &SpsaPlan) -> Result<(), String> {
+    fn write_chart(&self, plan: &SpsaPlan) -> Result<(), SpsaRecordError> {
         let path = self.dir.join(SPSA_SVG);
-        let text = std::fs::read_to_string(self.dir.join(SPSA_CSV)).map_err(|e| format!("{}: {e}", path.display()))?;
-        let svg = trajectory_svg(plan, &text)?;
-        replace_file(&path, svg.as_bytes()).map_err(|e| e.to_string())
+        let csv_path = self.dir.join(SPSA_CSV);
+        let text = std::fs::read_to_string(&csv_path)
+            .map_err(|reason| SpsaRecordError::Io { path: csv_path.display().to_string(), reason })?;
+        let svg = trajectory_svg(plan, &text).map_err(|error| match error {
+            TrajectoryError::Chart(reason) => SpsaRecordError::Chart { path: path.display().to_string(), reason },
+            TrajectoryError::Row(problem) => bad(csv_path.display(), problem),
+        })?;
+        Ok(replace_file(&path, svg.as_bytes())?)
     }
 }
 
 /// Opens `path` for appending after cutting a partial last line (no final newline: the process was killed
 /// while writing it), and returns the file and its text up to there.
-fn open_cut(path: &Path) -> Result<(File, String), String> {
+fn open_cut(path: &Path) -> Result<(File, String), SpsaRecordError> {
     let shown = path.display().to_string();
-    let mut file = crate::runner::rundir::output::append_file(path, false).map_err(|e| e.to_string())?;
-    let mut read = std::fs::OpenOptions::new().read(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
+    let io = |reason: std::io::Error| SpsaRecordError::Io { path: shown.clone(), reason };
+    let mut file = crate::runner::rundir::output::append_file(path, false)?;
+    let mut read = std::fs::OpenOptions::new().read(true).open(path).map_err(io)?;
     let mut bytes = Vec::new();
-    read.read_to_end(&mut bytes).map_err(|e| format!("{shown}: {e}"))?;
+    read.read_to_end(&mut bytes).map_err(io)?;
     let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     if keep < bytes.len() {
-        let cut = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| format!("{shown}: {e}"))?;
-        cut.set_len(keep as u64).map_err(|e| format!("{shown}: cannot cut the partial last line: {e}"))?;
+        let cut = std::fs::OpenOptions::new().write(true).open(path).map_err(io)?;
+        cut.set_len(keep as u64)
+            .map_err(|e| io(std::io::Error::new(e.kind(), format!("cannot cut the partial last line: {e}"))))?;
         bytes.truncate(keep);
     }
-    file.seek(SeekFrom::End(0)).map_err(|e| format!("{shown}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{shown}: not UTF-8 text"))?;
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    let text = String::from_utf8(bytes).map_err(|_| bad(&shown, "not UTF-8 text"))?;
     Ok((file, text))
 }
 
@@ -413,21 +516,23 @@ pub fn read_games_lenient(path: &Path) -> Vec<GameRow> {
     reader.records().flatten().filter_map(|record| game_row(&record).ok()).collect()
 }
 
-/// Reads a `games.csv` record.
-fn game_row(record: &csv::StringRecord) -> Result<GameRow, String> {
+/// Reads a `games.csv` record; the error is what is wrong with it (the caller names the file and line).
+fn game_row(record: &csv::StringRecord) -> Result<GameRow, RowProblem> {
     if record.len() != GAMES_HEADER.len() {
-        return Err(format!("{} fields, expected {}", record.len(), GAMES_HEADER.len()));
+        return Err(RowProblem(format!("{} fields, expected {}", record.len(), GAMES_HEADER.len())));
     }
     let count = |i: usize| {
-        record[i].parse::<u64>().map_err(|_| format!("{}: {:?} is not a count", GAMES_HEADER[i], &record[i]))
+        record[i]
+            .parse::<u64>()
+            .map_err(|_| RowProblem(format!("{}: {:?} is not a count", GAMES_HEADER[i], &record[i])))
     };
     let game = match &record[2] {
         "0" => 0,
         "1" => 1,
-        other => return Err(format!("game: {other:?} is not 0 or 1")),
+        other => return Err(RowProblem(format!("game: {other:?} is not 0 or 1"))),
     };
     let result = GameResult::from_pgn(&record[6])
-        .ok_or_else(|| format!("result: {:?} is not 1-0, 0-1 or 1/2-1/2", &record[6]))?;
+        .ok_or_else(|| RowProblem(format!("result: {:?} is not 1-0, 0-1 or 1/2-1/2", &record[6])))?;
     Ok(GameRow {
         iteration: count(0)?,
         pair: count(1)?,
@@ -477,18 +582,36 @@ pub fn tuned_toml(plan: &SpsaPlan, theta: &[f64]) -> Option<String> {
     }
 }
 
+/// What is wrong with a `games.csv` row, in words.
+#[derive(Debug)]
+struct RowProblem(String);
+
+/// Why the trajectory chart cannot be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum TrajectoryError {
+    /// A row of `spsa.csv` that does not read.
+    #[error("{0}")]
+    Row(String),
+    /// plotters' error.
+    #[error(transparent)]
+    Chart(#[from] crate::svg_chart::ChartError),
+}
+
 /// The chart of each parameter's value after each iteration, normalised to `(value - min) / (max - min)`,
 /// from `spsa.csv` text.
 ///
 /// # Errors
-/// plotters' error, or a row that does not read.
-pub fn trajectory_svg(plan: &SpsaPlan, csv_text: &str) -> Result<String, String> {
+/// [`TrajectoryError`]: plotters' error, or a row that does not read.
+pub fn trajectory_svg(plan: &SpsaPlan, csv_text: &str) -> Result<String, TrajectoryError> {
     let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(csv_text.as_bytes());
     let mut lines: Vec<Vec<(f64, f64)>> = vec![Vec::new(); plan.params.len()];
     let mut last = 1.0f64;
     for record in reader.records() {
-        let record = record.map_err(|e| e.to_string())?;
-        let iteration: f64 = record.get(0).and_then(|t| t.parse().ok()).ok_or("a row without its iteration")?;
+        let record = record.map_err(|e| TrajectoryError::Row(e.to_string()))?;
+        let iteration: f64 = record
+            .get(0)
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| TrajectoryError::Row("a row without its iteration".to_string()))?;
         last = last.max(iteration);
         for (i, param) in plan.params.iter().enumerate() {
             if let Some(value) = record.get(SPSA_COLUMNS.len() + i).and_then(|t| t.parse::<f64>().ok()) {
@@ -519,7 +642,7 @@ pub fn trajectory_svg(plan: &SpsaPlan, csv_text: &str) -> Result<String, String>
         lines,
     }
     .svg()
-    .map_err(|e| e.to_string())
+    .map_err(TrajectoryError::from)
 }
 
 /// One SPSA run folder (or shard) as `arbiter status` shows it.

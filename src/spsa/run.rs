@@ -10,7 +10,7 @@
 //! the openings of an iteration depend on the seed and its number only, so they are the same as before).
 
 use super::gains::{Draws, Schedule, perturb, shown_value, update};
-use super::output::{self, GameRow, IterationRow, Recorded, SpsaFiles};
+use super::output::{self, GAMES_CSV, GameRow, IterationRow, Recorded, SPSA_CSV, SpsaFiles, SpsaRecordError};
 use super::params::{OptionInfo, Param, uci_options};
 use crate::chess;
 use crate::engine::Build;
@@ -130,13 +130,19 @@ pub enum SpsaError {
     /// The run folder is locked by another process, or its lock file cannot be opened.
     #[error(transparent)]
     Lock(#[from] LockError),
-    /// The folder given to resume holds no readable SPSA run.
+    /// The folder given to resume is not a folder.
+    #[error("--resume {dir}: not a folder (expected the folder of an earlier `arbiter spsa` run)")]
+    NotAFolder {
+        /// The folder as given.
+        dir: String,
+    },
+    /// The folder given to resume holds no readable SPSA run, or its record disagrees with itself.
     #[error("--resume {dir}: {reason}")]
     Resume {
         /// The folder as given.
         dir: String,
-        /// Why, in words.
-        reason: String,
+        /// Why.
+        reason: Box<SpsaRecordError>,
     },
     /// A parameter's value cannot be given to the engine.
     #[error("{0}")]
@@ -150,6 +156,7 @@ impl SpsaError {
             SpsaError::Run(error) => error.is_input(),
             SpsaError::Output(error) => error.is_input(),
             SpsaError::Lock(LockError::Open(error)) => error.is_input(),
+            SpsaError::Resume { reason, .. } => !reason.is_system(),
             _ => true,
         }
     }
@@ -258,9 +265,9 @@ pub fn resume(
     interrupt: &AtomicBool,
 ) -> Result<Option<SpsaRun>, SpsaError> {
     let shown = dir.display().to_string();
-    let resume_error = |reason: String| SpsaError::Resume { dir: shown.clone(), reason };
+    let resume_error = |reason: SpsaRecordError| SpsaError::Resume { dir: shown.clone(), reason: Box::new(reason) };
     if !dir.is_dir() {
-        return Err(resume_error("not a folder (expected the folder of an earlier `arbiter spsa` run)".into()));
+        return Err(SpsaError::NotAFolder { dir: shown });
     }
     let mut plan = output::read_plan(dir).map_err(resume_error)?;
     if let Some(n) = overrides.concurrency {
@@ -300,19 +307,27 @@ pub fn resume(
 /// # Errors
 /// The first disagreement, in words (an iteration without all its games, a row whose values or result do not
 /// follow from its games, a game between engines the run does not have): one of the files was edited or damaged.
-fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::ChessGame>, recorded: &Recorded) -> Result<RunState, String> {
+fn replay(
+    plan: &SpsaPlan,
+    spec: &MatchSpec<chess::ChessGame>,
+    recorded: &Recorded,
+) -> Result<RunState, SpsaRecordError> {
+    let bad = |place: &str, problem: String| SpsaRecordError::Bad { place: place.to_string(), problem };
     let start = plan.start_values();
     let (_, _, first) = &recorded.rows[0];
     if first.iter().map(|v| v.to_bits()).ne(start.iter().map(|v| v.to_bits())) {
-        return Err(format!("spsa.csv: the start row is not the parameter file's start values {start:?}"));
+        return Err(bad(SPSA_CSV, format!("the start row is not the parameter file's start values {start:?}")));
     }
     let index = |name: &str| spec.engines.iter().position(|e| e.name == name);
     let mut by_iteration: BTreeMap<u64, BTreeMap<u64, f64>> = BTreeMap::new();
     for row in &recorded.games {
         let (Some(white), Some(black)) = (index(&row.white), index(&row.black)) else {
-            return Err(format!(
-                "games.csv: iteration {} pair {} game {}: {} vs {} are not this run's engines",
-                row.iteration, row.pair, row.game, row.white, row.black
+            return Err(bad(
+                GAMES_CSV,
+                format!(
+                    "iteration {} pair {} game {}: {} vs {} are not this run's engines",
+                    row.iteration, row.pair, row.game, row.white, row.black
+                ),
             ));
         };
         by_iteration
@@ -326,10 +341,13 @@ fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::ChessGame>, recorded: &Record
         let k = k as u64;
         let scores = by_iteration.remove(&k).unwrap_or_default();
         if scores.len() as u64 != plan.games_per_iteration() {
-            return Err(format!(
-                "games.csv holds {} games of iteration {k}, which spsa.csv counts as finished ({} expected)",
-                scores.len(),
-                plan.games_per_iteration()
+            return Err(bad(
+                GAMES_CSV,
+                format!(
+                    "{} games of iteration {k}, which spsa.csv counts as finished ({} expected)",
+                    scores.len(),
+                    plan.games_per_iteration()
+                ),
             ));
         }
         games += scores.len() as u64;
@@ -338,10 +356,14 @@ fn replay(plan: &SpsaPlan, spec: &MatchSpec<chess::ChessGame>, recorded: &Record
         theta = update(&plan.params, &theta, &step, sum);
         let same = theta.iter().map(|v| v.to_bits()).eq(values.iter().map(|v| v.to_bits()));
         if *games_after != games || *result != Some(sum) || !same {
-            return Err(format!(
-                "spsa.csv: iteration {k} (line {}) does not follow from its games in games.csv: recorded games {games_after}, \
-                 result {result:?}, values {values:?}; recomputed {games}, {sum}, {theta:?} (was a file edited?)",
-                k + 2
+            return Err(bad(
+                SPSA_CSV,
+                format!(
+                    "iteration {k} (line {}) does not follow from its games in games.csv: recorded games \
+                     {games_after}, result {result:?}, values {values:?}; recomputed {games}, {sum}, {theta:?} (was a \
+                     file edited?)",
+                    k + 2
+                ),
             ));
         }
     }

@@ -74,7 +74,7 @@ pub struct SuitePlan {
 /// # Errors
 /// [`EpdError`] for the file or (without `skip_bad_lines`) its first bad line.
 pub fn read_suite<G: Rules>(path: &Path, chess960: bool, skip_bad_lines: bool) -> Result<SuiteLines, EpdError> {
-    let check = |fen: &str| G::read_fen(fen, chess960).map(drop).map_err(|e| e.to_string());
+    let check = |fen: &str| G::read_fen(fen, chess960).map(drop);
     if skip_bad_lines {
         return crate::notation::epd::read_suite_skipping_bad_lines(path, G::ONE_FIELD_FEN, &check);
     }

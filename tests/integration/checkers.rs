@@ -23,8 +23,8 @@ fn suite_path(name: &str) -> PathBuf {
 /// The FEN and (depth, count) pairs of a one-line suite file, read by the library's EPD reader (the `Dn`
 /// opcodes in file order).
 fn suite(name: &str) -> (String, Vec<(u32, u64)>) {
-    let epd =
-        arbiter::notation::epd::read_one_field_file_with(&suite_path(name), &|_| Ok(())).expect("the suite reads");
+    let epd = arbiter::notation::epd::read_one_field_file_with::<String>(&suite_path(name), &|_| Ok(()))
+        .expect("the suite reads");
     let counts = epd[0]
         .ops
         .iter()

@@ -58,13 +58,16 @@ pub enum ChartError {
         /// What was expected, in words.
         expected: String,
     },
-    /// A chart cannot be drawn or written.
-    #[error("{path}: cannot write the chart: {reason}")]
+    /// A chart file cannot be written.
+    #[error(transparent)]
+    Write(#[from] crate::runner::rundir::output::OutputError),
+    /// A chart cannot be drawn.
+    #[error("{path}: cannot draw the chart: {reason}")]
     Draw {
         /// The chart file.
         path: String,
-        /// What went wrong, in words.
-        reason: String,
+        /// plotters' error.
+        reason: crate::svg_chart::ChartError,
     },
 }
 
@@ -201,18 +204,17 @@ pub fn write_charts(
     if let Some(spec) = sprt {
         let path = dir.join(LLR_CHART);
         let svg = llr_svg(title, &points, spec).map_err(|reason| draw_error(&path, reason))?;
-        crate::runner::rundir::output::replace_file(&path, svg.as_bytes())
-            .map_err(|e| draw_error(&path, e.to_string()))?;
+        crate::runner::rundir::output::replace_file(&path, svg.as_bytes())?;
         written.push(path);
     }
     let path = dir.join(ELO_CHART);
     let svg = elo_svg(title, &points).map_err(|reason| draw_error(&path, reason))?;
-    crate::runner::rundir::output::replace_file(&path, svg.as_bytes()).map_err(|e| draw_error(&path, e.to_string()))?;
+    crate::runner::rundir::output::replace_file(&path, svg.as_bytes())?;
     written.push(path);
     Ok(written)
 }
 
-fn draw_error(path: &Path, reason: String) -> ChartError {
+fn draw_error(path: &Path, reason: crate::svg_chart::ChartError) -> ChartError {
     ChartError::Draw { path: path.display().to_string(), reason }
 }
 
@@ -223,7 +225,7 @@ fn games_range(points: &[&HistoryPoint]) -> std::ops::Range<f64> {
 }
 
 /// Draws the LLR chart as SVG text.
-fn llr_svg(title: &str, points: &[&HistoryPoint], spec: &SprtSpec) -> Result<String, String> {
+fn llr_svg(title: &str, points: &[&HistoryPoint], spec: &SprtSpec) -> Result<String, crate::svg_chart::ChartError> {
     let (lower, upper) = spec.bounds();
     let llrs: Vec<(f64, f64)> =
         points.iter().filter_map(|p| p.llr.filter(|l| l.is_finite()).map(|l| (p.games as f64, l))).collect();
@@ -258,11 +260,10 @@ fn llr_svg(title: &str, points: &[&HistoryPoint], spec: &SprtSpec) -> Result<Str
         ],
     }
     .svg()
-    .map_err(|e| e.to_string())
 }
 
 /// Draws the Elo chart as SVG text.
-fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, String> {
+fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, crate::svg_chart::ChartError> {
     let last_games = points.last().map_or(0, |p| p.games);
     let settled: Vec<&&HistoryPoint> = points.iter().filter(|p| 10 * p.games >= last_games).collect();
     let low = settled.iter().map(|p| p.elo_low).fold(0.0, f64::min);
@@ -292,7 +293,6 @@ fn elo_svg(title: &str, points: &[&HistoryPoint]) -> Result<String, String> {
         ],
     }
     .svg()
-    .map_err(|e| e.to_string())
 }
 
 /// Draws the charts of a run folder from its `games.csv`: reads the rows, computes the [`history`] from

@@ -93,13 +93,69 @@ pub(crate) fn body_lines(text: &str, layout: CsvLayout) -> impl Iterator<Item = 
     body.split_inclusive('\n').enumerate().map(move |(i, line)| (first_line + i, line))
 }
 
+/// What is wrong with a complete line of `games.csv` (the file and line are named by the caller).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RowError {
+    /// Not as many fields as the header.
+    #[error("{found} fields, expected {expected}")]
+    Fields {
+        /// Fields in the line.
+        found: usize,
+        /// Columns of the header.
+        expected: usize,
+    },
+    /// A number column that does not hold a number.
+    #[error("{column}: expected a number, got {}", shown(.text))]
+    Number {
+        /// The column.
+        column: &'static str,
+        /// Its text.
+        text: String,
+    },
+    /// A game number that does not belong to the row's pair.
+    #[error("game {game} is not a game of pair {pair}")]
+    NotOfPair {
+        /// The game number.
+        game: u64,
+        /// The pair number.
+        pair: u64,
+    },
+    /// A result that is not a PGN result.
+    #[error("result: expected 1-0, 0-1 or 1/2-1/2, got {}", shown(.text))]
+    Result {
+        /// Its text.
+        text: String,
+    },
+    /// A termination arbiter does not write.
+    #[error("unknown termination {}", shown(.text))]
+    Termination {
+        /// Its text.
+        text: String,
+    },
+    /// An opening number beyond the machine's range.
+    #[error("opening: too large")]
+    OpeningTooLarge,
+    /// The CSV reader refused the line (its message).
+    #[error("{0}")]
+    Csv(String),
+    /// A game number listed on an earlier line too (`game` as the message shows it).
+    #[error("game {game} is listed twice")]
+    Twice {
+        /// The game number shown.
+        game: u64,
+    },
+    /// An empty line where a salvage expects a row.
+    #[error("an empty line")]
+    Empty,
+}
+
 /// One complete line of `games.csv` (at 1-based `line`) as a row; `None` for an empty line, otherwise the
 /// row or what is wrong with it (see [`parse_csv`]).
-pub(crate) fn parse_line(text: &str, line: usize) -> Option<Result<GameRow, String>> {
+pub(crate) fn parse_line(text: &str, line: usize) -> Option<Result<GameRow, RowError>> {
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
     match reader.records().next()? {
         Ok(record) => Some(parse_row(&record, line)),
-        Err(e) => Some(Err(e.to_string())),
+        Err(e) => Some(Err(RowError::Csv(e.to_string()))),
     }
 }
 
@@ -118,9 +174,9 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
     let mut seen = HashSet::new();
     for (line, text) in body_lines(text, layout) {
         let Some(row) = parse_line(text, line) else { continue };
-        let row = row.map_err(|reason| bad(line, reason))?;
+        let row = row.map_err(|reason| bad(line, reason.to_string()))?;
         if !seen.insert(row.game) {
-            return Err(bad(line, format!("game {} is listed twice", row.game)));
+            return Err(bad(line, RowError::Twice { game: row.game }.to_string()));
         }
         rows.push(row);
     }
@@ -129,25 +185,24 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
 
 /// One `games.csv` record at `line` as a row, or what is wrong with it (wrong field count, a number that does
 /// not parse, an unknown result or termination, a game number that does not belong to its pair).
-fn parse_row(record: &csv::StringRecord, line: usize) -> Result<GameRow, String> {
+fn parse_row(record: &csv::StringRecord, line: usize) -> Result<GameRow, RowError> {
     if record.len() != CSV_HEADER.len() {
-        return Err(format!("{} fields, expected {}", record.len(), CSV_HEADER.len()));
+        return Err(RowError::Fields { found: record.len(), expected: CSV_HEADER.len() });
     }
-    let number = |k: usize| -> Result<u64, String> {
-        record[k].parse().map_err(|_| format!("{}: expected a number, got {}", CSV_HEADER[k], shown(&record[k])))
+    let number = |k: usize| -> Result<u64, RowError> {
+        record[k].parse().map_err(|_| RowError::Number { column: CSV_HEADER[k], text: record[k].to_string() })
     };
     let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
     if game / 2 != pair {
-        return Err(format!("game {game} is not a game of pair {pair}"));
+        return Err(RowError::NotOfPair { game, pair });
     }
-    let result = GameResult::from_pgn(&record[5])
-        .ok_or_else(|| format!("result: expected 1-0, 0-1 or 1/2-1/2, got {}", shown(&record[5])))?;
-    let end = parse_end(&record[6]).ok_or_else(|| format!("unknown termination {}", shown(&record[6])))?;
+    let result = GameResult::from_pgn(&record[5]).ok_or_else(|| RowError::Result { text: record[5].to_string() })?;
+    let end = parse_end(&record[6]).ok_or_else(|| RowError::Termination { text: record[6].to_string() })?;
     Ok(GameRow {
         line,
         pair,
         game,
-        opening: usize::try_from(opening).map_err(|_| "opening: too large".to_string())?,
+        opening: usize::try_from(opening).map_err(|_| RowError::OpeningTooLarge)?,
         white: record[3].to_string(),
         black: record[4].to_string(),
         result,

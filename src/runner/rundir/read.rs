@@ -8,8 +8,9 @@
 //! [`Strictness`].
 
 use crate::game::GameResult;
+use crate::notation::quote::shown;
 use crate::runner::rundir::csv::{
-    CsvLayout, GameRow, body_lines, header_line, layout, parse_line, round_number, round_tag,
+    CsvLayout, GameRow, RowError, body_lines, header_line, layout, parse_line, round_number, round_tag,
 };
 use crate::runner::rundir::output::{OutputError, create_new_file, replace_file, timestamp};
 use crate::runner::rundir::record_error::RecordError;
@@ -38,9 +39,31 @@ pub struct RunRecords {
 /// match's own rules and schedule (implemented by [`MatchSpec`](crate::runner::MatchSpec), see
 /// [`crate::runner::rundir::replay`]).
 pub trait GameCheck {
-    /// Checks the game of `row`, whose PGN `text` begins at `line` of `pgn_path`; the error is the reason, in
-    /// words, to drop the row.
-    fn check(&self, row: &GameRow, text: &str, pgn_path: &str, line: usize) -> Result<(), String>;
+    /// Checks the game of `row`, whose PGN `text` begins at `line` of `pgn_path`; the error is the reason to
+    /// drop the row.
+    fn check(&self, row: &GameRow, text: &str, pgn_path: &str, line: usize) -> Result<(), GameCheckError>;
+}
+
+/// Why [`GameCheck::check`] drops a kept game.
+#[derive(Debug, thiserror::Error)]
+pub enum GameCheckError {
+    /// The game does not replay to its row.
+    #[error(transparent)]
+    Replay(#[from] RecordError),
+    /// The game does not start from its opening in the schedule.
+    #[error(
+        "start_fen {}, the schedule's opening {opening} starts from {}",
+        .start.as_deref().map_or("none".to_string(), shown),
+        shown(.expected)
+    )]
+    Opening {
+        /// The row's start FEN, if it has one.
+        start: Option<String>,
+        /// The opening's number.
+        opening: usize,
+        /// The opening's FEN.
+        expected: String,
+    },
 }
 
 /// How [`read_run`] treats what is not a sound, complete record.
@@ -191,7 +214,7 @@ pub fn read_run(dir: &Path, strictness: Strictness<'_>) -> Result<RunRecords, Re
             kept_csv.push_str(text);
             continue;
         };
-        let paired = row.map_err(GameFault::Drop).and_then(|row| {
+        let paired = row.map_err(|e| GameFault::Drop(e.to_string())).and_then(|row| {
             let Some(&k) = chunk_of.get(&row.game) else {
                 let round = round_tag(row.game);
                 return Err(GameFault::Missing(
@@ -214,7 +237,7 @@ pub fn read_run(dir: &Path, strictness: Strictness<'_>) -> Result<RunRecords, Re
                     row.game + 1
                 )));
             }
-            check.check(&row, chunk.text, &pgn_shown, chunk.line).map_err(GameFault::Drop)?;
+            check.check(&row, chunk.text, &pgn_shown, chunk.line).map_err(|e| GameFault::Drop(e.to_string()))?;
             Ok((row, chunk))
         });
         match paired {
@@ -271,7 +294,7 @@ pub fn read_run(dir: &Path, strictness: Strictness<'_>) -> Result<RunRecords, Re
 
 /// A complete line of `games.csv` as [`read_run`] parses it: its text and, unless it is an empty line a strict
 /// reading skips, its 1-based line and its row or why it is dropped.
-type ParsedLine<'t> = (&'t str, Option<(usize, Result<GameRow, String>)>);
+type ParsedLine<'t> = (&'t str, Option<(usize, Result<GameRow, RowError>)>);
 
 /// Parses the complete lines of `csv_text` (split by `layout`; `csv_shown` names it). Salvaging, a line that is
 /// not a row, an empty line and a repeated game are kept as reasons to drop them; otherwise the first is an
@@ -291,17 +314,17 @@ fn parse_rows<'t>(
                 parsed.push((text, None));
                 continue;
             }
-            None => Err("an empty line".to_string()),
+            None => Err(RowError::Empty),
         };
         let row = row.and_then(|row| match seen.insert(row.game) {
             true => Ok(row),
             // Strict reading names the 0-based game, as `parse_csv` does.
-            false if !salvaging => Err(format!("game {} is listed twice", row.game)),
-            false => Err(format!("game {} is listed twice", row.game + 1)),
+            false if !salvaging => Err(RowError::Twice { game: row.game }),
+            false => Err(RowError::Twice { game: row.game + 1 }),
         });
         match row {
             Err(reason) if !salvaging => {
-                return Err(RecordError::BadRow { path: csv_shown.to_string(), line, reason });
+                return Err(RecordError::BadRow { path: csv_shown.to_string(), line, reason: reason.to_string() });
             }
             row => parsed.push((text, Some((line, row)))),
         }

@@ -6,7 +6,7 @@ use crate::game::Game;
 use crate::notation::quote::shown;
 use crate::runner::rundir::csv::{GameRow, round_tag};
 use crate::runner::rundir::output::CSV_HEADER;
-use crate::runner::rundir::read::{GameCheck, RunRecords};
+use crate::runner::rundir::read::{GameCheck, GameCheckError, RunRecords};
 use crate::runner::rundir::record_error::RecordError;
 use crate::runner::scheduler::{MatchSpec, MatchState};
 use std::collections::HashSet;
@@ -86,18 +86,13 @@ pub fn check_game<G: Game>(row: &GameRow, text: Option<&str>, pgn_path: &str, li
 /// `arbiter match --resume`: the game replays to its row ([`check_game`]) and starts from the start of the
 /// row's opening in the schedule.
 impl<G: Game> GameCheck for MatchSpec<G> {
-    fn check(&self, row: &GameRow, text: &str, pgn_path: &str, line: usize) -> Result<(), String> {
-        check_game::<G>(row, Some(text), pgn_path, line).map_err(|e| e.to_string())?;
+    fn check(&self, row: &GameRow, text: &str, pgn_path: &str, line: usize) -> Result<(), GameCheckError> {
+        check_game::<G>(row, Some(text), pgn_path, line)?;
         let opening = self.openings.get(row.opening).map(|o| G::position_fen(&o.start));
         let start = row.fields.get(CSV_HEADER.len() - 1);
         let position = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
         if let Some(opening) = opening.filter(|fen| Some(position(fen)) != start.map(|s| position(s))) {
-            return Err(format!(
-                "start_fen {}, the schedule's opening {} starts from {}",
-                start.map_or("none".to_string(), |s| shown(s)),
-                row.opening,
-                shown(&opening)
-            ));
+            return Err(GameCheckError::Opening { start: start.cloned(), opening: row.opening, expected: opening });
         }
         Ok(())
     }

@@ -214,8 +214,8 @@ pub enum RunFileError {
     Encode {
         /// The path.
         path: String,
-        /// What the encoder said.
-        reason: String,
+        /// The encoder's error.
+        reason: toml::ser::Error,
     },
     /// The file cannot be written.
     #[error(transparent)]
@@ -253,9 +253,9 @@ impl RunFile {
     /// The file as TOML text, with a comment line saying what it is.
     ///
     /// # Errors
-    /// The encoder's message when a value cannot be written in TOML.
-    pub fn to_toml(&self) -> Result<String, String> {
-        let body = toml::to_string(self).map_err(|e| e.to_string())?;
+    /// The encoder's error when a value cannot be written in TOML.
+    pub fn to_toml(&self) -> Result<String, toml::ser::Error> {
+        let body = toml::to_string(self)?;
         Ok(format!(
             "# Written by `arbiter match` before the first game; read by `arbiter match --resume` and `arbiter merge`.\n\
              {body}"

@@ -82,26 +82,36 @@ impl ResumeError {
     }
 }
 
+/// Why the totals of a progress record do not agree with each other or with the run.
+#[derive(Debug, thiserror::Error)]
+enum TotalsError {
+    #[error("{games} games but {white} White wins, {draws} draws and {black} Black wins")]
+    Results { games: u64, white: u64, draws: u64, black: u64 },
+    #[error("{games} games but the game ends do not add up to them")]
+    Ends { games: u64 },
+    #[error("the skipped counts add up past the largest count")]
+    Skipped,
+    #[error("{games} games recorded, more than the {planned} games of this run")]
+    TooMany { games: u64, planned: u64 },
+}
+
 /// Checks that the totals of a progress record agree with each other and with `spec`: the results and the
 /// ends each add up to the games, the skipped counts add up (no sum past `u64`), and no more games than
-/// `--games`; the reason when they do not.
-fn check_totals(t: &Totals, spec: &DatagenSpec) -> Result<(), String> {
+/// the run plays.
+fn check_totals(t: &Totals, spec: &DatagenSpec) -> Result<(), TotalsError> {
     let sum = |counts: &[u64]| counts.iter().try_fold(0u64, |sum, &n| sum.checked_add(n));
     let results = sum(&[t.white_wins, t.draws, t.black_wins]);
     if results != Some(t.games) {
-        return Err(format!(
-            "{} games but {} White wins, {} draws and {} Black wins",
-            t.games, t.white_wins, t.draws, t.black_wins
-        ));
+        return Err(TotalsError::Results { games: t.games, white: t.white_wins, draws: t.draws, black: t.black_wins });
     }
     if t.ends.checked_total() != Some(t.games) {
-        return Err(format!("{} games but the game ends do not add up to them", t.games));
+        return Err(TotalsError::Ends { games: t.games });
     }
     if t.skipped.checked_total().is_none() {
-        return Err("the skipped counts add up past the largest count".to_string());
+        return Err(TotalsError::Skipped);
     }
     if t.games > spec.games {
-        return Err(format!("{} games recorded, more than the --games {} of this run", t.games, spec.games));
+        return Err(TotalsError::TooMany { games: t.games, planned: spec.games });
     }
     Ok(())
 }
@@ -237,7 +247,7 @@ impl Output {
         if record.format != PROGRESS_FORMAT {
             return Err(bad(format!("format {}, expected {PROGRESS_FORMAT}", record.format)));
         }
-        check_totals(&record.totals, spec).map_err(bad)?;
+        check_totals(&record.totals, spec).map_err(|e| bad(e.to_string()))?;
         let settings = spec.settings();
         for name in settings.keys().chain(record.settings.keys()) {
             let (was, now) = (record.settings.get(name), settings.get(name));
