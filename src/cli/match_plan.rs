@@ -212,7 +212,7 @@ mod tests {
         assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
         assert!(check_hash_memory(&spec, None).is_ok());
         let Err(Failure::Input(err)) = check_hash_memory(&spec, Some(16_384)) else { panic!("accepted") };
-        let err = err.to_string();
+        let err = crate::cli::error_text(&err);
         assert!(err.contains("4 workers x (seed 16 MiB (built-in) + big 4096 MiB ("), "{err}");
         assert!(err.contains("= 16448 MiB") && err.contains("of the 16384 MiB"), "{err}");
         assert!(err.ends_with(&format!("lower search.hash_mb in {} or --concurrency", path.display())), "{err}");
@@ -234,7 +234,7 @@ mod tests {
         let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(5000, 1025)) else {
             panic!("accepted")
         };
-        assert_eq!(err.to_string(), "--concurrency 1025: at most 1024 games at once");
+        assert_eq!(crate::cli::error_text(&err), "--concurrency 1025: at most 1024 games at once");
     }
 
     #[test]
@@ -244,7 +244,7 @@ mod tests {
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
         let build = |args: MatchArgs| match build_spec::<arbiter::chess::ChessGame>(&args) {
             Ok(spec) => Ok(spec),
-            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(e.to_string()),
+            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(crate::cli::error_text(&e)),
         };
         let args =
             MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };
@@ -363,17 +363,17 @@ mod tests {
             ..MatchArgs::default()
         };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("used twice"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e).contains("used twice"))
         );
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string().contains("--plies"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e).contains("--plies"))
         );
         let pgn = config_dir().join("book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if e.to_string() == "--plies must be at least 1")
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e) == "--plies must be at least 1")
         );
     }
 
@@ -392,7 +392,10 @@ mod tests {
             let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(games, sprt)) else {
                 panic!("accepted")
             };
-            assert!(err.to_string().starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
+            assert!(
+                crate::cli::error_text(&err).starts_with("--shard 2/3: a shard plays a fixed part of the schedule"),
+                "{err}"
+            );
         }
         let spec = build_spec::<arbiter::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
         assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));

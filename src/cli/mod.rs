@@ -22,6 +22,7 @@ pub mod datagen;
 pub mod elo_cmd;
 pub mod epd_cmd;
 pub mod eval_cmd;
+pub mod flags;
 pub mod match_args;
 pub mod match_cmd;
 pub mod match_plan;
@@ -177,7 +178,7 @@ pub fn io_exit_code(error: &anyhow::Error) -> Option<i32> {
 /// An error and its causes on one line, each text once: a cause whose text the message already holds (a
 /// `thiserror` message that quotes its source) is not repeated.
 pub fn error_text(error: &anyhow::Error) -> String {
-    let mut text = error.to_string();
+    let mut text = flags::flagged(error).unwrap_or_else(|| error.to_string());
     for cause in error.chain().skip(1) {
         let cause = cause.to_string();
         if !text.contains(&cause) {

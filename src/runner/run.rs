@@ -97,17 +97,18 @@ pub struct MatchRun {
     pub charts: Result<Vec<PathBuf>, ChartError>,
 }
 
-/// Why a match cannot be run or resumed.
+/// Why a match cannot be run or resumed. The messages name values, not flags: the command line adds `--engine`
+/// to an engine's failure and `--resume` to a folder's.
 #[derive(Debug, Error)]
 pub enum RunError {
     /// The plan is not playable.
     #[error(transparent)]
     Plan(#[from] PlanError),
     /// An engine cannot be started.
-    #[error("--engine: {0}")]
+    #[error("{0}")]
     Engine(PlayerError),
     /// An engine's bench signature is not its `bench=` (or its bench gave none): the match is refused.
-    #[error("--engine: {0}; the match is refused")]
+    #[error("{0}; the match is refused")]
     Bench(BenchError),
     /// A result file or the run folder cannot be created or written.
     #[error(transparent)]
@@ -119,7 +120,7 @@ pub enum RunError {
     #[error(transparent)]
     Lock(#[from] LockError),
     /// The folder given to resume does not exist.
-    #[error("--resume {shown}: {reason} (expected the folder of an earlier run, holding run.toml)")]
+    #[error("{shown}: {reason} (expected the folder of an earlier run, holding run.toml)")]
     NotARun {
         /// The folder as given.
         shown: String,
@@ -127,7 +128,7 @@ pub enum RunError {
         reason: std::io::Error,
     },
     /// The folder's `run.toml` cannot be read.
-    #[error("--resume {shown}: {source}{}", resume_hint(.source))]
+    #[error("{shown}: {source}{}", resume_hint(.source))]
     Resume {
         /// The folder as given.
         shown: String,
@@ -136,7 +137,7 @@ pub enum RunError {
     },
     /// The schedule changed since the run started.
     #[error(
-        "--resume {shown}: {changed} changed since the run started (fingerprint {recorded} in run.toml, {now} now); refusing to resume a different schedule: restore them, or start a new run"
+        "{shown}: {changed} changed since the run started (fingerprint {recorded} in run.toml, {now} now); refusing to resume a different schedule: restore them, or start a new run"
     )]
     Changed {
         /// The folder as given.

@@ -131,13 +131,13 @@ pub enum SpsaError {
     #[error(transparent)]
     Lock(#[from] LockError),
     /// The folder given to resume is not a folder.
-    #[error("--resume {dir}: not a folder (expected the folder of an earlier `arbiter spsa` run)")]
+    #[error("{dir}: not a folder (expected the folder of an earlier `arbiter spsa` run)")]
     NotAFolder {
         /// The folder as given.
         dir: String,
     },
     /// The folder given to resume holds no readable SPSA run, or its record disagrees with itself.
-    #[error("--resume {dir}: {reason}")]
+    #[error("{dir}: {reason}")]
     Resume {
         /// The folder as given.
         dir: String,

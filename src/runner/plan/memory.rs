@@ -1,6 +1,6 @@
 //! The memory check of a match: its transposition tables against the machine's physical memory.
 
-use super::PlanError;
+use super::{HashAdvice, PlanError};
 use crate::game::Game;
 use crate::player::Origin;
 use crate::runner::scheduler::MatchSpec;
@@ -26,7 +26,7 @@ pub fn parse_mem_total(meminfo: &str) -> Option<u64> {
 /// every engine of the match.
 ///
 /// # Errors
-/// [`PlanError::Invalid`] naming the tables and what to lower.
+/// [`PlanError::HashMemory`] naming the tables and what to lower.
 pub fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), PlanError> {
     let Some(memory) = memory_mib else {
         return Ok(());
@@ -41,13 +41,9 @@ pub fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) 
         spec.engines.iter().map(|e| format!("{} {} MiB ({})", e.name, e.hash_mb(), e.origin)).collect();
     let largest = spec.engines.iter().max_by_key(|e| e.hash_mb()).expect("a match has two or more engines");
     let advice = match &largest.origin {
-        Origin::Named => "lower --concurrency".to_string(),
-        Origin::Config(path) => format!("lower search.hash_mb in {path} or --concurrency"),
-        Origin::Command(_) => format!("lower {}'s option.Hash or --concurrency", largest.name),
+        Origin::Named => HashAdvice::Concurrency,
+        Origin::Config(path) => HashAdvice::Config(path.to_string()),
+        Origin::Command(_) => HashAdvice::Option(largest.name.clone()),
     };
-    Err(PlanError::Invalid(format!(
-        "hash: {workers} workers x ({}) = {total} MiB of transposition tables, more than half of the {memory} MiB \
-         of physical memory; {advice}",
-        tables.join(" + ")
-    )))
+    Err(PlanError::HashMemory { workers, tables: tables.join(" + "), total, memory, advice })
 }

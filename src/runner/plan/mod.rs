@@ -71,16 +71,120 @@ pub const MAX_NAME_CHARS: usize = 100;
 /// The default `--ratinginterval`: the reports are printed every 10 games (cutechess-cli's habit).
 pub const DEFAULT_RATING_INTERVAL: u64 = 10;
 
+/// A value of a [`MatchPlan`] that [`PlanError::Invalid`] names: the error's text begins with its
+/// [`PlanField::key`] (the name in `run.toml`), which the command line replaces by its flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanField {
+    /// `format`: the plan's format number.
+    Format,
+    /// `output.name`: the run's name.
+    Name,
+    /// `game`: the game played.
+    Game,
+    /// `variant`: the chess variant.
+    Variant,
+    /// The engines' `depth`, `nodes` and `movetime_ms` limits.
+    Limits,
+    /// `engines`: the entrants.
+    Engines,
+    /// `sprt`: the SPRT.
+    Sprt,
+    /// `length` in games.
+    Games,
+    /// `length` in rounds.
+    Rounds,
+    /// `openings.plies`: the plies of each opening played.
+    Plies,
+    /// `openings.start`: the first opening played.
+    OpeningsStart,
+    /// `concurrency`: games at once.
+    Concurrency,
+    /// `adjudication.maxmoves`: the move limit of a game.
+    Maxmoves,
+}
+
+impl PlanField {
+    /// The value's name as the plan writes it in `run.toml` (`openings.start`).
+    pub fn key(self) -> &'static str {
+        match self {
+            PlanField::Format => "plan format",
+            PlanField::Name => "output.name",
+            PlanField::Game => "game",
+            PlanField::Variant => "variant",
+            PlanField::Limits => "depth, nodes and movetime_ms",
+            PlanField::Engines => "engines",
+            PlanField::Sprt => "sprt",
+            PlanField::Games => "games",
+            PlanField::Rounds => "rounds",
+            PlanField::Plies => "openings.plies",
+            PlanField::OpeningsStart => "openings.start",
+            PlanField::Concurrency => "concurrency",
+            PlanField::Maxmoves => "adjudication.maxmoves",
+        }
+    }
+}
+
+/// What [`PlanError::HashMemory`] advises to lower: the concurrency, and the table of the largest engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HashAdvice {
+    /// A built-in build: only the concurrency.
+    Concurrency,
+    /// A config file's `search.hash_mb`.
+    Config(String),
+    /// An external engine's `option.Hash` (its name).
+    Option(String),
+}
+
 /// Why a plan cannot be played: a value out of range, a conflict, or an engine, config or opening file that
 /// cannot be read. Every variant is the user's input (exit 2 in the command line). The messages name the
-/// flags of `arbiter match` that set the value.
+/// values by their keys in `run.toml` ([`PlanField::key`]); the command line names its flags instead.
 #[derive(Debug, Error)]
 pub enum PlanError {
-    /// A value out of its range, or two values that do not go together; the message says which.
-    #[error("{0}")]
-    Invalid(String),
+    /// A value out of its range, or two values that do not go together: the value, then what is wrong
+    /// (`problem` begins right after the value's name, with its separator).
+    #[error("{}{problem}", .field.key())]
+    Invalid {
+        /// The value.
+        field: PlanField,
+        /// What is wrong, after the value's name (` must be at least 1`, `: ...`).
+        problem: String,
+    },
+    /// The transposition tables of every worker would take more than half of the physical memory.
+    #[error(
+        "hash: {workers} workers x ({tables}) = {total} MiB of transposition tables, more than half of the {memory} \
+         MiB of physical memory; lower {}",
+        match .advice {
+            HashAdvice::Concurrency => "the concurrency".to_string(),
+            HashAdvice::Config(path) => format!("search.hash_mb in {path} or the concurrency"),
+            HashAdvice::Option(name) => format!("{name}'s option.Hash or the concurrency"),
+        }
+    )]
+    HashMemory {
+        /// The workers.
+        workers: u64,
+        /// Each engine's table, in words.
+        tables: String,
+        /// MiB in all.
+        total: u64,
+        /// MiB of physical memory.
+        memory: u64,
+        /// What to lower.
+        advice: HashAdvice,
+    },
+    /// A shard of a match without a length: a shard plays a fixed part of the schedule.
+    #[error(
+        "shard {shard}: a shard plays a fixed part of the schedule: give it a number of games or rounds (an SPRT \
+         cannot stop a shard early; merge the shards for its verdict)"
+    )]
+    UnendingShard {
+        /// The shard, as `i/n`.
+        shard: String,
+    },
+    /// A match until the SPRT decides, without an SPRT.
+    #[error("a match until the SPRT decides needs an SPRT")]
+    NoSprt,
     /// The run name is not a folder name and PGN tag value.
-    #[error("--name {shown}: {problem}")]
+    #[error("name {shown}: {problem}")]
     BadName {
         /// The name, cut to 40 characters (with `...` when cut), quoted.
         shown: String,
@@ -100,7 +204,7 @@ pub enum PlanError {
     #[error(transparent)]
     Openings(#[from] OpeningError),
     /// The default opening book is not where it should be.
-    #[error("the default opening book {book} was not found; pass --openings FILE")]
+    #[error("the default opening book {book} was not found")]
     NoDefaultBook {
         /// The book's path relative to the project root.
         book: &'static str,
@@ -231,7 +335,7 @@ impl SprtPlan {
     /// [`PlanError::Invalid`] for values [`SprtSpec::new`] refuses.
     pub fn spec(&self) -> Result<SprtSpec, PlanError> {
         SprtSpec::new(self.elo0, self.elo1, self.alpha, self.beta, self.model)
-            .map_err(|e| PlanError::Invalid(format!("--sprt: {e}")))
+            .map_err(|e| PlanError::Invalid { field: PlanField::Sprt, problem: format!(": {e}") })
     }
 }
 
@@ -300,71 +404,74 @@ impl MatchPlan {
     /// # Errors
     /// The first [`PlanError`] found.
     pub fn validate(&self) -> Result<(), PlanError> {
-        let invalid = |text: String| Err(PlanError::Invalid(text));
+        let invalid = |field: PlanField, problem: String| Err(PlanError::Invalid { field, problem });
         if self.format != PLAN_FORMAT {
-            return invalid(format!("plan format {} (this arbiter reads format {PLAN_FORMAT})", self.format));
+            return invalid(PlanField::Format, format!(" {} (this arbiter reads format {PLAN_FORMAT})", self.format));
         }
         if let Some(name) = &self.output.name {
             check_run_name(name)?;
         }
         self.game.refuse_checkers("match").map_err(PlanError::Game)?;
         if self.game == GameKind::Xiangqi && self.variant != Variant::Standard {
-            return invalid(format!(
-                "--variant {} is a chess variant; it cannot be given with --game xiangqi",
-                self.variant.name()
-            ));
+            return invalid(
+                PlanField::Variant,
+                format!(" {} is a chess variant; a Xiangqi match cannot play it", self.variant.name()),
+            );
         }
         for engine in &self.engines {
             let limit = &engine.limit;
             if limit.depth == Some(0) || limit.nodes == Some(0) || limit.movetime_ms == Some(0) {
-                return invalid("--depth, --nodes and --movetime-ms must be at least 1".to_string());
+                return invalid(PlanField::Limits, " must be at least 1".to_string());
             }
         }
         if self.engines.len() < 2 {
-            return invalid(format!("--engine: a match needs two or more engines, got {}", self.engines.len()));
+            return invalid(
+                PlanField::Engines,
+                format!(": a match needs two or more engines, got {}", self.engines.len()),
+            );
         }
         for (i, engine) in self.engines.iter().enumerate() {
             if self.engines[..i].iter().any(|other| other.name == engine.name) {
-                return invalid(format!("--engine: the name `{}` is used twice; give each build a name=", engine.name));
+                return invalid(
+                    PlanField::Engines,
+                    format!(": the name `{}` is used twice; give each build a name=", engine.name),
+                );
             }
         }
         if let Some(sprt) = &self.sprt {
             sprt.spec()?;
             if self.engines.len() != 2 {
-                return invalid(format!("--sprt needs exactly two engines, got {}", self.engines.len()));
+                return invalid(PlanField::Sprt, format!(" needs exactly two engines, got {}", self.engines.len()));
             }
         }
         match self.length {
-            MatchLength::Games(0) => return invalid("--games must be at least 1".to_string()),
-            MatchLength::Rounds(0) => return invalid("--rounds must be at least 1".to_string()),
+            MatchLength::Games(0) => return invalid(PlanField::Games, " must be at least 1".to_string()),
+            MatchLength::Rounds(0) => return invalid(PlanField::Rounds, " must be at least 1".to_string()),
             _ => {}
         }
         if let Some(shard) = self.shard
             && self.length == MatchLength::UntilDecided
         {
-            return invalid(format!(
-                "--shard {shard}: a shard plays a fixed part of the schedule: give --games or --rounds (an SPRT \
-                 cannot stop a shard early; merge the shards for its verdict)"
-            ));
+            return Err(PlanError::UnendingShard { shard: shard.to_string() });
         }
         if self.length == MatchLength::UntilDecided && self.sprt.is_none() {
-            return invalid("a match until the SPRT decides needs an SPRT".to_string());
+            return Err(PlanError::NoSprt);
         }
         if self.openings.plies == Some(0) {
-            return invalid("--plies must be at least 1".to_string());
+            return invalid(PlanField::Plies, " must be at least 1".to_string());
         }
         if self.openings.start == 0 {
-            return invalid("--openings start=0: the first opening is number 1".to_string());
+            return invalid(PlanField::OpeningsStart, "=0: the first opening is number 1".to_string());
         }
         match self.concurrency {
-            Some(0) => return invalid("--concurrency must be at least 1".to_string()),
+            Some(0) => return invalid(PlanField::Concurrency, " must be at least 1".to_string()),
             Some(n) if n as usize > MAX_CONCURRENCY => {
-                return invalid(format!("--concurrency {n}: at most {MAX_CONCURRENCY} games at once"));
+                return invalid(PlanField::Concurrency, format!(" {n}: at most {MAX_CONCURRENCY} games at once"));
             }
             _ => {}
         }
         if self.adjudication.maxmoves == Some(0) {
-            return invalid("--maxmoves must be at least 1".to_string());
+            return invalid(PlanField::Maxmoves, " must be at least 1".to_string());
         }
         Ok(())
     }
@@ -377,7 +484,8 @@ impl MatchPlan {
     pub fn spec<G: Game>(&self) -> Result<MatchSpec<G>, PlanError> {
         self.validate()?;
         if self.game.name() != G::NAME {
-            return Err(PlanError::Invalid(format!("--game {} built as {}", self.game.name(), G::NAME)));
+            let problem = format!(" {} built as {}", self.game.name(), G::NAME);
+            return Err(PlanError::Invalid { field: PlanField::Game, problem });
         }
         let mut engines = self.engines.iter().map(|e| e.load(self.game)).collect::<Result<Vec<_>, _>>()?;
         for engine in &mut engines {
@@ -386,12 +494,8 @@ impl MatchPlan {
         let book = &self.openings;
         let openings = load_game_openings::<G>(&book.file, book.format, book.plies, self.variant)?;
         if book.start > openings.len() {
-            return Err(PlanError::Invalid(format!(
-                "--openings start={}: {} holds only {} openings",
-                book.start,
-                book.shown,
-                openings.len()
-            )));
+            let problem = format!("={}: {} holds only {} openings", book.start, book.shown, openings.len());
+            return Err(PlanError::Invalid { field: PlanField::OpeningsStart, problem });
         }
         let concurrency = match self.concurrency {
             Some(n) => n as usize,
@@ -442,7 +546,7 @@ pub(crate) mod tests {
         assert!(check_run_name(&"x".repeat(MAX_NAME_CHARS)).is_ok());
         for bad in ["", ".hidden", "a/b", "a\\b", "a\nb", "tab\there", &"x".repeat(MAX_NAME_CHARS + 1)] {
             let Err(err) = check_run_name(bad) else { panic!("{bad:?} was accepted") };
-            assert!(err.to_string().starts_with("--name "), "{err}");
+            assert!(err.to_string().starts_with("name "), "{err}");
         }
     }
 
@@ -542,17 +646,20 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn validation_names_the_flag() {
+    fn validation_names_the_value() {
         let refused = |change: &dyn Fn(&mut MatchPlan)| {
             let mut p = plan();
             change(&mut p);
             p.validate().unwrap_err().to_string()
         };
-        assert_eq!(refused(&|p| p.engines.truncate(1)), "--engine: a match needs two or more engines, got 1");
+        assert_eq!(refused(&|p| p.engines.truncate(1)), "engines: a match needs two or more engines, got 1");
         assert!(refused(&|p| p.engines[1].name = "seed".into()).contains("used twice"));
-        assert_eq!(refused(&|p| p.concurrency = Some(1025)), "--concurrency 1025: at most 1024 games at once");
-        assert_eq!(refused(&|p| p.length = MatchLength::Games(0)), "--games must be at least 1");
-        assert!(refused(&|p| p.output.name = Some("a/b".into())).starts_with("--name \"a/b\": "));
+        assert_eq!(refused(&|p| p.concurrency = Some(1025)), "concurrency 1025: at most 1024 games at once");
+        assert_eq!(refused(&|p| p.length = MatchLength::Games(0)), "games must be at least 1");
+        assert!(refused(&|p| p.output.name = Some("a/b".into())).starts_with("name \"a/b\": "));
+        let mut p = plan();
+        p.length = MatchLength::Games(0);
+        assert!(matches!(p.validate(), Err(PlanError::Invalid { field: PlanField::Games, .. })));
         assert!(refused(&|p| p.game = GameKind::Russian).contains("checkers"));
         assert!(plan().validate().is_ok());
     }
