@@ -163,21 +163,17 @@ mod tests {
     use arbiter::game::Game;
     use arbiter::runner::MatchSpec;
     use arbiter::runner::plan::DEFAULT_NODES;
-    use arbiter::runner::plan::{PlanError, parse_mem_total};
+    use arbiter::runner::plan::parse_mem_total;
     use arbiter::runner::{MatchLength, OpeningOrder, Shard, Tournament, Variant};
     use std::path::PathBuf;
 
     /// The flags' match as `arbiter match` builds it: the plan, then its spec.
     fn build_spec<G: Game>(args: &MatchArgs) -> Result<MatchSpec<G>, Failure> {
-        plan_of(args)?.spec::<G>().map_err(input)
-    }
-
-    fn input(error: PlanError) -> Failure {
-        Failure::Input(error.into())
+        plan_of(args)?.spec::<G>().input()
     }
 
     fn check_hash_memory<G: Game>(spec: &MatchSpec<G>, memory_mib: Option<u64>) -> Result<(), Failure> {
-        arbiter::runner::plan::check_hash_memory(spec, memory_mib).map_err(input)
+        arbiter::runner::plan::check_hash_memory(spec, memory_mib).input()
     }
 
     fn config_dir() -> PathBuf {
@@ -212,7 +208,7 @@ mod tests {
         assert!(check_hash_memory(&spec, Some(65_536)).is_ok());
         assert!(check_hash_memory(&spec, None).is_ok());
         let Err(Failure::Input(err)) = check_hash_memory(&spec, Some(16_384)) else { panic!("accepted") };
-        let err = crate::cli::error_text(&err);
+        let err = error_text(&err);
         assert!(err.contains("4 workers x (seed 16 MiB (built-in) + big 4096 MiB ("), "{err}");
         assert!(err.contains("= 16448 MiB") && err.contains("of the 16384 MiB"), "{err}");
         assert!(err.ends_with(&format!("lower search.hash_mb in {} or --concurrency", path.display())), "{err}");
@@ -234,7 +230,7 @@ mod tests {
         let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(5000, 1025)) else {
             panic!("accepted")
         };
-        assert_eq!(crate::cli::error_text(&err), "--concurrency 1025: at most 1024 games at once");
+        assert_eq!(error_text(&err), "--concurrency 1025: at most 1024 games at once");
     }
 
     #[test]
@@ -244,7 +240,7 @@ mod tests {
         let kv = |extra: &str| Some(PathBuf::from(format!("file={}{extra}", pgn.display())));
         let build = |args: MatchArgs| match build_spec::<arbiter::chess::ChessGame>(&args) {
             Ok(spec) => Ok(spec),
-            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(crate::cli::error_text(&e)),
+            Err(Failure::Input(e) | Failure::Internal(e) | Failure::System(e)) => Err(error_text(&e)),
         };
         let args =
             MatchArgs { openings: kv(",order=sequential,plies=2,start=2"), games: Some(2), ..MatchArgs::default() };
@@ -363,17 +359,17 @@ mod tests {
             ..MatchArgs::default()
         };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e).contains("used twice"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if error_text(&e).contains("used twice"))
         );
         let args = MatchArgs { openings: Some(book), plies: Some(4), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e).contains("--plies"))
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if error_text(&e).contains("--plies"))
         );
         let pgn = config_dir().join("book.pgn");
         std::fs::write(&pgn, "[Event \"a\"]\n\n1. e4 e5 *\n").unwrap();
         let args = MatchArgs { openings: Some(pgn), plies: Some(0), ..MatchArgs::default() };
         assert!(
-            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if crate::cli::error_text(&e) == "--plies must be at least 1")
+            matches!(build_spec::<arbiter::chess::ChessGame>(&args), Err(Failure::Input(e)) if error_text(&e) == "--plies must be at least 1")
         );
     }
 
@@ -392,10 +388,7 @@ mod tests {
             let Err(Failure::Input(err)) = build_spec::<arbiter::chess::ChessGame>(&args(games, sprt)) else {
                 panic!("accepted")
             };
-            assert!(
-                crate::cli::error_text(&err).starts_with("--shard 2/3: a shard plays a fixed part of the schedule"),
-                "{err}"
-            );
+            assert!(error_text(&err).starts_with("--shard 2/3: a shard plays a fixed part of the schedule"), "{err}");
         }
         let spec = build_spec::<arbiter::chess::ChessGame>(&args(Some(20), Some("elo0=0,elo1=5"))).ok().unwrap();
         assert_eq!(spec.shard, Some(Shard::new(2, 3).unwrap()));

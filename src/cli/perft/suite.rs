@@ -112,13 +112,7 @@ pub(super) fn compare_suite<G: Game>(
     spec: &EngineSpec,
     label: &str,
 ) -> Result<i32, Failure> {
-    let epds = match read_suite_lines::<G>(path, args) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(2);
-        }
-    };
+    let epds = read_suite_lines::<G>(path, args).input()?;
     let fens: Vec<(Option<String>, String)> =
         epds.iter().map(|e| (Some(format!("{}:{}", path.display(), e.line)), e.fen.clone())).collect();
     compare_fens::<G>(args, &fens, spec, label)
@@ -132,13 +126,7 @@ pub(super) fn run_suite<G: Game>(
     table: Option<&PerftTable>,
     spec: Option<&EngineSpec>,
 ) -> Result<i32, Failure> {
-    let epds = match read_suite_lines::<G>(path, args) {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(2);
-        }
-    };
+    let epds = read_suite_lines::<G>(path, args).input()?;
     let select = Selection { max_nodes: args.max_nodes, max_depth: args.max_depth, depth: args.depth };
     let plan = match plan_checks(path, &epds, select) {
         Ok(plan) => plan,
