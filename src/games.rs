@@ -72,7 +72,7 @@ impl GameKind {
 
 /// A command that plays games (`match`, `merge`, `book`) was asked for a game Arbiter cannot play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--game {}: arbiter {command} plays chess and xiangqi; checkers has perft and the endgame base", game.name())]
+#[error("{}: arbiter {command} plays chess and xiangqi; checkers has perft and the endgame base", game.name())]
 pub struct Unplayable {
     /// The game asked for.
     pub game: GameKind,

@@ -171,7 +171,7 @@ impl<const ENGLISH: bool, const SIZE: u8> crate::game::Game for CheckersGame<ENG
         _format: OpeningFormat,
         _chess960: bool,
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
-        let reason = format!("--game {}: Arbiter does not play checkers", Self::NAME);
+        let reason = format!("{}: Arbiter does not play checkers games", Self::NAME);
         Err(OpeningError::Line { file: path.display().to_string(), line: 0, reason })
     }
 }

@@ -59,9 +59,7 @@ pub fn run(args: BookArgs) -> Result<i32, super::Failure> {
         nodes: args.nodes,
         seed: args.seed,
     };
-    if let Err(e) = request.validate() {
-        return bad(e.to_string());
-    }
+    request.validate().input()?;
     let out = args
         .out
         .clone()

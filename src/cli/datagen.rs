@@ -327,7 +327,7 @@ mod tests {
             panic!("an existing --out is bad input")
         };
         assert_eq!(
-            e.to_string(),
+            super::super::error_text(&e),
             format!(
                 "--out: {} already exists; pass --force to replace it or --resume to continue the run",
                 out.display()

@@ -6,11 +6,6 @@ use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
 use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
 use std::path::PathBuf;
 
-/// What sets a move limit in `arbiter match`, for the refusal of an external engine without one
-/// ([`arbiter::player::EngineSpec::require_limit`]).
-pub const MATCH_LIMIT_FLAGS: &str =
-    "tc=, st=, nodes= or depth= in its --engine or in --each, or --tc, --nodes, --depth or --movetime-ms";
-
 /// Whether `games.pgn` holds a comment after each move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum PgnComments {

@@ -13,7 +13,7 @@ use arbiter::runner::plan::{
 };
 use arbiter::runner::{MatchPlan, OpeningsOption};
 
-pub use super::match_args::{AdjudicationArgs, LimitArgs, MATCH_LIMIT_FLAGS, MatchArgs, PgnComments};
+pub use super::match_args::{AdjudicationArgs, LimitArgs, MatchArgs, PgnComments};
 
 /// The input error (exit 2) of `arbiter command --game russian|english`: checkers is not played.
 pub(crate) fn refuse_checkers(game: GameKind, command: &'static str) -> Failure {
@@ -74,7 +74,6 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
             movetime_ms: limits.movetime_ms,
             timemargin_ms: 0,
         },
-        limit_hint: MATCH_LIMIT_FLAGS.to_string(),
         openings,
         sprt: args.sprt.as_deref().map(parse_sprt).transpose().input()?.as_ref().map(SprtPlan::of),
         games: args.games,

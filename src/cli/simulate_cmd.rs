@@ -333,7 +333,7 @@ mod tests {
     fn error_of(change: impl FnOnce(&mut SimulateArgs)) -> String {
         let mut args = args();
         change(&mut args);
-        plan(&args).expect_err("bad flags").to_string()
+        super::super::error_text(&plan(&args).expect_err("bad flags").into())
     }
 
     #[test]

@@ -117,7 +117,7 @@ impl Build {
                     path: path.to_string(),
                     is: "xiangqi",
                     plays: "chess",
-                    hint: "add --game xiangqi, or give a chess build (the layout of configs/seed.toml)",
+                    hint: "play it in a xiangqi match, or give a chess build (the layout of configs/seed.toml)",
                 }),
                 Err(e) => Err(e.into()),
             },

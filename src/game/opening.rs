@@ -61,7 +61,7 @@ pub enum OpeningError {
         file: String,
     },
     /// `--plies` was given for an EPD file, whose openings have no moves.
-    #[error("{file}: --plies applies to PGN openings only; this is an EPD file")]
+    #[error("{file}: a number of plies applies to PGN openings only; this is an EPD file")]
     PliesForEpd {
         /// The path.
         file: String,
@@ -194,7 +194,7 @@ pub fn read_rules_pgn_at<G: Game>(
             && Some(value.as_str()) != G::PGN_VARIANT
         {
             let expected = G::PGN_VARIANT.map_or("none".to_string(), |v| format!("{v:?}"));
-            return Err(at(line, format!("Variant {value:?}, expected {expected} for --game {}", G::NAME)));
+            return Err(at(line, format!("Variant {value:?}, expected {expected} in a {} game", G::NAME)));
         }
         let fen = tags.iter().find(|t| t.0 == "FEN").map_or(G::START_FEN, |t| t.1.as_str());
         let mut game = G::from_fen(fen).map_err(|e| at(fen_line.unwrap_or(line), format!("FEN tag: {e}")))?;

@@ -132,7 +132,7 @@ pub enum BenchError {
         last: Vec<String>,
     },
     /// The bench did not end within the time limit; the engine was killed.
-    #[error("engine {engine}: bench did not finish within {seconds} s (--bench-timeout); killed; last lines: {}", shown_lines(.last))]
+    #[error("engine {engine}: bench did not finish within {seconds} s; killed; last lines: {}", shown_lines(.last))]
     Timeout {
         /// The engine's name.
         engine: String,
@@ -149,7 +149,22 @@ pub enum BenchError {
         /// What was too much.
         what: String,
     },
-    /// A bench option that does not apply to this engine.
+    /// Bench arguments for the built-in engine, whose bench takes a depth.
+    #[error("engine {engine}: bench arguments apply to external engines; the built-in engine's bench takes a depth")]
+    ArgsForBuiltin {
+        /// The engine's name.
+        engine: String,
+    },
+    /// A bench depth for an external engine, which reads its own bench arguments.
+    #[error(
+        "engine {engine}: a bench depth applies to the built-in engine: engines read `bench` arguments \
+         differently; {EXTERNAL_BENCH_ARGS}"
+    )]
+    DepthForExternal {
+        /// The engine's name.
+        engine: String,
+    },
+    /// A bench that this engine does not have.
     #[error("engine {engine}: {reason}")]
     Unsupported {
         /// The engine's name.
@@ -190,10 +205,16 @@ impl BenchError {
                 | BenchError::NoCount { .. }
                 | BenchError::NoUciok { .. }
                 | BenchError::Unsupported { .. }
+                | BenchError::ArgsForBuiltin { .. }
+                | BenchError::DepthForExternal { .. }
                 | BenchError::Mismatch { .. }
         )
     }
 }
+
+/// How external engines take a bench depth, in their own bench arguments.
+pub const EXTERNAL_BENCH_ARGS: &str =
+    "pass it in the bench arguments (Stockfish: \"16 1 DEPTH default depth\", Ethereal: \"DEPTH\")";
 
 /// An engine's last lines for an error message, each quoted and cut short, in brackets.
 fn shown_lines(lines: &[String]) -> String {
@@ -328,17 +349,16 @@ impl EngineSpec {
     /// (see the [module](self)).
     ///
     /// # Errors
-    /// A [`BenchError`] naming the engine: [`BenchError::Unsupported`] for `depth` with an external engine,
-    /// `args` with a built-in one, or the built-in Xiangqi engine; the others as [`bench_external`].
+    /// A [`BenchError`] naming the engine: [`BenchError::DepthForExternal`] for `depth` with an external engine,
+    /// [`BenchError::ArgsForBuiltin`] for `args` with a built-in one, [`BenchError::Unsupported`] for the
+    /// built-in Xiangqi engine; the others as [`bench_external`].
     pub fn bench(&self, options: &BenchOptions) -> Result<BenchResult, BenchError> {
         let unsupported =
             |reason: &str| BenchError::Unsupported { engine: self.name.clone(), reason: reason.to_string() };
         match &self.kind {
             EngineKind::Builtin(Build::Chess(config)) => {
                 if !options.args.is_empty() {
-                    return Err(unsupported(
-                        "bench arguments (--bench-args) apply to external engines; give --depth for the built-in engine",
-                    ));
+                    return Err(BenchError::ArgsForBuiltin { engine: self.name.clone() });
                 }
                 let depth = options.depth.unwrap_or(crate::engine::chess::bench::DEFAULT_BENCH_DEPTH).max(1);
                 Ok(bench_builtin(config, depth))
@@ -346,10 +366,7 @@ impl EngineSpec {
             EngineKind::Builtin(Build::Xiangqi(_)) => Err(unsupported("the built-in Xiangqi engine has no bench")),
             EngineKind::Uci(engine) => {
                 if options.depth.is_some() {
-                    return Err(unsupported(
-                        "--depth applies to the built-in engine: engines read `bench` arguments differently; pass \
-                         them with --bench-args (Stockfish: \"16 1 DEPTH default depth\", Ethereal: \"DEPTH\")",
-                    ));
+                    return Err(BenchError::DepthForExternal { engine: self.name.clone() });
                 }
                 bench_external(&self.name, engine, &options.args, options.timeout)
             }

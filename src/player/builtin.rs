@@ -135,7 +135,7 @@ pub fn builtin_player<G: Game>(name: &str, build: Build) -> Result<Box<dyn Playe
                     format!("{} is a chess build; it cannot play Xiangqi (give a Xiangqi config)", build.name())
                 }
                 EngineGame::Xiangqi => {
-                    format!("{} is a Xiangqi build; it cannot play chess (pass --game xiangqi)", build.name())
+                    format!("{} is a Xiangqi build; it cannot play chess (play it in a Xiangqi match)", build.name())
                 }
             }));
         }

@@ -84,7 +84,7 @@ pub const EACH_KEYS: [&str; 10] =
 #[derive(Debug, thiserror::Error)]
 pub enum EngineArgError {
     /// A built-in engine asked for in a game that has none (checkers).
-    #[error("--game {}: Arbiter has no built-in engine for this game", game.name())]
+    #[error("{}: Arbiter has no built-in engine for this game", game.name())]
     NoBuiltinEngine {
         /// The game of the match.
         game: GameKind,
@@ -93,13 +93,13 @@ pub enum EngineArgError {
     #[error(transparent)]
     KeyValue(#[from] KeyValueError),
     /// The config file is missing or bad.
-    #[error("--engine: {0}")]
+    #[error("{0}")]
     Config(crate::engine::chess::ConfigError),
     /// The Xiangqi config file is missing or bad.
-    #[error("--engine: {0}")]
+    #[error("{0}")]
     XiangqiConfig(crate::engine::xiangqi::XiangqiConfigError),
     /// A `config=` file that is a build of the other game (a chess build with `--game xiangqi`, or the reverse).
-    #[error("--engine: {path}: a {is} build, but this match plays {plays}; {hint}")]
+    #[error("{path}: a {is} build, but this match plays {plays}; {hint}")]
     WrongGame {
         /// The config file.
         path: String,
@@ -111,9 +111,7 @@ pub enum EngineArgError {
         hint: &'static str,
     },
     /// `option.UCI_Variant=` in a game that sets `UCI_Variant` itself (it would make the engine play another game).
-    #[error(
-        "--engine: {name}: option.{option}= cannot be given with --game {game}: Arbiter sets UCI_Variant to {game}"
-    )]
+    #[error("{name}: option.{option}= cannot be given in a {game} match: Arbiter sets UCI_Variant to {game}")]
     VariantOption {
         /// The engine's name.
         name: String,
@@ -123,7 +121,7 @@ pub enum EngineArgError {
         game: &'static str,
     },
     /// No `config=` or `cmd=` and the name is not built in.
-    #[error("--engine: `{name}` has no config= or cmd= and is not a built-in build ({builtins})")]
+    #[error("`{name}` has no config= or cmd= and is not a built-in build ({builtins})")]
     NotBuiltin {
         /// The name given.
         name: String,
@@ -131,13 +129,13 @@ pub enum EngineArgError {
         builtins: &'static str,
     },
     /// Neither `name=` nor `config=` nor `cmd=`.
-    #[error("--engine: give name= with a built-in build, config=, or cmd=")]
+    #[error("give name= with a built-in build, config=, or cmd=")]
     Nameless,
     /// Both `config=` and `cmd=`.
-    #[error("--engine: config= (a built-in build) and cmd= (an external engine) exclude each other")]
+    #[error("config= (a built-in build) and cmd= (an external engine) exclude each other")]
     ConfigAndCmd,
     /// A key that only external engines take, given for a built-in build.
-    #[error("--engine: {key}= applies to external engines (cmd=) only, not to the built-in build `{name}`")]
+    #[error("{key}= applies to external engines (cmd=) only, not to the built-in build `{name}`")]
     UciOnly {
         /// The key.
         key: String,
@@ -147,7 +145,7 @@ pub enum EngineArgError {
     /// A text Arbiter would send to the engine (a UCI option's name or value) that holds a line break or
     /// another control character, which the engine would read as a second command, or an option name that
     /// `setoption name NAME value VALUE` cannot carry.
-    #[error("--engine: {name}: {field} {}: {reason}", crate::notation::quote::shown(.text))]
+    #[error("{name}: {field} {}: {reason}", crate::notation::quote::shown(.text))]
     UnsendableText {
         /// The engine's name.
         name: String,
@@ -159,19 +157,15 @@ pub enum EngineArgError {
         reason: &'static str,
     },
     /// An external engine with no move limit ([`EngineSpec::require_limit`]).
-    #[error(
-        "--engine: {name} ({cmd}) has no move limit: an external engine would search until told to stop; give {flags}"
-    )]
+    #[error("{name} ({cmd}) has no move limit: an external engine would search until told to stop")]
     NoLimit {
         /// The engine's name.
         name: String,
         /// Its command line.
         cmd: String,
-        /// The flags and keys that set a limit, in words.
-        flags: String,
     },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
-    #[error("--engine: {origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
+    #[error("{origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
     BadName {
         /// Where the name came from: `name=` or the config file's `name` key.
         origin: String,
@@ -180,6 +174,21 @@ pub enum EngineArgError {
         /// What is wrong with it.
         reason: &'static str,
     },
+}
+
+impl EngineArgError {
+    /// [`EngineArgError::NoLimit`] for the external engine `name` run as `engine` when `limit` is unlimited:
+    /// the one check behind [`EngineSpec::require_limit`] and [`EnginePlan::require_limit`].
+    ///
+    /// # Errors
+    /// [`EngineArgError::NoLimit`].
+    pub(crate) fn require_limit(name: &str, engine: &UciEngine, limit: &MoveLimit) -> Result<(), EngineArgError> {
+        if limit.is_unlimited() {
+            Err(EngineArgError::NoLimit { name: name.to_string(), cmd: engine.command_line() })
+        } else {
+            Ok(())
+        }
+    }
 }
 
 impl From<BuildError> for EngineArgError {
@@ -204,7 +213,7 @@ impl EachArgs {
     /// # Errors
     /// [`EngineArgError::KeyValue`] naming `--each` and the key.
     pub fn parse(text: Option<&str>) -> Result<EachArgs, EngineArgError> {
-        let kv = text.map(|t| KeyValues::parse_quoted("--each", t, &EACH_KEYS, &QUOTED_KEYS)).transpose()?;
+        let kv = text.map(|t| KeyValues::parse_quoted("each", t, &EACH_KEYS, &QUOTED_KEYS)).transpose()?;
         if let Some(kv) = &kv {
             // Check the values now, so that an error names --each.
             limit_from(kv, MoveLimit::default())?;
@@ -324,7 +333,7 @@ fn parse_plan(
     cwd: &Path,
 ) -> Result<(EnginePlan, Option<Build>), EngineArgError> {
     let mut read = None;
-    let kv = KeyValues::parse_quoted("--engine", text, &ENGINE_KEYS, &QUOTED_KEYS)?;
+    let kv = KeyValues::parse_quoted("engine", text, &ENGINE_KEYS, &QUOTED_KEYS)?;
     let name = kv.text("name");
     let bad_name = |origin: String, name: &str| {
         bad_engine_name(name).map(|reason| EngineArgError::BadName { origin, name: name.to_string(), reason })
@@ -536,14 +545,14 @@ mod tests {
         let err = |text: &str| parse_engine(text).unwrap_err().to_string();
         assert_eq!(
             err(r#"name=sf,cmd=sf,option.SyzygyPath="/a,/b"#),
-            r#"--engine: the quote " is never closed at character 34 of "name=sf,cmd=sf,option.SyzygyPath=\"/a,/b""#
+            r#"engine: the quote " is never closed at character 34 of "name=sf,cmd=sf,option.SyzygyPath=\"/a,/b""#
         );
         assert_eq!(
             err(r#"name=sf,cmd=sf,args="-x 'a b""#),
-            r#"--engine args=: the quote ' is never closed at character 4 of "-x 'a b""#
+            r#"engine args=: the quote ' is never closed at character 4 of "-x 'a b""#
         );
         let err = EachArgs::parse(Some("args=it's")).unwrap_err().to_string();
-        assert!(err.starts_with("--each args=: the quote ' is never closed at character 3"), "{err}");
+        assert!(err.starts_with("each args=: the quote ' is never closed at character 3"), "{err}");
     }
 
     #[test]
@@ -551,7 +560,7 @@ mod tests {
         let err = |text: &str| parse_engine(text).unwrap_err().to_string();
         assert_eq!(
             err("name=seed,option.Hash=16"),
-            "--engine: option.Hash= applies to external engines (cmd=) only, not to the built-in build `seed`"
+            "option.Hash= applies to external engines (cmd=) only, not to the built-in build `seed`"
         );
         assert!(err("name=x,cmd=a,config=b.toml").contains("exclude each other"));
         assert!(err("name=sf,cmd=sf,tc=fast").contains("tc=\"fast\""));
@@ -564,33 +573,32 @@ mod tests {
         // A build of the other game is named as such.
         assert_eq!(
             err("name=x,config=configs/xiangqi/seed.toml"),
-            "--engine: configs/xiangqi/seed.toml: a xiangqi build, but this match plays chess; add --game xiangqi, \
-             or give a chess build (the layout of configs/seed.toml)"
+            "configs/xiangqi/seed.toml: a xiangqi build, but this match plays chess; play it in a xiangqi match, or \
+             give a chess build (the layout of configs/seed.toml)"
         );
         let err = EachArgs::parse(Some("name=x")).unwrap_err().to_string();
-        assert!(err.starts_with("--each: unknown key `name`"), "{err}");
+        assert!(err.starts_with("each: unknown key `name`"), "{err}");
         let err = EachArgs::parse(Some("tc=0")).unwrap_err().to_string();
-        assert!(err.starts_with("--each: tc=\"0\""), "{err}");
+        assert!(err.starts_with("each: tc=\"0\""), "{err}");
     }
 
     #[test]
     fn external_engines_need_a_limit() {
         let sf = parse_engine("name=sf,cmd=/usr/games/stockfish,args=-x").unwrap();
-        let err = sf.require_limit(&MoveLimit::default(), "--nodes").unwrap_err();
+        let err = sf.require_limit(&MoveLimit::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "--engine: sf (/usr/games/stockfish -x) has no move limit: an external engine would search until told \
-             to stop; give --nodes"
+            "sf (/usr/games/stockfish -x) has no move limit: an external engine would search until told to stop"
         );
         // A time margin alone is no limit; any of the others is.
         let margin = MoveLimit { timemargin_ms: 50, ..MoveLimit::default() };
-        assert!(matches!(sf.require_limit(&margin, "--nodes"), Err(EngineArgError::NoLimit { .. })));
+        assert!(matches!(sf.require_limit(&margin), Err(EngineArgError::NoLimit { .. })));
         for text in ["tc=10+0.1", "st=0.5", "nodes=100", "depth=3"] {
             let spec = parse_engine(&format!("name=sf,cmd=/usr/games/stockfish,{text}")).unwrap();
-            assert!(spec.require_limit(&spec.limit, "--nodes").is_ok(), "{text}");
+            assert!(spec.require_limit(&spec.limit).is_ok(), "{text}");
         }
         let seed = parse_engine("name=seed").unwrap();
-        assert!(seed.require_limit(&seed.limit, "--nodes").is_ok());
+        assert!(seed.require_limit(&seed.limit).is_ok());
     }
 
     #[test]
@@ -643,7 +651,7 @@ mod tests {
         let err = parse_engine("name=seed,hash=16").unwrap_err().to_string();
         assert_eq!(
             err,
-            "--engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
+            "engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
              nodes, depth, timemargin, option.*"
         );
         let err = parse_engine("name=x").unwrap_err().to_string();
@@ -671,13 +679,13 @@ mod tests {
             let err = parse_engine(&format!("config={}", path.display())).unwrap_err();
             assert!(matches!(err, EngineArgError::BadName { .. }), "{err}");
             let text = err.to_string();
-            assert!(text.starts_with(&format!("--engine: {}: key `name`: ", path.display())), "{text}");
+            assert!(text.starts_with(&format!("{}: key `name`: ", path.display())), "{text}");
             // name= overrides the config's name.
             let spec = parse_engine(&format!("name=fine,config={}", path.display())).unwrap();
             assert_eq!(spec.name, "fine");
         }
         let err = parse_engine("name=a\tb").unwrap_err().to_string();
-        assert!(err.starts_with("--engine: name=: an engine name must not hold control characters"), "{err}");
+        assert!(err.starts_with("name=: an engine name must not hold control characters"), "{err}");
         assert!(parse_engine("name=\"seed\"").is_err());
     }
 }

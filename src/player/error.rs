@@ -45,11 +45,7 @@ pub enum PlayerError {
     /// An external engine was given an `option.NAME` that it does not list among its `option name ...` lines
     /// (compared without regard to ASCII case, as UCI compares names), and unknown options are not allowed
     /// ([`UciEngine::allow_unknown_options`](crate::player::UciEngine::allow_unknown_options)).
-    #[error(
-        "{player}: the engine does not list the option {option:?}{}; check the name, or give \
-         --allow-unknown-options to send it anyway",
-        suggestion_text(.suggestions)
-    )]
+    #[error("{player}: the engine does not list the option {option:?}{}", suggestion_text(.suggestions))]
     UnknownOption {
         /// The player's name.
         player: String,

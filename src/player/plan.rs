@@ -139,19 +139,14 @@ impl UciPlan {
 }
 
 impl EnginePlan {
-    /// Refuses an external engine without a move limit (see [`EngineSpec::require_limit`]); `flags` names
-    /// what sets one.
+    /// Refuses an external engine without a move limit, as [`EngineSpec::require_limit`] does at run time.
     ///
     /// # Errors
     /// [`EngineArgError::NoLimit`].
-    pub fn require_limit(&self, flags: &str) -> Result<(), EngineArgError> {
+    pub fn require_limit(&self) -> Result<(), EngineArgError> {
         match &self.build {
-            EngineBuild::Uci(uci) if self.limit.is_unlimited() => Err(EngineArgError::NoLimit {
-                name: self.name.clone(),
-                cmd: UciEngine::from(uci).command_line(),
-                flags: flags.to_string(),
-            }),
-            _ => Ok(()),
+            EngineBuild::Uci(uci) => EngineArgError::require_limit(&self.name, &UciEngine::from(uci), &self.limit),
+            EngineBuild::Builtin { .. } | EngineBuild::Config { .. } => Ok(()),
         }
     }
 

@@ -202,29 +202,24 @@ impl EngineSpec {
     /// give it: its own keys, `--each` and the job's flags together) unlimited, an external engine would be
     /// sent `go infinite` and never answer, as cutechess-cli refuses a match without a time control
     /// (`projects/cli/src/main.cpp`, "Invalid or missing time control"). Built-in engines pass: each job gives
-    /// them its documented default. `flags` names, for the message, what the user may give (for `arbiter
-    /// match`: `--tc, --nodes, --depth or --movetime-ms, or tc=, st=, nodes= or depth= in --engine or --each`).
+    /// them its documented default. The command line adds what sets a limit in its own flags.
     ///
     /// # Errors
-    /// [`EngineArgError::NoLimit`] naming the engine and `flags`.
+    /// [`EngineArgError::NoLimit`] naming the engine and its command.
     ///
     /// # Examples
     /// ```
     /// use arbiter::player::{MoveLimit, spec::parse_engine};
     /// let sf = parse_engine("name=sf,cmd=/usr/games/stockfish").unwrap();
-    /// let err = sf.require_limit(&MoveLimit::default(), "--nodes or --depth").unwrap_err();
+    /// let err = sf.require_limit(&MoveLimit::default()).unwrap_err();
     /// assert!(err.to_string().contains("sf"), "{err}");
-    /// assert!(sf.require_limit(&MoveLimit { nodes: Some(5000), ..MoveLimit::default() }, "--nodes").is_ok());
-    /// assert!(parse_engine("name=seed").unwrap().require_limit(&MoveLimit::default(), "--nodes").is_ok());
+    /// assert!(sf.require_limit(&MoveLimit { nodes: Some(5000), ..MoveLimit::default() }).is_ok());
+    /// assert!(parse_engine("name=seed").unwrap().require_limit(&MoveLimit::default()).is_ok());
     /// ```
-    pub fn require_limit(&self, limit: &MoveLimit, flags: &str) -> Result<(), EngineArgError> {
+    pub fn require_limit(&self, limit: &MoveLimit) -> Result<(), EngineArgError> {
         match &self.kind {
-            EngineKind::Uci(engine) if limit.is_unlimited() => Err(EngineArgError::NoLimit {
-                name: self.name.clone(),
-                cmd: engine.command_line(),
-                flags: flags.to_string(),
-            }),
-            _ => Ok(()),
+            EngineKind::Uci(engine) => EngineArgError::require_limit(&self.name, engine, limit),
+            EngineKind::Builtin(_) => Ok(()),
         }
     }
 

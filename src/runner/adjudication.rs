@@ -54,7 +54,7 @@ impl DrawAdjudication {
     /// assert_eq!((draw.movenumber, draw.movecount, draw.score), (40, 8, 10));
     /// ```
     pub fn parse(text: &str) -> Result<DrawAdjudication, KeyValueError> {
-        let mut kv = KeyValues::parse("--draw", text, Self::KEYS)?;
+        let mut kv = KeyValues::parse("draw", text, Self::KEYS)?;
         let movenumber: u32 = kv.require("movenumber", "a whole number of full moves, at least 1")?;
         if movenumber == 0 {
             return Err(kv.bad_value("movenumber", "a whole number of full moves, at least 1"));
@@ -106,7 +106,7 @@ impl ResignAdjudication {
     /// assert!(ResignAdjudication::parse("movecount=3,score=600,twosided=true").unwrap().twosided);
     /// ```
     pub fn parse(text: &str) -> Result<ResignAdjudication, KeyValueError> {
-        let mut kv = KeyValues::parse("--resign", text, Self::KEYS)?;
+        let mut kv = KeyValues::parse("resign", text, Self::KEYS)?;
         let movecount: u32 = kv.require("movecount", "a whole number of moves, at least 1")?;
         if movecount == 0 {
             return Err(kv.bad_value("movecount", "a whole number of moves, at least 1"));
@@ -379,19 +379,19 @@ mod tests {
             Ok(DrawAdjudication { movenumber: 40, movecount: 8, score: 10 })
         );
         let err = DrawAdjudication::parse("movenumber=40,movecount=8").unwrap_err();
-        assert_eq!(err.to_string(), "--draw: missing key `score`");
+        assert_eq!(err.to_string(), "draw: missing key `score`");
         let err = DrawAdjudication::parse("movenumber=40,movecount=0,score=3").unwrap_err();
         assert!(err.to_string().contains("movecount=\"0\""), "{err}");
         let err = DrawAdjudication::parse("movenumber=0,movecount=3,score=3").unwrap_err();
         assert!(err.to_string().contains("movenumber=\"0\"") && err.to_string().contains("at least 1"), "{err}");
         let err = ResignAdjudication::parse("movecount=3,score=600,both=true").unwrap_err();
-        assert_eq!(err.to_string(), "--resign: unknown key `both`, expected one of: movecount, score, twosided");
+        assert_eq!(err.to_string(), "resign: unknown key `both`, expected one of: movecount, score, twosided");
         assert_eq!(
             ResignAdjudication::parse("movecount=3,score=600,twosided=true"),
             Ok(ResignAdjudication { movecount: 3, score: 600, twosided: true })
         );
         let err = ResignAdjudication::parse("movecount=3,score=600,twosided=yes").unwrap_err();
-        assert_eq!(err.to_string(), "--resign: twosided=\"yes\" is not valid, expected true or false");
+        assert_eq!(err.to_string(), "resign: twosided=\"yes\" is not valid, expected true or false");
         assert!(ResignAdjudication::parse("movecount=3,score=-600").is_err());
         assert!(ResignAdjudication::parse("movecount=3,score=6x").is_err());
     }

@@ -172,11 +172,11 @@ impl OpeningsOption {
             return Ok(plain);
         }
         const AT_LEAST_ONE: &str = "a whole number, at least 1";
-        let mut kv = KeyValues::parse("--openings", text, Self::KEYS)?;
+        let mut kv = KeyValues::parse("openings", text, Self::KEYS)?;
         let file = match kv.text("file") {
             Some("") => return Err(kv.bad_value("file", "a path")),
             Some(path) => PathBuf::from(path),
-            None => return Err(KeyValueError::Missing { option: "--openings".into(), key: "file".into() }),
+            None => return Err(KeyValueError::Missing { option: "openings".into(), key: "file".into() }),
         };
         let format = kv.take("format", "epd or pgn")?;
         let order = kv.take("order", "random or sequential")?;
@@ -390,26 +390,26 @@ mod tests {
         assert_eq!(OpeningsOption::parse(odd.to_str().unwrap()).unwrap().file, odd);
 
         let err = |text: &str| OpeningsOption::parse(text).unwrap_err().to_string();
-        assert_eq!(err("format=epd"), "--openings: missing key `file`");
+        assert_eq!(err("format=epd"), "openings: missing key `file`");
         assert_eq!(
             err("file=a.epd,depth=3"),
-            "--openings: unknown key `depth`, expected one of: file, format, order, plies, start"
+            "openings: unknown key `depth`, expected one of: file, format, order, plies, start"
         );
-        assert_eq!(err("file=a.epd,format=bin"), "--openings: format=\"bin\" is not valid, expected epd or pgn");
+        assert_eq!(err("file=a.epd,format=bin"), "openings: format=\"bin\" is not valid, expected epd or pgn");
         assert_eq!(
             err("file=a.epd,order=shuffled"),
-            "--openings: order=\"shuffled\" is not valid, expected random or sequential"
+            "openings: order=\"shuffled\" is not valid, expected random or sequential"
         );
         assert_eq!(
             err("file=a.epd,start=0"),
-            "--openings: start=\"0\" is not valid, expected a whole number, at least 1"
+            "openings: start=\"0\" is not valid, expected a whole number, at least 1"
         );
         assert_eq!(
             err("file=a.pgn,plies=-2"),
-            "--openings: plies=\"-2\" is not valid, expected a whole number, at least 1"
+            "openings: plies=\"-2\" is not valid, expected a whole number, at least 1"
         );
-        assert_eq!(err("file=,order=random"), "--openings: file=\"\" is not valid, expected a path");
-        assert_eq!(err("file=a.epd,file=b.epd"), "--openings: key `file` given twice");
+        assert_eq!(err("file=,order=random"), "openings: file=\"\" is not valid, expected a path");
+        assert_eq!(err("file=a.epd,file=b.epd"), "openings: key `file` given twice");
     }
 
     #[test]

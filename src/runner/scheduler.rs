@@ -776,7 +776,7 @@ fn worker<G: Game>(
                     if entrant.bench_check && !started[engine] {
                         started[engine] = true;
                         if let Err(error) = entrant.check_bench(Duration::from_secs(DEFAULT_BENCH_TIMEOUT_S)) {
-                            let text = format!("--bench-check at a worker's start: {error}");
+                            let text = format!("the bench check at a worker's start: {error}");
                             let _ =
                                 sender.send(if error.is_input() { Event::Refused(text) } else { Event::Fatal(text) });
                             return;

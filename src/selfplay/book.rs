@@ -47,21 +47,33 @@ pub struct BookRequest {
     pub seed: u64,
 }
 
-/// Why a [`BookRequest`] cannot be made.
+/// Why a [`BookRequest`] cannot be made; each message starts with the field at fault ([`BookError::field`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BookError {
     /// A position count outside 1..=[`MAX_POSITIONS`].
-    #[error("--positions {0}: expected 1 to {MAX_POSITIONS}")]
+    #[error("positions {0}: expected 1 to {MAX_POSITIONS}")]
     Positions(usize),
     /// Random plies outside 1..=[`MAX_PLIES`].
-    #[error("--plies {0}: expected 1 to {MAX_PLIES}")]
+    #[error("plies {0}: expected 1 to {MAX_PLIES}")]
     Plies(usize),
     /// A negative window.
-    #[error("--window {0}: expected a non-negative number of centipawns")]
+    #[error("window {0}: expected a non-negative number of centipawns")]
     Window(i32),
     /// No node for the check.
-    #[error("--nodes 0: expected at least 1 node")]
+    #[error("nodes 0: expected at least 1 node")]
     NoNodes,
+}
+
+impl BookError {
+    /// The [`BookRequest`] field at fault, as the message starts.
+    pub fn field(&self) -> &'static str {
+        match self {
+            BookError::Positions(_) => "positions",
+            BookError::Plies(_) => "plies",
+            BookError::Window(_) => "window",
+            BookError::NoNodes => "nodes",
+        }
+    }
 }
 
 impl BookRequest {

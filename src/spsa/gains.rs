@@ -88,8 +88,8 @@ impl Schedule {
                 let step = gain.r * gain.c * (param.max - param.min);
                 if !(gain.c.is_finite() && gain.r.is_finite() && step.is_finite()) || gain.c <= 0.0 {
                     return Err(error(format!(
-                        "the gains at iteration {k} are not finite numbers (c = {}, r = {}): c_end, r_end, --alpha or \
-                         --gamma are too large",
+                        "the gains at iteration {k} are not finite numbers (c = {}, r = {}): c_end, r_end, alpha or \
+                         gamma are too large",
                         super::params::num(gain.c),
                         super::params::num(gain.r)
                     )));

@@ -790,7 +790,7 @@ pub fn engine_options(engine: &EngineSpec) -> Result<(Vec<OptionInfo>, bool), Sp
             Err(SpsaError::Engine(format!("{}: the built-in Xiangqi engine cannot be tuned by SPSA", engine.name)))
         }
         EngineKind::Uci(uci) => {
-            let failed = |reason: String| SpsaError::Engine(format!("--engine {}: {reason}", engine.name));
+            let failed = |reason: String| SpsaError::Engine(format!("{}: {reason}", engine.name));
             let mut process =
                 EngineProcess::spawn(&uci.cmd, &uci.args, uci.dir.as_deref()).map_err(|e| failed(e.to_string()))?;
             process.send("uci").map_err(|e| failed(e.to_string()))?;

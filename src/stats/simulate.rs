@@ -479,19 +479,20 @@ pub struct SimulationPlan {
     pub max_pairs: u64,
 }
 
-/// Why a [`SimulationRequest`] cannot be simulated; each message names the flag of `arbiter sprt simulate`.
+/// Why a [`SimulationRequest`] cannot be simulated; each message starts with the field at fault
+/// ([`SimulationPlanError::field`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SimulationPlanError {
     /// `elo` or `bias` not finite within ±[`MAX_SIMULATED_ELO`].
-    #[error("{flag}: expected a number from -1000 to 1000 (Elo), got {value}")]
+    #[error("{field}: expected a number from -1000 to 1000 (Elo), got {value}")]
     Elo {
-        /// `--elo` or `--bias`.
-        flag: &'static str,
+        /// `elo` or `bias`.
+        field: &'static str,
         /// The value given.
         value: f64,
     },
     /// An SPRT parameter that [`SprtSpec::new`] refuses.
-    #[error("--{parameter}: {error}")]
+    #[error("{parameter}: {error}")]
     Sprt {
         /// `elo0`, `elo1`, `alpha` or `beta`.
         parameter: &'static str,
@@ -499,22 +500,35 @@ pub enum SimulationPlanError {
         error: StatsError,
     },
     /// Runs outside 1..=[`MAX_SIMULATION_RUNS`].
-    #[error("--runs: expected a number of runs from 1 to {MAX_SIMULATION_RUNS}, got {0}")]
+    #[error("runs: expected a number of runs from 1 to {MAX_SIMULATION_RUNS}, got {0}")]
     Runs(u64),
     /// A game limit below one pair.
-    #[error("--max-games: expected at least 2 games (one pair), got {0}")]
+    #[error("max_games: expected at least 2 games (one pair), got {0}")]
     MaxGames(u64),
     /// No worker thread.
-    #[error("--threads: expected at least 1 thread, got 0")]
+    #[error("threads: expected at least 1 thread, got 0")]
     NoThreads,
     /// A pair distribution that cannot be built.
-    #[error("{flag}: {error}")]
+    #[error("{field}: {error}")]
     Distribution {
-        /// `--elo`, `--bias` or `--draw-ratio`.
-        flag: &'static str,
+        /// `elo`, `bias` or `draw_ratio`.
+        field: &'static str,
         /// Why.
         error: SimulationError,
     },
+}
+
+impl SimulationPlanError {
+    /// The [`SimulationRequest`] field at fault, as the message starts.
+    pub fn field(&self) -> &'static str {
+        match self {
+            SimulationPlanError::Elo { field, .. } | SimulationPlanError::Distribution { field, .. } => field,
+            SimulationPlanError::Sprt { parameter, .. } => parameter,
+            SimulationPlanError::Runs(_) => "runs",
+            SimulationPlanError::MaxGames(_) => "max_games",
+            SimulationPlanError::NoThreads => "threads",
+        }
+    }
 }
 
 impl SimulationRequest {
@@ -525,9 +539,9 @@ impl SimulationRequest {
     /// [`SprtSpec::new`] checks them for every command; `draw_ratio` in [0, 1) and below twice the lesser side's
     /// expected score under `bias`; `runs` from 1 to 100,000,000; `max_games` at least 2; `threads` at least 1.
     pub fn plan(&self) -> Result<SimulationPlan, SimulationPlanError> {
-        for (flag, value) in [("--elo", self.elo), ("--bias", self.bias)] {
+        for (field, value) in [("elo", self.elo), ("bias", self.bias)] {
             if !value.is_finite() || value.abs() > MAX_SIMULATED_ELO {
-                return Err(SimulationPlanError::Elo { flag, value });
+                return Err(SimulationPlanError::Elo { field, value });
             }
         }
         // The SPRT's ranges are the one check every command shares (SprtSpec::new).
@@ -543,12 +557,12 @@ impl SimulationRequest {
             return Err(SimulationPlanError::NoThreads);
         }
         let dist = PairDistribution::bayeselo(self.elo, self.model, self.draw_ratio, self.bias).map_err(|error| {
-            let flag = match error {
-                SimulationError::InvalidElo { .. } | SimulationError::Unreachable { .. } => "--elo",
-                SimulationError::InvalidBias { .. } => "--bias",
-                SimulationError::InvalidDrawRatio { .. } | SimulationError::IncompatibleBias { .. } => "--draw-ratio",
+            let field = match error {
+                SimulationError::InvalidElo { .. } | SimulationError::Unreachable { .. } => "elo",
+                SimulationError::InvalidBias { .. } => "bias",
+                SimulationError::InvalidDrawRatio { .. } | SimulationError::IncompatibleBias { .. } => "draw_ratio",
             };
-            SimulationPlanError::Distribution { flag, error }
+            SimulationPlanError::Distribution { field, error }
         })?;
         Ok(SimulationPlan { spec, dist, runs: self.runs, max_pairs: self.max_games.div_ceil(2) })
     }

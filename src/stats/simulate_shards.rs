@@ -99,13 +99,13 @@ impl ShardModel {
     /// Checks every field against its range.
     ///
     /// # Errors
-    /// A [`ShardModelError`] naming the flag and its range.
+    /// A [`ShardModelError`] naming the field and its range.
     pub fn check(&self) -> Result<(), ShardModelError> {
         if !(1..=MAX_SIMULATED_SHARDS).contains(&self.shards) {
-            return Err(ShardModelError::Count { flag: "--shards", value: self.shards });
+            return Err(ShardModelError::Count { field: "shards", value: self.shards });
         }
         if !(1..=MAX_SIMULATED_SHARDS).contains(&self.concurrency) {
-            return Err(ShardModelError::Count { flag: "--concurrency", value: self.concurrency });
+            return Err(ShardModelError::Count { field: "concurrency", value: self.concurrency });
         }
         if self.read_every_pairs == 0 {
             return Err(ShardModelError::ReadEveryPairs);
@@ -116,13 +116,13 @@ impl ShardModel {
         if let Some(period) = self.read_period
             && !in_range(period, 0.0, false)
         {
-            return Err(ShardModelError::Time { flag: "--read-period", range: "above 0", value: period });
+            return Err(ShardModelError::Time { field: "read_period", range: "above 0", value: period });
         }
         if !in_range(self.read_delay, 0.0, true) {
-            return Err(ShardModelError::Time { flag: "--read-delay", range: "from 0", value: self.read_delay });
+            return Err(ShardModelError::Time { field: "read_delay", range: "from 0", value: self.read_delay });
         }
         if !in_range(self.speed_ratio, 1.0, true) {
-            return Err(ShardModelError::Time { flag: "--speed-ratio", range: "from 1", value: self.speed_ratio });
+            return Err(ShardModelError::Time { field: "speed_ratio", range: "from 1", value: self.speed_ratio });
         }
         Ok(())
     }
@@ -136,30 +136,41 @@ impl ShardModel {
     }
 }
 
-/// Why a [`ShardModel`] cannot be simulated; each message names the flag of `arbiter sprt simulate`.
+/// Why a [`ShardModel`] cannot be simulated; each message starts with the field at fault
+/// ([`ShardModelError::field`]).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ShardModelError {
     /// `shards` or `concurrency` outside 1..=[`MAX_SIMULATED_SHARDS`].
-    #[error("{flag}: expected a number from 1 to {MAX_SIMULATED_SHARDS}, got {value}")]
+    #[error("{field}: expected a number from 1 to {MAX_SIMULATED_SHARDS}, got {value}")]
     Count {
-        /// `--shards` or `--concurrency`.
-        flag: &'static str,
+        /// `shards` or `concurrency`.
+        field: &'static str,
         /// The value given.
         value: u64,
     },
     /// `read_every_pairs` is 0.
-    #[error("--read-every-pairs: expected at least 1 pair, got 0")]
+    #[error("read_every_pairs: expected at least 1 pair, got 0")]
     ReadEveryPairs,
     /// A time or ratio outside its range.
-    #[error("{flag}: expected a number {range} to {MAX_SHARD_TIME}, got {value}")]
+    #[error("{field}: expected a number {range} to {MAX_SHARD_TIME}, got {value}")]
     Time {
-        /// `--read-period`, `--read-delay` or `--speed-ratio`.
-        flag: &'static str,
+        /// `read_period`, `read_delay` or `speed_ratio`.
+        field: &'static str,
         /// The lower end of the range, in words.
         range: &'static str,
         /// The value given.
         value: f64,
     },
+}
+
+impl ShardModelError {
+    /// The [`ShardModel`] field at fault, as the message starts.
+    pub fn field(&self) -> &'static str {
+        match self {
+            ShardModelError::Count { field, .. } | ShardModelError::Time { field, .. } => field,
+            ShardModelError::ReadEveryPairs => "read_every_pairs",
+        }
+    }
 }
 
 /// The pairs of shard `shard` (0-based) of `shards` in a run of `max_pairs` pairs: the `k < max_pairs` with
@@ -635,28 +646,28 @@ mod tests {
     }
 
     #[test]
-    fn bad_models_name_the_flag() {
+    fn bad_models_name_the_field() {
         let error = |model: ShardModel| model.check().unwrap_err().to_string();
-        assert_eq!(error(ShardModel::new(0)), "--shards: expected a number from 1 to 1024, got 0");
+        assert_eq!(error(ShardModel::new(0)), "shards: expected a number from 1 to 1024, got 0");
         assert_eq!(
             error(ShardModel { concurrency: 2000, ..ShardModel::new(2) }),
-            "--concurrency: expected a number from 1 to 1024, got 2000"
+            "concurrency: expected a number from 1 to 1024, got 2000"
         );
         assert_eq!(
             error(ShardModel { read_every_pairs: 0, ..ShardModel::new(2) }),
-            "--read-every-pairs: expected at least 1 pair, got 0"
+            "read_every_pairs: expected at least 1 pair, got 0"
         );
         assert_eq!(
             error(ShardModel { read_period: Some(0.0), ..ShardModel::new(2) }),
-            "--read-period: expected a number above 0 to 1000, got 0"
+            "read_period: expected a number above 0 to 1000, got 0"
         );
         assert_eq!(
             error(ShardModel { read_delay: -1.0, ..ShardModel::new(2) }),
-            "--read-delay: expected a number from 0 to 1000, got -1"
+            "read_delay: expected a number from 0 to 1000, got -1"
         );
         assert_eq!(
             error(ShardModel { speed_ratio: 0.5, ..ShardModel::new(2) }),
-            "--speed-ratio: expected a number from 1 to 1000, got 0.5"
+            "speed_ratio: expected a number from 1 to 1000, got 0.5"
         );
         assert!(ShardModel { read_period: Some(2.0), read_delay: 0.0, ..ShardModel::new(1024) }.check().is_ok());
     }

@@ -36,7 +36,7 @@ pub enum CompareError {
     #[error(transparent)]
     Spec(#[from] crate::player::EngineArgError),
     /// A `--compare-with` command line that cannot be split into words.
-    #[error("--compare-with {}: {reason}", crate::notation::quote::shown(.text))]
+    #[error("the engine command {}: {reason}", crate::notation::quote::shown(.text))]
     Command {
         /// The text given.
         text: String,

@@ -173,7 +173,11 @@ impl crate::game::Game for XiangqiGame {
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         let file = path.display().to_string();
         if chess960 {
-            return Err(OpeningError::Line { file, line: 0, reason: "--variant chess960 is a chess variant".into() });
+            return Err(OpeningError::Line {
+                file,
+                line: 0,
+                reason: "chess960 is a chess variant; Xiangqi has none".into(),
+            });
         }
         match format {
             OpeningFormat::Epd => read_epd_openings(text, &file),
@@ -292,7 +296,7 @@ mod tests {
         let twice = format!("{text}{text}");
         assert_eq!(read_rules_pgn::<xiangqi::XiangqiGame>(&twice, "games.pgn").unwrap().len(), 2);
         let chess_err = read_rules_pgn::<chess::ChessGame>(&text, "games.pgn").unwrap_err().to_string();
-        assert_eq!(chess_err, "games.pgn:1: Variant \"xiangqi\", expected none for --game chess");
+        assert_eq!(chess_err, "games.pgn:1: Variant \"xiangqi\", expected none in a chess game");
         let bad = text.replacen("1. b2e2", "1. b2e9", 1);
         let err = read_rules_pgn::<xiangqi::XiangqiGame>(&bad, "games.pgn").unwrap_err().to_string();
         assert!(err.starts_with("games.pgn:14: ply 1: move \"b2e9\" is not legal in rnbakabnr/"), "{err}");

@@ -654,7 +654,7 @@ fn gauntlet_of_three_without_colour_swap_prints_reports() {
         3
     );
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
-    assert!(summary.contains("  tournament gauntlet, no colour swap (--noswap)\n"), "{summary}");
+    assert!(summary.contains("  tournament gauntlet, no colour swap\n"), "{summary}");
     // The final report is the summary's: its counts are the CSV's and its Elo the summary's own.
     let block = &summary[summary.find("Score of seed vs nomob: ").unwrap()..];
     let first_pair = &rows[..2];

@@ -63,8 +63,6 @@ pub struct MatchRequest {
     pub engines: Vec<EnginePlan>,
     /// The limits every entrant gets where it sets none itself (the time control, nodes, depth, time per move).
     pub limit: MoveLimit,
-    /// What sets a limit, in the caller's words, for the refusal of an external engine without one.
-    pub limit_hint: String,
     /// The openings; `None` for the game's default book ([`default_book`]).
     pub openings: Option<OpeningsOption>,
     /// The SPRT; `None` for [`DEFAULT_SPRT`] when two entrants play no fixed length, else none.
@@ -118,7 +116,7 @@ impl MatchPlan {
             limit.depth = limit.depth.or(global.depth);
             limit.movetime_ms = limit.movetime_ms.or(global.movetime_ms);
             // External engines need a limit; the built-in ones play at the documented default.
-            engine.require_limit(&request.limit_hint)?;
+            engine.require_limit()?;
             if engine.limit.is_unlimited() {
                 engine.limit.nodes = Some(DEFAULT_NODES);
             }

@@ -14,7 +14,7 @@ use crate::stats::{EloModel, SprtSpec};
 /// ([`KeyValueError::Invalid`]) one that [`SprtSpec::new`] refuses, with its reason.
 pub fn parse_sprt(text: &str) -> Result<SprtSpec, KeyValueError> {
     const PROBABILITY: &str = "a probability strictly between 0 and 1";
-    let mut kv = KeyValues::parse("--sprt", text, &["elo0", "elo1", "alpha", "beta", "model"])?;
+    let mut kv = KeyValues::parse("sprt", text, &["elo0", "elo1", "alpha", "beta", "model"])?;
     let elo0: f64 = kv.require("elo0", "a number (Elo)")?;
     let elo1: f64 = kv.require("elo1", "a number (Elo)")?;
     let alpha: f64 = kv.take("alpha", PROBABILITY)?.unwrap_or(0.05);
@@ -62,7 +62,7 @@ mod tests {
             let err = parse_sprt(text).unwrap_err();
             assert!(
                 matches!(&err, KeyValueError::BadValue { option, key: k, .. } | KeyValueError::Invalid { option, key: k, .. }
-                    if option == "--sprt" && k == key),
+                    if option == "sprt" && k == key),
                 "{text}: {err}"
             );
         }
@@ -77,7 +77,7 @@ mod tests {
         let sprt = parse_sprt("elo0=-1.5,elo1=3,alpha=0.1,beta=0.2,model=logistic").unwrap();
         assert_eq!((sprt.elo0(), sprt.alpha(), sprt.beta(), sprt.model()), (-1.5, 0.1, 0.2, EloModel::Logistic));
         let err = parse_sprt("elo0=0").unwrap_err().to_string();
-        assert_eq!(err, "--sprt: missing key `elo1`");
+        assert_eq!(err, "sprt: missing key `elo1`");
         let err = parse_sprt("elo0=0,elo1=5,alpha=1.5").unwrap_err().to_string();
         assert!(err.contains("alpha=\"1.5\""), "{err}");
         let err = parse_sprt("elo0=0,elo1=5,model=bayes").unwrap_err().to_string();

@@ -76,7 +76,7 @@ pub fn summary_text<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> String 
         let _ = writeln!(out, "  variant    {}", spec.variant.name());
     }
     if spec.tournament != Tournament::RoundRobin || !spec.swap {
-        let colours = if spec.swap { "colours swapped in each pair" } else { "no colour swap (--noswap)" };
+        let colours = if spec.swap { "colours swapped in each pair" } else { "no colour swap" };
         let _ = writeln!(out, "  tournament {}, {colours}", spec.tournament.name());
     }
     for engine in &spec.engines {

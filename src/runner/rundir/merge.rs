@@ -103,7 +103,7 @@ pub enum MergeError {
         missing: String,
     },
     /// No `out` and no common parent folder.
-    #[error("the shard folders lie in different folders: give --out DIR")]
+    #[error("the shard folders lie in different folders: name the merged run's folder")]
     NoCommonFolder,
     /// The first shard's plan is not playable.
     #[error(transparent)]

@@ -54,13 +54,13 @@ pub const ELO_CHART: &str = "elo.svg";
 #[derive(Debug, Error)]
 pub enum OutputError {
     /// A result file exists already: an earlier run's results are never overwritten.
-    #[error("{path}: already exists; refusing to overwrite an earlier run (choose another --out)")]
+    #[error("{path}: already exists; refusing to overwrite an earlier run (choose another output folder)")]
     Exists {
         /// The path.
         path: String,
     },
     /// A plain file (or other non-folder) stands where a folder is needed.
-    #[error("{path}: is a file, not a folder; move it away or choose another --out")]
+    #[error("{path}: is a file, not a folder; move it away or choose another output folder")]
     NotAFolder {
         /// The path of the file in the way.
         path: String,
@@ -84,7 +84,7 @@ pub enum OutputError {
     /// A file of the run folder is a symbolic link: arbiter never writes a run's files through a link.
     #[error(
         "{path}: is a symbolic link; arbiter does not write a run's files through links (remove the link, or \
-         choose another --out)"
+         choose another output folder)"
     )]
     Symlink {
         /// The path of the link.
@@ -533,7 +533,7 @@ mod tests {
         let lock = base.join(LOCK_FILE);
         std::os::unix::fs::symlink(base.join("nowhere"), &lock).unwrap();
         let err = open_lock_file(&base).unwrap_err();
-        assert!(err.to_string().ends_with("run.lock: is a symbolic link; arbiter does not write a run's files through links (remove the link, or choose another --out)"), "{err}");
+        assert!(err.to_string().ends_with("run.lock: is a symbolic link; arbiter does not write a run's files through links (remove the link, or choose another output folder)"), "{err}");
         assert!(!base.join("nowhere").exists());
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep");
         std::fs::remove_file(&lock).unwrap();
@@ -570,7 +570,9 @@ mod tests {
         assert_eq!(file_in_the_way(&base.join("new/folder")), None);
         let err = create_run_dir(&file, "run").unwrap_err();
         assert!(matches!(&err, OutputError::NotAFolder { path } if *path == file.display().to_string()), "{err}");
-        assert!(err.to_string().ends_with("results: is a file, not a folder; move it away or choose another --out"));
+        assert!(
+            err.to_string().ends_with("results: is a file, not a folder; move it away or choose another output folder")
+        );
         let err = create_out_dir(&file.join("sub")).unwrap_err();
         assert!(matches!(err, OutputError::NotAFolder { .. }), "{err}");
         let long = base.join("x".repeat(300));

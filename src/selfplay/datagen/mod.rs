@@ -102,10 +102,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use thiserror::Error;
 
-/// The flags and spec keys that give `arbiter datagen` a move limit, as the no-limit refusal names them.
-pub const DATAGEN_LIMIT_FLAGS: &str =
-    "--nodes N, --depth N, --movetime-ms MS or --tc TC, or nodes=/depth=/st=/tc= in its --engine spec";
-
 /// Consecutive plies whose searches must agree on a decisive score for resign adjudication.
 pub const RESIGN_PLIES: u32 = 4;
 
@@ -316,7 +312,7 @@ impl DatagenRequest {
             limit.movetime_ms = limit.movetime_ms.or(self.movetime_ms);
             limit.tc = limit.tc.or(self.tc);
             if engine.limit.is_unlimited() {
-                engine.require_limit(&engine.limit, DATAGEN_LIMIT_FLAGS).map_err(DatagenError::NoLimit)?;
+                engine.require_limit(&engine.limit).map_err(DatagenError::NoLimit)?;
                 engine.limit.nodes = Some(DEFAULT_NODES);
             }
         }
@@ -449,28 +445,28 @@ pub struct GameRecord {
 #[derive(Debug, Error)]
 pub enum DatagenError {
     /// Not one or two engines.
-    #[error("--engine given {0} times: datagen plays one engine against itself or two against each other")]
+    #[error("{0} engines: datagen plays one engine against itself or two against each other")]
     Engines(usize),
     /// No game to play.
-    #[error("--games 0: expected at least 1 game")]
+    #[error("games 0: expected at least 1 game")]
     NoGames,
     /// No node per search.
-    #[error("--nodes 0: expected at least 1 node")]
+    #[error("nodes 0: expected at least 1 node")]
     NoNodes,
     /// A zero depth or time per move.
-    #[error("--depth and --movetime-ms must be at least 1")]
+    #[error("a depth or time per move of 0: expected at least 1")]
     ZeroLimit,
     /// No worker thread.
-    #[error("--concurrency 0: expected at least 1")]
+    #[error("concurrency 0: expected at least 1")]
     NoConcurrency,
     /// More worker threads than [`MAX_CONCURRENCY`].
-    #[error("--concurrency {0}: at most {MAX_CONCURRENCY}")]
+    #[error("concurrency {0}: at most {MAX_CONCURRENCY}")]
     Concurrency(usize),
     /// Random plies outside 1..=[`MAX_PLIES`].
-    #[error("--plies {0}: expected 1 to {MAX_PLIES}")]
+    #[error("plies {0}: expected 1 to {MAX_PLIES}")]
     Plies(usize),
     /// A game length not above the random plies.
-    #[error("--maxplies {max_plies}: expected more than --plies ({plies})")]
+    #[error("a game length of {max_plies} plies: expected more than the {plies} random plies")]
     MaxPlies {
         /// The game length asked for.
         max_plies: usize,
@@ -478,28 +474,28 @@ pub enum DatagenError {
         plies: usize,
     },
     /// The book cannot be read.
-    #[error("--book: {0}")]
+    #[error("book: {0}")]
     Book(#[from] OpeningError),
     /// A negative window.
-    #[error("--window {0}: expected a non-negative number of centipawns")]
+    #[error("window {0}: expected a non-negative number of centipawns")]
     Window(i32),
     /// A negative resign threshold.
-    #[error("--resign-score {0}: expected centipawns >= 0 (0 turns adjudication off)")]
+    #[error("resign_score {0}: expected centipawns >= 0 (0 turns adjudication off)")]
     ResignScore(i32),
     /// A negative score window.
-    #[error("--max-score {0}: expected centipawns >= 0")]
+    #[error("max_score {0}: expected centipawns >= 0")]
     MaxScore(i32),
     /// An external engine without a move limit ([`EngineSpec::require_limit`], as `arbiter match` and
     /// `arbiter epd` refuse it).
     #[error(transparent)]
     NoLimit(crate::player::EngineArgError),
     /// The build is neither built in nor a readable config.
-    #[error("--config: {0}")]
+    #[error("config: {0}")]
     Config(ConfigError),
     /// No candidate opening of a game was kept.
     #[error(
         "game {game}: no balanced opening in {candidates} candidates ({plies} random plies, |score| <= {window} cp \
-         at {limit}); widen --window or change --plies"
+         at {limit}); widen the window or change the random plies"
     )]
     NoOpening {
         /// The game number.
@@ -549,7 +545,7 @@ pub enum DatagenError {
     },
     /// A game the output format cannot hold (for example a book position whose halfmove clock is over
     /// viriformat's 255).
-    #[error("--format: {0}")]
+    #[error("format: {0}")]
     Format(format::FormatError),
     /// The main output file cannot be written.
     #[error("writing the output file: {0}")]
@@ -563,6 +559,23 @@ pub enum DatagenError {
 }
 
 impl DatagenError {
+    /// The [`DatagenRequest`] field at fault where the message starts with it (`games 0: ...`).
+    pub fn field(&self) -> Option<&'static str> {
+        Some(match self {
+            DatagenError::NoGames => "games",
+            DatagenError::NoNodes => "nodes",
+            DatagenError::NoConcurrency | DatagenError::Concurrency(_) => "concurrency",
+            DatagenError::Plies(_) => "plies",
+            DatagenError::Book(_) => "book",
+            DatagenError::Window(_) => "window",
+            DatagenError::ResignScore(_) => "resign_score",
+            DatagenError::MaxScore(_) => "max_score",
+            DatagenError::Config(_) => "config",
+            DatagenError::Format(_) => "format",
+            _ => return None,
+        })
+    }
+
     /// Whether the error is an engine's failure (exit 1) rather than the user's input (exit 2) or the system's.
     pub fn is_engine_failure(&self) -> bool {
         matches!(self, DatagenError::Engine { .. } | DatagenError::IllegalMove { .. } | DatagenError::NoScore { .. })
@@ -1007,7 +1020,7 @@ mod tests {
             assert!(record.samples.iter().all(|s| s.ply > 0));
         }
         a.book = Some(dir.join("missing.epd"));
-        assert!(DatagenRequest::validate(&a).unwrap_err().to_string().starts_with("--book: "));
+        assert!(DatagenRequest::validate(&a).unwrap_err().to_string().starts_with("book: "));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -1029,29 +1042,26 @@ mod tests {
     fn bad_requests_are_refused() {
         let out = Path::new("x.epd");
         let error = |a: DatagenRequest| DatagenRequest::validate(&a).unwrap_err().to_string();
-        assert_eq!(error(args(0, 300, 1, out)), "--games 0: expected at least 1 game");
-        assert_eq!(error(args(1, 0, 1, out)), "--nodes 0: expected at least 1 node");
-        assert_eq!(error(args(1, 300, 0, out)), "--concurrency 0: expected at least 1");
+        assert_eq!(error(args(0, 300, 1, out)), "games 0: expected at least 1 game");
+        assert_eq!(error(args(1, 0, 1, out)), "nodes 0: expected at least 1 node");
+        assert_eq!(error(args(1, 300, 0, out)), "concurrency 0: expected at least 1");
         let mut a = args(1, 300, 1, out);
         a.max_plies = 8;
-        assert_eq!(error(a.clone()), "--maxplies 8: expected more than --plies (8)");
+        assert_eq!(error(a.clone()), "a game length of 8 plies: expected more than the 8 random plies");
         a.plies = 0;
-        assert_eq!(error(a.clone()), "--plies 0: expected 1 to 200");
+        assert_eq!(error(a.clone()), "plies 0: expected 1 to 200");
         a = args(1, 300, 1, out);
         a.window = -1;
-        assert_eq!(error(a), "--window -1: expected a non-negative number of centipawns");
+        assert_eq!(error(a), "window -1: expected a non-negative number of centipawns");
         a = args(1, 300, 1, out);
         a.resign_score = -5;
-        assert_eq!(error(a), "--resign-score -5: expected centipawns >= 0 (0 turns adjudication off)");
+        assert_eq!(error(a), "resign_score -5: expected centipawns >= 0 (0 turns adjudication off)");
         a = args(1, 300, 1, out);
         a.max_score = Some(-1);
-        assert_eq!(error(a), "--max-score -1: expected centipawns >= 0");
+        assert_eq!(error(a), "max_score -1: expected centipawns >= 0");
         a = args(1, 300, 1, out);
         a.engines = vec![];
-        assert_eq!(
-            error(a),
-            "--engine given 0 times: datagen plays one engine against itself or two against each other"
-        );
+        assert_eq!(error(a), "0 engines: datagen plays one engine against itself or two against each other");
         // An external engine without a limit is refused, naming it; a built-in one gets the default nodes.
         a = args(1, 300, 1, out);
         a.nodes = None;
@@ -1059,10 +1069,7 @@ mod tests {
         a.engines = vec![crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish").unwrap()];
         assert_eq!(
             error(a.clone()),
-            format!(
-                "--engine: sf (/usr/games/stockfish) has no move limit: an external engine would search until told \
-                 to stop; give {DATAGEN_LIMIT_FLAGS}"
-            )
+            "sf (/usr/games/stockfish) has no move limit: an external engine would search until told to stop"
         );
         a.engines = vec![crate::player::spec::parse_engine("name=sf,cmd=/usr/games/stockfish,depth=3").unwrap()];
         assert_eq!(DatagenRequest::validate(&a).unwrap().engines[0].limit.depth, Some(3));

@@ -25,13 +25,13 @@ const MAX_PROGRESS_BYTES: u64 = 1 << 20;
 #[derive(Debug, Error)]
 pub enum ResumeError {
     /// An output file exists and neither `--force` nor `--resume` was given.
-    #[error("--out: {0} already exists; pass --force to replace it or --resume to continue the run")]
+    #[error("{0} already exists; replace it or resume the run")]
     Exists(PathBuf),
     /// `--resume` without a progress record.
-    #[error("--resume: {0} does not exist, so there is no run to continue; start it without --resume")]
+    #[error("{0} does not exist, so there is no run to continue")]
     NoProgress(PathBuf),
     /// A progress record that cannot be read as one.
-    #[error("--resume: {path}: not a datagen progress record: {reason}")]
+    #[error("{path}: not a datagen progress record: {reason}")]
     BadProgress {
         /// The record.
         path: PathBuf,
@@ -39,9 +39,7 @@ pub enum ResumeError {
         reason: String,
     },
     /// A setting differs from the run being resumed.
-    #[error(
-        "--resume: {name} differs from the run being resumed (was: {was}; now: {now}); resume with the same settings"
-    )]
+    #[error("{name} differs from the run being resumed (was: {was}; now: {now}); resume with the same settings")]
     Settings {
         /// The setting.
         name: String,
@@ -51,9 +49,7 @@ pub enum ResumeError {
         now: String,
     },
     /// An output file shorter than recorded (changed since).
-    #[error(
-        "--resume: {path} has {actual} bytes, fewer than the {recorded} recorded after the last game; it was changed"
-    )]
+    #[error("{path} has {actual} bytes, fewer than the {recorded} recorded after the last game; it was changed")]
     Short {
         /// The file.
         path: PathBuf,
@@ -63,7 +59,7 @@ pub enum ResumeError {
         actual: u64,
     },
     /// An output file of the run being resumed is gone.
-    #[error("--resume: {0} does not exist, so the run cannot continue; start it again with --force")]
+    #[error("{0} does not exist, so the run cannot continue; start it again")]
     Missing(PathBuf),
     /// A file cannot be created, read or written.
     #[error("{path}: {error}")]
