@@ -265,18 +265,14 @@ fn probe(args: &ProbeArgs) -> Result<i32, Failure> {
     // not the first missing signature of that piece count.
     let own = Signature::of(&pos);
     if !base::base_path(&dir, own).exists() {
-        return Err(bad(BaseError::Missing {
+        return Err(bad(base_text(&BaseError::Missing {
             dir: dir.display().to_string(),
             signature: own.name(),
             file: base::base_path(&dir, own).display().to_string(),
             pieces: own.total(),
-        }
-        .to_string()));
+        })));
     }
-    let bases = base::load_bases(&dir, rules, args.board, white + black).map_err(|e| match e {
-        BaseError::Missing { .. } | BaseError::Format { .. } => bad(e.to_string()),
-        BaseError::Io { .. } => bad(e.to_string()),
-    })?;
+    let bases = base::load_bases(&dir, rules, args.board, white + black).map_err(|e| bad(base_text(&e)))?;
     let probe = bases.probe(&pos);
     let mover = base::color_name(pos.side_to_move());
     let other = base::color_name(pos.side_to_move().flip());
@@ -323,4 +319,14 @@ fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
         println!("  {failure}");
     }
     Ok(if failures.is_empty() { 0 } else { 1 })
+}
+
+/// A [`BaseError`] as the command line says it: a missing base names the command that builds it.
+fn base_text(error: &BaseError) -> String {
+    match error {
+        BaseError::Missing { pieces, .. } => {
+            format!("{error}; build it with `arbiter checkers build --pieces {pieces}`")
+        }
+        BaseError::Format { .. } | BaseError::Io { .. } => error.to_string(),
+    }
 }

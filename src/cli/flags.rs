@@ -247,6 +247,9 @@ pub(crate) fn flagged(error: &anyhow::Error) -> Option<String> {
     }
     match error.downcast_ref::<MergeError>() {
         Some(MergeError::Plan(error)) => return Some(plan_text(error)),
+        Some(MergeError::Unfinished { dir, .. }) => {
+            return Some(format!("{error} with `arbiter match --resume {dir}`"));
+        }
         Some(MergeError::NoCommonFolder) => {
             return Some("the shard folders lie in different folders: give --out DIR".to_string());
         }

@@ -249,7 +249,7 @@ fn print_outcome(args: &TuneArgs, outcome: &TexelOutcome) {
         );
     }
     if let Some(small) = &outcome.small {
-        println!("warning: {small}");
+        println!("warning: {small}; --only and --freeze choose the weights tuned");
     }
     let [build, csv, svg] = &outcome.files;
     println!("wrote {}, {} and {}", build.display(), csv.display(), svg.display());

@@ -197,7 +197,7 @@ impl std::fmt::Display for SmallTrainingSet {
             f,
             "{} training positions for {} free weights ({:.1} per weight): the rule of thumb asks for at least {} \
              ({} per weight, the one-in-ten rule of logistic regression); the tuned build is likely to overfit \
-             (give more data, or tune fewer weights with --only/--freeze)",
+             (give more data, or tune fewer weights)",
             self.positions,
             self.free_weights,
             self.positions as f64 / self.free_weights as f64,

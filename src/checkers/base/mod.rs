@@ -48,7 +48,7 @@ pub enum BaseError {
         reason: String,
     },
     /// A position needs a signature whose file is missing.
-    #[error("{dir}: no base for {signature} ({file}); build it with `arbiter checkers build --pieces {pieces}`")]
+    #[error("{dir}: no base for {signature} ({file}, a base of {pieces} pieces)")]
     Missing {
         /// The base folder.
         dir: String,

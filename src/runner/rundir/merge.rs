@@ -109,9 +109,7 @@ pub enum MergeError {
     #[error(transparent)]
     Plan(#[from] PlanError),
     /// A shard has not played all its games.
-    #[error(
-        "{dir} (shard {shard}): {recorded} of its {total} games recorded; finish it first with `arbiter match --resume {dir}`"
-    )]
+    #[error("{dir} (shard {shard}): {recorded} of its {total} games recorded; finish it first")]
     Unfinished {
         /// The folder.
         dir: String,
