@@ -48,9 +48,7 @@ pub fn run(args: BookArgs) -> Result<i32, super::Failure> {
         eprintln!("error: {msg}");
         Ok(2)
     };
-    if let Err(e) = args.game.refuse_checkers("book") {
-        return bad(e.to_string());
-    }
+    args.game.refuse_checkers("book").input()?;
     let request = BookRequest {
         game: if args.game == GameKind::Xiangqi { EngineGame::Xiangqi } else { EngineGame::Chess },
         positions: args.positions,

@@ -300,7 +300,7 @@ fn verify(args: &VerifyArgs) -> Result<i32, Failure> {
     let (threads, dir) = args.base.check()?;
     let rules = args.base.variant.rules();
     let started = std::time::Instant::now();
-    let bases = base::load_bases(&dir, rules, args.base.board, args.base.pieces).map_err(|e| bad(e.to_string()))?;
+    let bases = base::load_bases(&dir, rules, args.base.board, args.base.pieces).map_err(|e| bad(base_text(&e)))?;
     let pool = thread_pool(threads)?;
     let report =
         pool.install(|| base::verify_sample(&bases, args.base.board, args.base.pieces, args.sample, args.seed));

@@ -119,7 +119,7 @@ fn run_inner(args: EpdArgs) -> Result<i32, Failure> {
     let suite = match result {
         Ok(suite) => suite,
         // As before a match: an engine that cannot be started is the input's fault (exit 2).
-        Err(EpdError::Start(e)) => return Err(Failure::Input(anyhow!("{e}"))),
+        Err(EpdError::Start(e)) => return Err(Failure::Input(e.into())),
         Err(e @ EpdError::Write(_)) => return Err(Failure::System(e.into())),
         Err(e) => return Err(Failure::Input(e.into())),
     };

@@ -86,3 +86,85 @@ fn every_bad_numeric_flag_is_refused_naming_the_flag() {
         assert!(!stderr.to_lowercase().contains("panick"), "arbiter {args:?}: {stderr}");
     }
 }
+
+/// `(arguments, the start of the error line)`: library errors name the value, the command line adds the flag
+/// (`src/cli/flags.rs`); each of these fails before any engine starts.
+const FLAGGED: &[(&[&str], &str)] = &[
+    (&["match", "--engine", "name=seed,hash=1"], "error: --engine: unknown key `hash`, expected one of: name,"),
+    (&["match", "--each", "foo=1"], "error: --each: unknown key `foo`"),
+    (&["match", "--sprt", "elo0=0"], "error: --sprt: missing key `elo1`"),
+    (&["match", "--openings", "file=x.epd,depth=3"], "error: --openings: unknown key `depth`"),
+    (&["match", "--draw", "movenumber=x"], "error: --draw: movenumber=\"x\" is not valid"),
+    (&["match", "--game", "russian"], "error: --game russian: arbiter match plays chess and xiangqi"),
+    (&["book", "--game", "russian"], "error: --game russian: arbiter book plays chess and xiangqi"),
+    (&["bench", "--bench-args", "3"], "error: engine seed: bench arguments (--bench-args) apply to external engines"),
+    (&["perft", "--compare-with", "a \"b", "--depth", "1"], "error: --compare-with \"a \\\"b\": an unclosed quote"),
+    (
+        &["datagen", "--engine", "cmd=/bin/true", "--games", "1", "--out", "flagged.epd"],
+        "error: --engine: true (/bin/true) has no move limit: an external engine would search until told to stop; \
+         give --nodes N, --depth N, --movetime-ms MS or --tc TC",
+    ),
+    (
+        &[
+            "sprt",
+            "simulate",
+            "--elo",
+            "5000",
+            "--draw-ratio",
+            "0.5",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--alpha",
+            "0.05",
+            "--beta",
+            "0.05",
+            "--model",
+            "normalized",
+            "--runs",
+            "10",
+        ],
+        "error: --elo: expected a number from -1000 to 1000 (Elo), got 5000",
+    ),
+    (
+        &[
+            "sprt",
+            "simulate",
+            "--elo",
+            "5",
+            "--draw-ratio",
+            "0.5",
+            "--elo0",
+            "0",
+            "--elo1",
+            "5",
+            "--alpha",
+            "0.05",
+            "--beta",
+            "0.05",
+            "--model",
+            "normalized",
+            "--runs",
+            "10",
+            "--shards",
+            "2",
+            "--read-delay=-1",
+        ],
+        "error: --read-delay: expected a number from 0 to 1000, got -1",
+    ),
+];
+
+#[test]
+fn library_errors_are_shown_with_the_flag_that_gave_the_value() {
+    for (args, start) in FLAGGED {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(*args)
+            .current_dir(env!("CARGO_TARGET_TMPDIR"))
+            .output()
+            .expect("run the arbiter binary");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "arbiter {args:?}: {stderr}");
+        assert!(stderr.starts_with(start), "arbiter {args:?}: {stderr}");
+    }
+}

@@ -246,10 +246,7 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> Result<i32
                 }
                 Some(spec)
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(2);
-            }
+            Err(e) => return Err(Failure::Input(e.into())),
         },
     };
     let compared = match &args.compare_with {
@@ -261,10 +258,7 @@ fn run_game<G: Game>(args: &PerftArgs, table: Option<&PerftTable>) -> Result<i32
                 }
                 Some((spec, text.clone()))
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Ok(2);
-            }
+            Err(e) => return Err(Failure::Input(e.into())),
         },
     };
     for spec in engine.iter().chain(compared.as_ref().map(|(spec, _)| spec)) {

@@ -36,7 +36,7 @@ pub(super) fn compare_fens<G: Game>(
         Ok(o) => o,
         Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::super::EXIT_INTERRUPTED),
         Err(e) => {
-            eprintln!("error: {flag} {label}: {e}");
+            eprintln!("error: {flag} {label}: {}", super::super::error_text(&e.into()));
             return Ok(2);
         }
     };
@@ -159,7 +159,7 @@ pub(super) fn run_suite<G: Game>(
                 Ok(engine) => engine,
                 Err(_) if INTERRUPTED.load(Ordering::SeqCst) => return Ok(super::super::EXIT_INTERRUPTED),
                 Err(e) => {
-                    eprintln!("error: --engine {}: {e}", spec.name);
+                    eprintln!("error: --engine {}: {}", spec.name, super::super::error_text(&e.into()));
                     return Ok(2);
                 }
             }
