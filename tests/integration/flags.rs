@@ -104,62 +104,28 @@ const FLAGGED: &[(&[&str], &str)] = &[
         "error: --engine: true (/bin/true) has no move limit: an external engine would search until told to stop; \
          give --nodes N, --depth N, --movetime-ms MS or --tc TC",
     ),
+];
+
+/// The flags every `arbiter sprt simulate` of [`SIMULATE`] is given besides its own.
+const SIMULATE_BASE: &str =
+    "sprt simulate --draw-ratio 0.5 --elo0 0 --elo1 5 --alpha 0.05 --beta 0.05 --model normalized --runs 10";
+
+/// As [`FLAGGED`], for `arbiter sprt simulate` after [`SIMULATE_BASE`].
+const SIMULATE: &[(&[&str], &str)] = &[
+    (&["--elo", "5000"], "error: --elo: expected a number from -1000 to 1000 (Elo), got 5000"),
     (
-        &[
-            "sprt",
-            "simulate",
-            "--elo",
-            "5000",
-            "--draw-ratio",
-            "0.5",
-            "--elo0",
-            "0",
-            "--elo1",
-            "5",
-            "--alpha",
-            "0.05",
-            "--beta",
-            "0.05",
-            "--model",
-            "normalized",
-            "--runs",
-            "10",
-        ],
-        "error: --elo: expected a number from -1000 to 1000 (Elo), got 5000",
-    ),
-    (
-        &[
-            "sprt",
-            "simulate",
-            "--elo",
-            "5",
-            "--draw-ratio",
-            "0.5",
-            "--elo0",
-            "0",
-            "--elo1",
-            "5",
-            "--alpha",
-            "0.05",
-            "--beta",
-            "0.05",
-            "--model",
-            "normalized",
-            "--runs",
-            "10",
-            "--shards",
-            "2",
-            "--read-delay=-1",
-        ],
+        &["--elo", "5", "--shards", "2", "--read-delay=-1"],
         "error: --read-delay: expected a number from 0 to 1000, got -1",
     ),
 ];
 
 #[test]
 fn library_errors_are_shown_with_the_flag_that_gave_the_value() {
-    for (args, start) in FLAGGED {
+    let base: Vec<&str> = SIMULATE_BASE.split_whitespace().collect();
+    let simulate = SIMULATE.iter().map(|(own, start)| ([base.as_slice(), own].concat(), *start));
+    for (args, start) in FLAGGED.iter().map(|(args, start)| (args.to_vec(), *start)).chain(simulate) {
         let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args(*args)
+            .args(&args)
             .current_dir(env!("CARGO_TARGET_TMPDIR"))
             .output()
             .expect("run the arbiter binary");
