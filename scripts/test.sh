@@ -32,6 +32,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "== installing ${missing[*]} (apt-get)"
   apt_install "${missing[@]}"
 fi
+# xboard engines from Debian (tests/integration/xboard.rs) and Debian's `polyglot make-book`, the reference book
+# writer of tests/integration/books.rs.
+missing=()
+for pair in fairymax:fairymax phalanx:phalanx polyglot:polyglot; do
+  [ -x "/usr/games/${pair%%:*}" ] || missing+=("${pair##*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "== installing ${missing[*]} (apt-get)"
+  apt_install "${missing[@]}"
+fi
 # Slurm from Debian, for scripts/test-slurm.sh: the daemons run on this machine only while that test runs.
 if [ ! -x /usr/sbin/slurmctld ]; then
   echo "== installing slurmctld slurmd slurm-client munge (apt-get)"

@@ -18,6 +18,7 @@ pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod svg_chart;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;
 pub mod xiangqi;

@@ -28,6 +28,8 @@ enum Command {
     Config(cli::config_cmd::ConfigArgs),
     /// Evaluate a position and show every term's contribution (mg, eg, phase).
     Eval(cli::eval_cmd::EvalArgs),
+    /// What the Syzygy tables say about a position: WDL, DTZ, and the result tablebase adjudication gives.
+    Tb(cli::tb_cmd::TbArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
     Uci(cli::uci_cmd::UciArgs),
     /// Search a fixed list of positions to a fixed depth; print the total node count (the signature) and nps.
@@ -94,6 +96,7 @@ fn main() {
         Command::Book(args) => cli::book::run(args),
         Command::Config(args) => cli::config_cmd::run(args),
         Command::Eval(args) => cli::eval_cmd::run(args),
+        Command::Tb(args) => cli::tb_cmd::run(args),
         Command::Uci(args) => cli::uci_cmd::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Epd(args) => cli::epd_cmd::run(args),

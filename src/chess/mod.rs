@@ -24,7 +24,7 @@ pub use fen::FenError;
 pub use game::{ChessGame, Outcome, Termination};
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{Position, Setup, SetupError, Undo};
-pub use rules::can_mate;
+pub use rules::{can_mate, piece_sets};
 pub use san::{MoveTextError, parse_san, parse_uci, to_san};
 pub use types::{Color, File, Piece, PieceType, Rank, Square};
 pub use variant::Variant;

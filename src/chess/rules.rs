@@ -80,6 +80,27 @@ impl crate::game::Rules for ChessGame {
     }
 }
 
+/// The piece sets of `pos` for a tablebase probe ([`crate::game::Game::piece_sets`]).
+pub fn piece_sets(pos: &Position) -> crate::game::PieceSets {
+    let kind = |k: PieceType| pos.pieces_kind(k).0;
+    crate::game::PieceSets {
+        white: pos.color_bb(Color::White).0,
+        black: pos.color_bb(Color::Black).0,
+        kinds: [
+            kind(PieceType::King),
+            kind(PieceType::Queen),
+            kind(PieceType::Rook),
+            kind(PieceType::Bishop),
+            kind(PieceType::Knight),
+            kind(PieceType::Pawn),
+        ],
+        ep: pos.ep_square().map(|sq| sq.index() as u8),
+        white_to_move: pos.side_to_move() == Color::White,
+        halfmove_clock: u32::from(pos.halfmove_clock()),
+        castling: pos.castling_rights() != 0,
+    }
+}
+
 impl crate::game::Game for ChessGame {
     const PGN_VARIANT: Option<&'static str> = None;
     const UCI_VARIANT: Option<&'static str> = None;
@@ -124,6 +145,9 @@ impl crate::game::Game for ChessGame {
     }
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
+    }
+    fn piece_sets(&self) -> Option<crate::game::PieceSets> {
+        Some(super::piece_sets(self.position()))
     }
     fn pgn_text(
         tags: &[(String, String)],

@@ -161,6 +161,8 @@ fn plan_flag(field: PlanField) -> &'static str {
         PlanField::OpeningsStart => "--openings start",
         PlanField::Concurrency => "--concurrency",
         PlanField::Maxmoves => "--maxmoves",
+        PlanField::Tablebase => "--tb",
+        PlanField::TablebasePieces => "--tbpieces",
     }
 }
 
@@ -189,6 +191,7 @@ pub(crate) fn plan_text(error: &PlanError) -> String {
         PlanError::Openings(OpeningError::PliesForEpd { file }) => plies_for_epd(file, "--plies"),
         PlanError::KeyValue(error) => key_value_text(error),
         PlanError::Engine(error) => engine_text(error, MATCH_LIMIT_FLAGS),
+        PlanError::Tablebase(error) => format!("--tb: {error}"),
         other => other.to_string(),
     }
 }

@@ -4,6 +4,7 @@
 use arbiter::games::GameKind;
 use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
 use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
+use arbiter::tablebase::adjudicate::{TablebasePlan, TbAdjudicate};
 use std::path::PathBuf;
 
 /// Whether `games.pgn` holds a comment after each move.
@@ -229,4 +230,40 @@ pub struct AdjudicationArgs {
     /// included, reach 2N), as cutechess-cli's -maxmoves.
     #[arg(value_parser = crate::cli::args::int_in(1u32, 100_000), long, value_name = "N")]
     pub maxmoves: Option<u32>,
+
+    /// Syzygy tablebase adjudication from the tables in these folders (separated by ':', as cutechess-cli's and
+    /// fastchess's -tb): a game whose position after a move is in the tables (no castling rights, at most
+    /// --tbpieces pieces) ends with their result, the 50-move rule included (docs/tablebases.md).
+    #[arg(long, value_name = "PATH[:PATH...]")]
+    pub tb: Option<String>,
+
+    /// Adjudicate only positions with at most N pieces, kings included (default: the largest tables found).
+    #[arg(long, value_name = "N", requires = "tb", value_parser = crate::cli::args::int_in(3u32, 32))]
+    pub tbpieces: Option<u32>,
+
+    /// Score cursed wins and blessed losses (won or lost only without the 50-move rule) as wins and losses.
+    #[arg(long, requires = "tb")]
+    pub tbignore50: bool,
+
+    /// Which results the tables may give: both (default), win-loss (decisive only: a drawn position plays on) or
+    /// draw (draws only), as fastchess's -tbadjudicate.
+    #[arg(long, value_name = "MODE", requires = "tb", value_parser = tb_mode)]
+    pub tbadjudicate: Option<TbAdjudicate>,
+}
+
+impl AdjudicationArgs {
+    /// The tablebase part of the plan, with relative folders made absolute against `cwd`.
+    pub fn tablebase(&self, cwd: &std::path::Path) -> Option<TablebasePlan> {
+        let paths = self.tb.as_deref()?.split(':').filter(|p| !p.is_empty());
+        Some(TablebasePlan {
+            paths: paths.map(|p| arbiter::player::plan::absolute(std::path::Path::new(p), cwd)).collect(),
+            pieces: self.tbpieces,
+            ignore50: self.tbignore50,
+            adjudicate: self.tbadjudicate.unwrap_or_default(),
+        })
+    }
+}
+
+fn tb_mode(text: &str) -> Result<TbAdjudicate, String> {
+    TbAdjudicate::parse(text).ok_or_else(|| format!("expected one of {}", TbAdjudicate::NAMES.join(", ")))
 }

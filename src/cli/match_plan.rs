@@ -93,6 +93,7 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
         args.adjudication.maxmoves,
     )
     .input()?;
+    plan.tablebase = args.adjudication.tablebase(&cwd);
     plan.variant = args.variant;
     plan.seed = args.seed;
     plan.tournament = args.tournament;

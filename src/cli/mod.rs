@@ -33,6 +33,7 @@ pub mod simulate_cmd;
 pub mod sprt_cmd;
 pub mod spsa_cmd;
 pub mod status_cmd;
+pub mod tb_cmd;
 pub mod tune_cmd;
 pub mod uci_cmd;
 

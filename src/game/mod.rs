@@ -287,6 +287,12 @@ pub trait Game: Rules + Clone + std::fmt::Debug {
         false
     }
 
+    /// The current position as the piece sets an endgame tablebase is probed with; `None` for a game without
+    /// tablebases (every game but chess).
+    fn piece_sets(&self) -> Option<PieceSets> {
+        None
+    }
+
     /// The record of one game as PGN text: `tags` (the runner's roster and `Termination`), the start position
     /// where the game needs it (`SetUp`, `FEN`, `Variant`), the movetext with an optional comment per move and
     /// the result.
@@ -324,6 +330,34 @@ pub trait Game: Rules + Clone + std::fmt::Debug {
             .into_iter()
             .map(|g| ReplayedGame { tags: g.tags, plies: g.game.plies(), result: g.result, line: g.line })
             .collect())
+    }
+}
+
+/// A chess position as bitboards (bit 0 is a1, bit 63 h8), what a Syzygy prober reads: the squares of each
+/// colour and of each piece type, the en-passant square, the side to move, the halfmove clock and whether any
+/// castling right is left (tables hold no position with one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceSets {
+    /// White's pieces.
+    pub white: u64,
+    /// Black's pieces.
+    pub black: u64,
+    /// Kings, queens, rooks, bishops, knights and pawns of both colours, in that order.
+    pub kinds: [u64; 6],
+    /// The en-passant target square (0..64), if the last move was a double pawn push.
+    pub ep: Option<u8>,
+    /// Whether White is to move.
+    pub white_to_move: bool,
+    /// Plies since the last capture or pawn move.
+    pub halfmove_clock: u32,
+    /// Whether either side still has a castling right.
+    pub castling: bool,
+}
+
+impl PieceSets {
+    /// The number of pieces on the board, kings included.
+    pub fn count(&self) -> u32 {
+        (self.white | self.black).count_ones()
     }
 }
 

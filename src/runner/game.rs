@@ -6,6 +6,7 @@ use crate::game::opening::Opening;
 use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
+use crate::tablebase::adjudicate::{TablebaseAdjudicator, TbVerdict};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -18,6 +19,8 @@ pub enum EndReason {
     DrawAdjudication,
     /// Resign adjudication.
     ResignAdjudication,
+    /// Tablebase adjudication: the Syzygy tables decided the position after a move (`--tb`).
+    TablebaseAdjudication,
     /// The move cap was reached: a draw.
     MaxMoves,
     /// A player answered with an illegal move, or with text that is not a move: it loses.
@@ -40,13 +43,14 @@ impl EndReason {
     /// The text used in the CSV and the PGN `Termination` tag: `checkmate`, `stalemate`,
     /// `threefold repetition`, `fifty-move rule`, `insufficient material`, `perpetual check`,
     /// `sixty-move rule` (Xiangqi), `adjudication: draw`,
-    /// `adjudication: resign`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect`,
+    /// `adjudication: resign`, `adjudication: tablebase`, `max moves`, `illegal move`, `engine failure`, `time forfeit`, `disconnect`,
     /// `stall` or `output flood`.
     pub fn text(self) -> &'static str {
         match self {
             EndReason::Rules(termination) => termination.text(),
             EndReason::DrawAdjudication => "adjudication: draw",
             EndReason::ResignAdjudication => "adjudication: resign",
+            EndReason::TablebaseAdjudication => "adjudication: tablebase",
             EndReason::MaxMoves => "max moves",
             EndReason::IllegalMove => "illegal move",
             EndReason::PlayerFailure => "engine failure",
@@ -75,7 +79,7 @@ impl EndReason {
     }
 
     /// Every reason, in the order of the summary's termination table.
-    pub const ALL: [EndReason; 16] = [
+    pub const ALL: [EndReason; 17] = [
         EndReason::Rules(RuleEnd::Checkmate),
         EndReason::Rules(RuleEnd::Stalemate),
         EndReason::Rules(RuleEnd::ThreefoldRepetition),
@@ -85,6 +89,7 @@ impl EndReason {
         EndReason::Rules(RuleEnd::SixtyMoveRule),
         EndReason::DrawAdjudication,
         EndReason::ResignAdjudication,
+        EndReason::TablebaseAdjudication,
         EndReason::MaxMoves,
         EndReason::IllegalMove,
         EndReason::PlayerFailure,
@@ -96,18 +101,20 @@ impl EndReason {
 }
 
 /// What a match needs to play one game, besides the players and the opening.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameSettings {
     /// The move limits of White's player and Black's player, in that order (each engine has its own).
     pub limits: [MoveLimit; 2],
     /// Adjudication rules and the move cap.
     pub adjudication: AdjudicationRules,
+    /// Tablebase adjudication (`--tb`), for a game whose positions have [`Game::piece_sets`].
+    pub tablebase: Option<TablebaseAdjudicator>,
 }
 
 impl GameSettings {
     /// Settings with the same move limit for both sides and no adjudication.
     pub fn with_limit(limit: MoveLimit) -> GameSettings {
-        GameSettings { limits: [limit; 2], adjudication: AdjudicationRules::default() }
+        GameSettings { limits: [limit; 2], adjudication: AdjudicationRules::default(), tablebase: None }
     }
 }
 
@@ -257,10 +264,20 @@ fn play_out<G: Game>(
     }
     let mut adjudicator = Adjudicator::new(settings.adjudication);
     let mut adjudicated: Option<Adjudicated> = None;
+    let mut by_tables: Option<TbVerdict> = None;
     let mut clocks = Clocks::new(&settings.limits);
     loop {
         if let Some(outcome) = game.outcome() {
             return Some(Ending::new(outcome.result, EndReason::Rules(outcome.termination)));
+        }
+        // The tables come before the engines' adjudications, as in cutechess-cli's GameAdjudicator::addEval.
+        if let Some(verdict) = by_tables {
+            if let Some(last) = comments.last_mut() {
+                last.push_str(", ");
+                last.push_str(&verdict.comment);
+            }
+            let end = EndReason::TablebaseAdjudication;
+            return Some(Ending { result: verdict.result, end, note: Some(verdict.comment) });
         }
         match adjudicated {
             Some(Adjudicated::Draw) => return Some(Ending::new(GameResult::Draw, EndReason::DrawAdjudication)),
@@ -307,6 +324,7 @@ fn play_out<G: Game>(
             plies: game.plies(),
             irreversible: game.halfmove_clock() == 0,
         });
+        by_tables = settings.tablebase.as_ref().and_then(|tables| tables.verdict(&game.piece_sets()?));
     }
 }
 

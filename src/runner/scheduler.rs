@@ -351,7 +351,7 @@ impl<G: Game> MatchSpec<G> {
     /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
     /// limits and the match's adjudication.
     pub fn game_settings(&self, white: usize, black: usize) -> GameSettings {
-        GameSettings { limits: [self.engines[white].limit, self.engines[black].limit], ..self.settings }
+        GameSettings { limits: [self.engines[white].limit, self.engines[black].limit], ..self.settings.clone() }
     }
 
     /// The number of worker threads: `concurrency`, but no more than the pairs to play (and at least 1).

@@ -157,6 +157,7 @@ impl MatchPlan {
             swap: true,
             length,
             adjudication: AdjudicationRules::default(),
+            tablebase: None,
             sprt,
             shard: None,
             concurrency: None,

@@ -19,6 +19,7 @@
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::AdjudicationRules;
+use crate::tablebase::adjudicate::TablebasePlan;
 use super::openings::{OpeningOrder, load_game_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
 use crate::chess::Variant;
@@ -101,6 +102,10 @@ pub enum PlanField {
     Concurrency,
     /// `adjudication.maxmoves`: the move limit of a game.
     Maxmoves,
+    /// `tablebase`: Syzygy adjudication.
+    Tablebase,
+    /// `tablebase.pieces`: the most pieces adjudicated.
+    TablebasePieces,
 }
 
 impl PlanField {
@@ -120,6 +125,8 @@ impl PlanField {
             PlanField::OpeningsStart => "openings.start",
             PlanField::Concurrency => "concurrency",
             PlanField::Maxmoves => "adjudication.maxmoves",
+            PlanField::Tablebase => "tablebase",
+            PlanField::TablebasePieces => "tablebase.pieces",
         }
     }
 }
@@ -209,6 +216,9 @@ pub enum PlanError {
         /// The book's path relative to the project root.
         book: &'static str,
     },
+    /// The Syzygy tables cannot be used.
+    #[error(transparent)]
+    Tablebase(#[from] crate::tablebase::TablebaseError),
     /// The working directory cannot be read (to make a relative path absolute).
     #[error("the working directory: {0}")]
     WorkingDirectory(std::io::Error),
@@ -242,6 +252,9 @@ pub struct MatchPlan {
     /// Adjudication.
     #[serde(default, skip_serializing_if = "is_default")]
     pub adjudication: AdjudicationRules,
+    /// Syzygy tablebase adjudication (`--tb`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TablebasePlan>,
     /// The SPRT that may stop the match early (two engines only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtPlan>,
@@ -473,6 +486,19 @@ impl MatchPlan {
         if self.adjudication.maxmoves == Some(0) {
             return invalid(PlanField::Maxmoves, " must be at least 1".to_string());
         }
+        if let Some(tb) = &self.tablebase {
+            if self.game != GameKind::Chess {
+                return invalid(PlanField::Tablebase, format!(": Syzygy tables are for chess, not {}", self.game.name()));
+            }
+            if tb.paths.is_empty() {
+                return invalid(PlanField::Tablebase, ": no table folder given".to_string());
+            }
+            if let Some(pieces) = tb.pieces
+                && pieces < 3
+            {
+                return invalid(PlanField::TablebasePieces, format!(" {pieces}: at least 3 (two kings and a piece)"));
+            }
+        }
         Ok(())
     }
 
@@ -513,7 +539,11 @@ impl MatchPlan {
             swap: self.swap,
             length: self.length,
             concurrency,
-            settings: super::GameSettings { limits: Default::default(), adjudication: self.adjudication },
+            settings: super::GameSettings {
+                limits: Default::default(),
+                adjudication: self.adjudication,
+                tablebase: self.tablebase.as_ref().map(TablebasePlan::open).transpose()?,
+            },
             recover: self.recover,
             sprt: self.sprt.as_ref().map(SprtPlan::spec).transpose()?,
             shard: self.shard,
@@ -578,6 +608,7 @@ pub(crate) mod tests {
             swap: true,
             length: MatchLength::Games(16),
             adjudication: AdjudicationRules::default(),
+            tablebase: None,
             sprt: None,
             shard: None,
             concurrency: Some(2),
