@@ -30,6 +30,9 @@ enum Command {
     Eval(cli::eval_cmd::EvalArgs),
     /// What the Syzygy tables say about a position: WDL, DTZ, and the result tablebase adjudication gives.
     Tb(cli::tb_cmd::TbArgs),
+    /// Serves tablebase probes to a parent arbiter (internal: see arbiter::tablebase::isolate_probes).
+    #[command(name = "tb-prober", hide = true)]
+    TbProber(cli::tb_cmd::ProberArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
     Uci(cli::uci_cmd::UciArgs),
     /// Search a fixed list of positions to a fixed depth; print the total node count (the signature) and nps.
@@ -76,6 +79,10 @@ fn main() {
     }));
     // clap's record of what was given (`value_source`) goes with the parsed flags to the commands that refuse
     // flags under `--resume`.
+    // Tablebase probes run in a child process of this binary, so that a damaged table cannot crash a match.
+    if let Ok(program) = std::env::current_exe() {
+        arbiter::tablebase::isolate_probes(program);
+    }
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let given = |name: &str| matches.subcommand_matches(name).cloned().unwrap_or_default();
@@ -97,6 +104,7 @@ fn main() {
         Command::Config(args) => cli::config_cmd::run(args),
         Command::Eval(args) => cli::eval_cmd::run(args),
         Command::Tb(args) => cli::tb_cmd::run(args),
+        Command::TbProber(args) => cli::tb_cmd::serve(args),
         Command::Uci(args) => cli::uci_cmd::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Epd(args) => cli::epd_cmd::run(args),

@@ -4,6 +4,7 @@
 use super::{Classify, Failure};
 use arbiter::chess::{Position, piece_sets};
 use arbiter::tablebase::adjudicate::{TablebaseAdjudicator, TablebasePlan};
+use arbiter::tablebase::verify::FileCheck;
 use arbiter::tablebase::{Probe, Tablebases};
 use std::path::PathBuf;
 
@@ -14,15 +15,37 @@ pub struct TbArgs {
     #[arg(long, value_name = "DIR[:DIR...]")]
     pub path: String,
     /// The position, as FEN.
-    #[arg(long, required_unless_present = "fens", conflicts_with = "fens")]
+    #[arg(long, required_unless_present_any = ["fens", "verify"], conflicts_with_all = ["fens", "verify"])]
     pub fen: Option<String>,
     /// A file of positions, one FEN per line (blank lines and lines starting with '#' skipped): one answer per
     /// line, in order.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "verify")]
     pub fens: Option<PathBuf>,
+    /// Check every table file against the checksum list in its folder (SHA256SUMS, MD5SUMS, *.sha256 or *.md5,
+    /// in sha256sum's or md5sum's format): exit 1 when a file differs or is missing.
+    #[arg(long)]
+    pub verify: bool,
     /// text (default) or json (one object per position and line).
     #[arg(long, default_value = "text", value_parser = ["text", "json"])]
     pub format: String,
+}
+
+/// Flags of the hidden `arbiter tb-prober`.
+#[derive(clap::Args, Debug)]
+pub struct ProberArgs {
+    /// The table folders, separated by ':'.
+    #[arg(long)]
+    pub path: String,
+}
+
+/// Runs the hidden `arbiter tb-prober`: serves a parent's probes ([`arbiter::tablebase::serve`]).
+///
+/// # Errors
+/// A [`Failure::Input`] for tables that cannot be opened.
+pub fn serve(args: ProberArgs) -> Result<i32, Failure> {
+    let folders: Vec<PathBuf> = args.path.split(':').filter(|p| !p.is_empty()).map(PathBuf::from).collect();
+    arbiter::tablebase::serve(&folders).input()?;
+    Ok(0)
 }
 
 /// What the tables say about one position.
@@ -47,12 +70,16 @@ struct Answer {
     reason: String,
 }
 
-/// Runs `arbiter tb`: 0 done, 2 a bad FEN or table folder.
+/// Runs `arbiter tb`: 0 done, 1 a table that failed `--verify` or a probe that failed, 2 a bad FEN or table
+/// folder.
 ///
 /// # Errors
 /// A [`Failure::Input`] for a table folder that cannot be used or a FEN that cannot be read.
 pub fn run(args: TbArgs) -> Result<i32, Failure> {
     let folders: Vec<PathBuf> = args.path.split(':').filter(|p| !p.is_empty()).map(PathBuf::from).collect();
+    if args.verify {
+        return verify(&folders);
+    }
     let plan = TablebasePlan { paths: folders, ..TablebasePlan::default() };
     let rule50 = plan.open().map_err(|e| Failure::Input(anyhow::anyhow!("--path: {e}")))?;
     let ignore = TablebasePlan { ignore50: true, ..plan }.open().input()?;
@@ -92,7 +119,42 @@ pub fn run(args: TbArgs) -> Result<i32, Failure> {
             super::stdout_text(format_args!("{}", text(&answer)));
         }
     }
+    let (failed, first) = rule50.tables().failed_probes();
+    if let Some(first) = first {
+        super::stderr_line(format_args!(
+            "arbiter tb: {failed} probes failed and were left out; the first: {first}; check the tables with \
+             arbiter tb --path {} --verify",
+            args.path
+        ));
+        return Ok(1);
+    }
     Ok(0)
+}
+
+/// `arbiter tb --verify`.
+fn verify(folders: &[PathBuf]) -> Result<i32, Failure> {
+    let report =
+        arbiter::tablebase::verify::verify(folders).map_err(|e| Failure::Input(anyhow::anyhow!("--path: {e}")))?;
+    let mut bad = 0;
+    for (path, check) in &report.files {
+        let what = match check {
+            FileCheck::Ok => continue,
+            FileCheck::Mismatch => "checksum differs: the file is damaged".to_string(),
+            FileCheck::Missing => "listed but missing".to_string(),
+            FileCheck::Unreadable(e) => format!("cannot be read: {e}"),
+        };
+        bad += 1;
+        super::stdout_text(format_args!("{}: {what}\n", path.display()));
+    }
+    let lists: Vec<String> = report.lists.iter().map(|p| p.display().to_string()).collect();
+    super::stdout_text(format_args!(
+        "{} of {} listed table files match ({}); {} table files not listed\n",
+        report.files.len() - bad,
+        report.files.len(),
+        lists.join(", "),
+        report.unlisted.len()
+    ));
+    Ok(if report.passed() { 0 } else { 1 })
 }
 
 fn answer(rule50: &TablebaseAdjudicator, ignore: &TablebaseAdjudicator, position: &Position, fen: String) -> Answer {

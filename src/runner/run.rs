@@ -298,6 +298,14 @@ pub(crate) fn play<G: Game>(
             scale.unscaled.join(" vs ")
         ));
     }
+    if let Some(tb) = &spec.settings.tablebase {
+        let (wdl, dtz) = tb.tables().counts();
+        observer.note(&format!(
+            "arbiter match: tablebase adjudication up to {} pieces from {} ({wdl} WDL and {dtz} DTZ tables)",
+            tb.pieces(),
+            tb.tables().shown()
+        ));
+    }
     if let Some(shard) = spec.shard {
         let sprt = if spec.sprt.is_some() { "; the SPRT is taken over all the shards together" } else { "" };
         observer.note(&format!(
@@ -347,6 +355,13 @@ pub(crate) fn play<G: Game>(
     let mut logged = Logged::new(observer, spec, &state, plan.output.rating_interval, dir);
     logged.shared = shared;
     let state = run_match_from(spec, state, done, &mut sink, &mut logged, interrupt);
+    if let Some((failed, Some(first))) = spec.settings.tablebase.as_ref().map(|tb| tb.tables().failed_probes()) {
+        logged.observer.note(&format!(
+            "warning: {failed} tablebase probes failed and those games played on; the first: {first}; check the \
+             tables with `arbiter tb --path {} --verify`",
+            spec.settings.tablebase.as_ref().map_or("", |tb| tb.tables().shown())
+        ));
+    }
     logged.observer.finished();
     let _ = crate::uci::group::record_groups_in(None);
 

@@ -11,8 +11,16 @@
 //! The prober keeps its tables in process-wide state and allows one set at a time, so every probe takes one
 //! lock and (re)opens the set it is asked for when another was in use. Probes are rare (only positions with few
 //! pieces), so the lock costs nothing that shows.
+//!
+//! A table whose header is whole but whose body is damaged can still make the prober crash (its decoder
+//! trusts the file). So the `arbiter` binary probes in a child process of its own ([`isolate_probes`], the
+//! hidden `arbiter tb-prober`, served by [`serve`]): a crash or a hang there is a skipped probe, counted in
+//! [`Tablebases::failed_probes`], and the next probe starts a fresh child. A body damaged without a crash is
+//! found only against the folder's checksums (`arbiter tb --verify`).
 
 pub mod adjudicate;
+mod child;
+pub mod verify;
 
 use crate::chess::{Bitboard, Color, Square, attacks};
 use crate::game::PieceSets;
@@ -135,6 +143,12 @@ pub struct Tablebases {
 
 #[derive(Debug)]
 struct Inner {
+    /// The program that serves probes in a child process ([`isolate_probes`]); `None` to probe in-process.
+    prober: Option<PathBuf>,
+    /// Probes that failed in the child (a crash, a hang, an answer that is not one).
+    failed: std::sync::atomic::AtomicU64,
+    /// The first such failure, for the warning.
+    first_failure: Mutex<Option<String>>,
     /// The folders joined by `:`, as the prober takes them (and the key of the process-wide prober state).
     key: String,
     /// The folders as given, for messages.
@@ -162,7 +176,8 @@ impl Tablebases {
             if folder.to_string_lossy().contains(':') {
                 return Err(TablebaseError::Colon { path: folder.clone() });
             }
-            let entries = std::fs::read_dir(folder).map_err(|error| TablebaseError::Folder { path: folder.clone(), error })?;
+            let entries =
+                std::fs::read_dir(folder).map_err(|error| TablebaseError::Folder { path: folder.clone(), error })?;
             let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
             files.sort();
             for path in files {
@@ -180,7 +195,18 @@ impl Tablebases {
             return Err(TablebaseError::NoTables { shown });
         }
         let key = folders.iter().map(|f| f.to_string_lossy().into_owned()).collect::<Vec<_>>().join(":");
-        let tables = Tablebases { inner: Arc::new(Inner { key, shown, largest, wdl_tables, dtz_tables }) };
+        let prober = ISOLATED.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let inner = Inner {
+            prober,
+            failed: std::sync::atomic::AtomicU64::new(0),
+            first_failure: Mutex::new(None),
+            key,
+            shown,
+            largest,
+            wdl_tables,
+            dtz_tables,
+        };
+        let tables = Tablebases { inner: Arc::new(inner) };
         // Open them once now, so that a set the prober refuses is an error here rather than no probe later.
         if tables.with_prober(|_| ()).is_none() {
             return Err(TablebaseError::Prober { shown: tables.inner.shown.clone() });
@@ -203,12 +229,34 @@ impl Tablebases {
         &self.inner.shown
     }
 
+    /// The probes that failed in the prober's child process, and the first failure's description.
+    pub fn failed_probes(&self) -> (u64, Option<String>) {
+        let first = self.inner.first_failure.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        (self.inner.failed.load(std::sync::atomic::Ordering::Relaxed), first)
+    }
+
     /// Probes `position`: its WDL value and DTZ. `None` when the tables do not cover it: castling rights,
     /// more pieces than the largest table, a table that is missing, or a probe the prober could not make.
     pub fn probe(&self, position: &PieceSets) -> Option<Probe> {
         if position.castling || position.count() > self.inner.largest || position.count() < 2 {
             return None;
         }
+        match &self.inner.prober {
+            Some(program) => match child::probe(program, &self.inner.key, position) {
+                Ok(probe) => probe,
+                Err(failure) => {
+                    self.inner.failed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let mut first = self.inner.first_failure.lock().unwrap_or_else(|p| p.into_inner());
+                    first.get_or_insert(failure);
+                    None
+                }
+            },
+            None => self.probe_here(position),
+        }
+    }
+
+    /// [`Tablebases::probe`] in this process.
+    fn probe_here(&self, position: &PieceSets) -> Option<Probe> {
         let [kings, queens, rooks, bishops, knights, pawns] = position.kinds;
         let ep = u32::from(position.ep.unwrap_or(0));
         let turn = position.white_to_move;
@@ -254,6 +302,51 @@ impl Tablebases {
     }
 }
 
+/// The program whose `tb-prober` subcommand serves probes, once [`isolate_probes`] named it.
+static ISOLATED: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Makes every [`Tablebases`] opened from now on probe in a child process running `program tb-prober --path
+/// FOLDERS` (the `arbiter` binary names itself), so that a damaged table that crashes the prober costs one
+/// skipped probe, not the match.
+pub fn isolate_probes(program: PathBuf) {
+    *ISOLATED.lock().unwrap_or_else(|p| p.into_inner()) = Some(program);
+}
+
+/// Serves probes on standard input and output for a parent that isolates them ([`isolate_probes`]): each
+/// line `probe WHITE BLACK KINGS QUEENS ROOKS BISHOPS KNIGHTS PAWNS EP TURN` (decimal bitboards, the
+/// en-passant square or 0, 1 for White to move) is answered `wdl V dtz D` (`D` is `-` without a DTZ) or
+/// `none`; `quit` or the end of input ends it.
+///
+/// # Errors
+/// The tables cannot be opened.
+pub fn serve(folders: &[PathBuf]) -> Result<(), TablebaseError> {
+    use std::io::{BufRead, Write};
+    *ISOLATED.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    let tables = Tablebases::open(folders)?;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        if line == "quit" {
+            break;
+        }
+        let answer = match child::parse_request(line) {
+            Some(position) => match tables.probe(&position) {
+                Some(Probe { wdl, dtz }) => {
+                    format!("wdl {} dtz {}", wdl.value(), dtz.map_or("-".to_string(), |d| d.to_string()))
+                }
+                None => "none".to_string(),
+            },
+            None => "none".to_string(),
+        };
+        if writeln!(out, "{answer}").and_then(|()| out.flush()).is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// The prober's process-wide state: the one set it has open.
 struct Prober {
     key: String,
@@ -290,7 +383,9 @@ fn check_table(path: &Path, wdl: bool) -> Result<(), TablebaseError> {
     file.read_exact(&mut magic).map_err(|e| bad(format!("cannot read it: {e}")))?;
     let (want, kind) = if wdl { (WDL_MAGIC, "WDL") } else { (DTZ_MAGIC, "DTZ") };
     if magic != want {
-        return Err(bad(format!("its first bytes are not the Syzygy {kind} magic number (damaged, or another format)")));
+        return Err(bad(format!(
+            "its first bytes are not the Syzygy {kind} magic number (damaged, or another format)"
+        )));
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ mod simulate;
 mod spsa;
 mod stats_output;
 mod stats_reference;
+mod tablebase;
 mod tune;
 mod tune_data;
 mod uci;

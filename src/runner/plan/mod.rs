@@ -19,7 +19,6 @@
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::AdjudicationRules;
-use crate::tablebase::adjudicate::TablebasePlan;
 use super::openings::{OpeningOrder, load_game_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
 use crate::chess::Variant;
@@ -30,6 +29,7 @@ use crate::notation::kv::KeyValueError;
 use crate::player::EngineArgError;
 pub use crate::player::plan::{EngineBuild, EnginePlan, UciPlan, absolute};
 use crate::stats::{EloModel, SprtSpec};
+use crate::tablebase::adjudicate::TablebasePlan;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 pub use tc_scale::TcScaleError;
@@ -488,7 +488,10 @@ impl MatchPlan {
         }
         if let Some(tb) = &self.tablebase {
             if self.game != GameKind::Chess {
-                return invalid(PlanField::Tablebase, format!(": Syzygy tables are for chess, not {}", self.game.name()));
+                return invalid(
+                    PlanField::Tablebase,
+                    format!(": Syzygy tables are for chess, not {}", self.game.name()),
+                );
             }
             if tb.paths.is_empty() {
                 return invalid(PlanField::Tablebase, ": no table folder given".to_string());
