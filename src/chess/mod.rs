@@ -11,6 +11,8 @@ pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod pgn;
+pub mod polyglot;
+mod polyglot_keys;
 pub mod position;
 mod retro;
 pub mod rules;

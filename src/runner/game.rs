@@ -614,6 +614,11 @@ mod tests {
         let mut cap = GameSettings::default();
         cap.adjudication.maxmoves = Some(1);
         let plain = GameSettings::default();
+        let tables = crate::tablebase::adjudicate::TablebasePlan {
+            paths: vec![concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy").into()],
+            ..Default::default()
+        };
+        let by_tables = GameSettings { tablebase: Some(tables.open().unwrap()), ..GameSettings::default() };
         type Case<'a> = (EndReason, &'a str, Opening<ChessGame>, Script, Script, &'a GameSettings);
         let cases: Vec<Case> = vec![
             (
@@ -651,6 +656,14 @@ mod tests {
             ),
             (EndReason::DrawAdjudication, "1/2-1/2", start(), knights(0).0, knights(0).1, &draw),
             (EndReason::ResignAdjudication, "1-0", start(), knights(400).0, knights(400).1, &resign),
+            (
+                EndReason::TablebaseAdjudication,
+                "1-0",
+                from("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"),
+                vec![Some(("b1b2", 900))],
+                vec![],
+                &by_tables,
+            ),
             (EndReason::MaxMoves, "1/2-1/2", start(), knights(0).0, knights(0).1, &cap),
             (EndReason::IllegalMove, "0-1", start(), vec![Some(("e2e5", 0))], vec![], &plain),
             (EndReason::Disconnect, "1-0", start(), vec![Some(("e2e4", 0))], vec![None], &plain),
