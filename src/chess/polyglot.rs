@@ -113,6 +113,170 @@ pub fn is_castling(m: Move) -> bool {
     m.kind() == MoveKind::Castling
 }
 
+/// Why bytes are not a Polyglot book.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    /// The size is not a whole number of entries.
+    #[error("{size} bytes, not a whole number of 16-byte Polyglot entries (truncated, or not a Polyglot book)")]
+    Size {
+        /// The size in bytes.
+        size: usize,
+    },
+    /// An entry's key is smaller than the one before it: readers find moves by binary search over sorted keys.
+    #[error(
+        "entry {index} (byte {}) has the key {key:016x}, smaller than the key {previous:016x} before it: the \
+         entries are not sorted by key (not a Polyglot book, or a damaged one)",
+        index * ENTRY_BYTES
+    )]
+    Unsorted {
+        /// The 0-based entry.
+        index: usize,
+        /// Its key.
+        key: u64,
+        /// The key before it.
+        previous: u64,
+    },
+    /// No entries.
+    #[error("no entries")]
+    Empty,
+    /// A book move that is not legal in the position of its key.
+    #[error(
+        "the book move {} (entry {index}) is not legal in {fen}: a damaged book, or a key of another position",
+        raw_move_text(*.raw_move)
+    )]
+    IllegalMove {
+        /// The position, as FEN.
+        fen: String,
+        /// The move as stored.
+        raw_move: u16,
+        /// The 0-based entry.
+        index: usize,
+    },
+}
+
+/// A Polyglot book read from its bytes: every entry, checked to be sorted by key.
+#[derive(Clone, Debug)]
+pub struct Book {
+    entries: Vec<Entry>,
+}
+
+impl Book {
+    /// Reads a book.
+    ///
+    /// # Errors
+    /// A size that is not a multiple of 16, keys out of order, or no entry.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        if bytes.len() % ENTRY_BYTES != 0 {
+            return Err(BookError::Size { size: bytes.len() });
+        }
+        let entries: Vec<Entry> = bytes
+            .chunks_exact(ENTRY_BYTES)
+            .map(|chunk| Entry::from_bytes(chunk.try_into().expect("16-byte chunks")))
+            .collect();
+        if entries.is_empty() {
+            return Err(BookError::Empty);
+        }
+        for (index, pair) in entries.windows(2).enumerate() {
+            if pair[1].key < pair[0].key {
+                return Err(BookError::Unsorted { index: index + 1, key: pair[1].key, previous: pair[0].key });
+            }
+        }
+        Ok(Book { entries })
+    }
+
+    /// The book of `entries` (sorted by key, then by weight, highest first, as `polyglot make-book` writes).
+    pub fn from_entries(mut entries: Vec<Entry>) -> Book {
+        entries.sort_by(|a, b| a.key.cmp(&b.key).then(b.weight.cmp(&a.weight)));
+        Book { entries }
+    }
+
+    /// The bytes of the book.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.entries.iter().flat_map(|e| e.to_bytes()).collect()
+    }
+
+    /// Every entry, in file order.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// The entries of `key`, in file order, with the index of the first.
+    pub fn find(&self, key: u64) -> (usize, &[Entry]) {
+        let first = self.entries.partition_point(|e| e.key < key);
+        let end = first + self.entries[first..].partition_point(|e| e.key == key);
+        (first, &self.entries[first..end])
+    }
+
+    /// The book moves of `pos` with their weights, in file order.
+    ///
+    /// # Errors
+    /// [`BookError::IllegalMove`] for an entry whose move is not legal there.
+    pub fn moves(&self, pos: &Position) -> Result<Vec<(Move, u16)>, BookError> {
+        let (first, entries) = self.find(key(pos));
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| match decode_move(pos, e.raw_move) {
+                Some(m) => Ok((m, e.weight)),
+                None => Err(BookError::IllegalMove { fen: pos.to_fen(), raw_move: e.raw_move, index: first + i }),
+            })
+            .collect()
+    }
+
+    /// The move cutechess-cli's weighted choice takes among `moves` (`OpeningBook::move` in
+    /// `projects/lib/src/openingbook.cpp`): with `total` the sum of the weights and `pick = random % total`,
+    /// the first move whose running sum of weights exceeds `pick`; `None` when the weights sum to 0.
+    pub fn choose(moves: &[(Move, u16)], random: u64) -> Option<Move> {
+        let total: u64 = moves.iter().map(|&(_, w)| u64::from(w)).sum();
+        if total == 0 {
+            return None;
+        }
+        let pick = random % total;
+        let mut sum = 0;
+        moves
+            .iter()
+            .find(|&&(_, w)| {
+                sum += u64::from(w);
+                sum > pick
+            })
+            .map(|&(m, _)| m)
+    }
+}
+
+/// One opening line drawn from `book` from `start`: at each position cutechess-cli's weighted choice
+/// ([`Book::choose`]) with the random number of (`seed`, `line`, ply), for at most `depth` plies. The line ends
+/// at a position without book moves (or whose weights sum to 0), and before a book move that would repeat a
+/// position of the line or end the game (cutechess-cli leaves a repeating book move out, `ChessGame::bookMove`
+/// in `projects/lib/src/chessgame.cpp`; a game must have a move left to play).
+///
+/// # Errors
+/// [`BookError::IllegalMove`] for a book move that is not legal where the book gives it.
+pub fn book_line(book: &Book, start: &Position, depth: usize, seed: u64, line: u64) -> Result<Vec<Move>, BookError> {
+    let mut game = super::ChessGame::new(start.clone());
+    let mut seen = vec![start.key()];
+    for ply in 0..depth {
+        let moves = book.moves(game.position())?;
+        let random = splitmix(splitmix(splitmix(seed) ^ line) ^ ply as u64);
+        let Some(m) = Book::choose(&moves, random) else { break };
+        let mut next = game.clone();
+        next.play(m);
+        if seen.contains(&next.position().key()) || next.outcome().is_some() {
+            break;
+        }
+        seen.push(next.position().key());
+        game = next;
+    }
+    Ok(game.moves().to_vec())
+}
+
+/// SplitMix64 (Vigna): the random numbers of [`book_line`], the same on every platform and version.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -166,6 +166,15 @@ impl crate::game::Game for ChessGame {
     ) -> Result<Vec<Opening<Self>>, OpeningError> {
         read_chess_openings(path, text, format, chess960)
     }
+    fn book_openings(
+        path: &Path,
+        bytes: &[u8],
+        depth: usize,
+        seed: u64,
+        count: usize,
+    ) -> Result<Vec<Opening<Self>>, OpeningError> {
+        polyglot_openings(path, bytes, depth, seed, count)
+    }
     fn replay_pgn(text: &str, file: &str, first_line: usize) -> Result<Vec<ReplayedGame>, ReplayError> {
         let games = super::pgn::read_games_at(text, file, first_line, false)?;
         Ok(games
@@ -198,7 +207,31 @@ fn read_chess_openings(
             .into_iter()
             .map(|game| Opening { start: game.start, moves: game.moves, line: game.line })
             .collect(),
+        OpeningFormat::Polyglot => {
+            return Err(OpeningError::Book { file, reason: "a Polyglot book is not a text file".to_string() });
+        }
     })
+}
+
+/// The chess [`Game::book_openings`]: `count` lines of [`super::polyglot::book_line`] from the start position.
+fn polyglot_openings(
+    path: &Path,
+    bytes: &[u8],
+    depth: usize,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<Opening<ChessGame>>, OpeningError> {
+    use super::polyglot::{Book, book_line};
+    let file = path.display().to_string();
+    let book = Book::from_bytes(bytes).map_err(|e| OpeningError::Book { file: file.clone(), reason: e.to_string() })?;
+    let start = Position::startpos();
+    (0..count)
+        .map(|line| {
+            let moves = book_line(&book, &start, depth, seed, line as u64)
+                .map_err(|e| OpeningError::Book { file: file.clone(), reason: e.to_string() })?;
+            Ok(Opening { start: start.clone(), moves, line: 0 })
+        })
+        .collect()
 }
 
 #[cfg(test)]

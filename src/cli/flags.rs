@@ -161,6 +161,7 @@ fn plan_flag(field: PlanField) -> &'static str {
         PlanField::OpeningsStart => "--openings start",
         PlanField::Concurrency => "--concurrency",
         PlanField::Maxmoves => "--maxmoves",
+        PlanField::OpeningsDepth => "--openings depth",
         PlanField::Tablebase => "--tb",
         PlanField::TablebasePieces => "--tbpieces",
     }

@@ -57,7 +57,9 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     let openings = match &args.openings {
         Some(path) => Some(match path.to_str() {
             Some(text) => OpeningsOption::parse(text).input()?,
-            None => OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None },
+            None => {
+                OpeningsOption { file: path.clone(), format: None, order: None, plies: None, start: None, depth: None }
+            }
         }),
         None => None,
     };

@@ -316,6 +316,23 @@ pub trait Game: Rules + Clone + std::fmt::Debug {
         chess960: bool,
     ) -> Result<Vec<Opening<Self>>, OpeningError>;
 
+    /// `count` opening lines drawn from the Polyglot book whose bytes are `bytes` (read from `path`), each at
+    /// most `depth` plies, reproducibly from `seed`; the default refuses (books are for chess).
+    ///
+    /// # Errors
+    /// [`OpeningError::Book`]: bytes that are not a book, a book move that is not legal, or a game without
+    /// Polyglot books.
+    fn book_openings(
+        path: &Path,
+        _bytes: &[u8],
+        _depth: usize,
+        _seed: u64,
+        _count: usize,
+    ) -> Result<Vec<Opening<Self>>, OpeningError> {
+        let reason = format!("Polyglot books are for chess, not {}", Self::NAME);
+        Err(OpeningError::Book { file: path.display().to_string(), reason })
+    }
+
     /// Replays the games of PGN text as [`Game::pgn_text`] writes them: each game's moves played legally from
     /// its `FEN` tag (or the start). `text` begins at line `first_line` (1-based) of `file`, so that one game
     /// cut from a run's `games.pgn` is reported at its place in the file. The default reads record move text

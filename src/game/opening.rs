@@ -76,6 +76,15 @@ pub enum OpeningError {
         /// What is wrong.
         reason: String,
     },
+    /// A Polyglot book that cannot be used (its size, its order, an illegal move), or a book for a game that
+    /// has none.
+    #[error("{file}: {reason}")]
+    Book {
+        /// The path.
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A book move ends the game (checkmate, stalemate, repetition...) before the engines play.
     #[error(
         "{}: the game is over after book ply {ply} ({termination}); no move is left to play",
@@ -107,6 +116,8 @@ pub enum OpeningFormat {
     Epd,
     /// Games; their first plies are the book.
     Pgn,
+    /// A Polyglot `.bin` book (chess): lines drawn by weight ([`Game::book_openings`]).
+    Polyglot,
 }
 
 impl OpeningFormat {
@@ -116,6 +127,7 @@ impl OpeningFormat {
         match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("pgn") => OpeningFormat::Pgn,
             Some("epd") => OpeningFormat::Epd,
+            Some("bin") => OpeningFormat::Polyglot,
             _ => {
                 let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
                 if first.starts_with('[') || first.starts_with("1.") { OpeningFormat::Pgn } else { OpeningFormat::Epd }
@@ -132,7 +144,8 @@ impl FromStr for OpeningFormat {
         match text.to_ascii_lowercase().as_str() {
             "epd" => Ok(OpeningFormat::Epd),
             "pgn" => Ok(OpeningFormat::Pgn),
-            _ => Err(UnknownWord { what: "opening format", text: text.to_string(), expected: "epd or pgn" }),
+            "polyglot" => Ok(OpeningFormat::Polyglot),
+            _ => Err(UnknownWord { what: "opening format", text: text.to_string(), expected: "epd, pgn or polyglot" }),
         }
     }
 }

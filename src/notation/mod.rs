@@ -6,6 +6,7 @@ pub mod epd;
 pub mod kv;
 pub mod pgn;
 pub mod quote;
+pub mod text;
 pub(crate) mod wide;
 
 pub use epd::{Epd, EpdError};

@@ -54,7 +54,13 @@ pub fn load_game_openings<G: Game>(
     variant: Variant,
 ) -> Result<Vec<Opening<G>>, OpeningError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
+    if format == Some(OpeningFormat::Polyglot)
+        || (format.is_none() && OpeningFormat::detect(path, "") == OpeningFormat::Polyglot)
+    {
+        let reason = "a Polyglot book gives openings to arbiter match (--openings file=BOOK,format=polyglot)".into();
+        return Err(OpeningError::Book { file, reason });
+    }
+    let text = crate::notation::text::read(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
     let format = format.unwrap_or_else(|| OpeningFormat::detect(path, &text));
     if format == OpeningFormat::Epd && plies.is_some() {
         return Err(OpeningError::PliesForEpd { file });
@@ -68,6 +74,47 @@ pub fn load_game_openings<G: Game>(
     }
     for (i, opening) in openings.iter().enumerate() {
         check_playable(opening, i + 1, &file)?;
+    }
+    Ok(openings)
+}
+
+/// The most lines a match draws from a Polyglot book: pair `k` plays line `k` (in the opening order), and a
+/// longer match plays them again.
+pub const MAX_BOOK_LINES: usize = 20_000;
+
+/// cutechess-cli's default book depth, 1000 full moves (`bookDepth = 1000` in `projects/cli/src/main.cpp`):
+/// in practice, until the book has no move.
+pub const DEFAULT_BOOK_DEPTH: usize = 2000;
+
+/// The openings of a match from `path` in `format` (detected when `None`): a Polyglot book gives `lines`
+/// lines of at most `depth` plies ([`DEFAULT_BOOK_DEPTH`] when `None`) drawn reproducibly from `seed`
+/// ([`Game::book_openings`]); an EPD or PGN file is read by [`load_game_openings`] with `plies`.
+///
+/// # Errors
+/// As [`load_game_openings`], and [`OpeningError::Book`] for a file that is not a usable Polyglot book.
+pub fn load_match_openings<G: Game>(
+    path: &Path,
+    format: Option<OpeningFormat>,
+    plies: Option<usize>,
+    depth: Option<usize>,
+    variant: Variant,
+    seed: u64,
+    lines: usize,
+) -> Result<Vec<Opening<G>>, OpeningError> {
+    let format = format
+        .or_else(|| (OpeningFormat::detect(path, "") == OpeningFormat::Polyglot).then_some(OpeningFormat::Polyglot));
+    if format != Some(OpeningFormat::Polyglot) {
+        return load_game_openings::<G>(path, format, plies, variant);
+    }
+    let file = path.display().to_string();
+    if variant.is_chess960() {
+        return Err(OpeningError::Book { file, reason: "Polyglot books are for standard chess, not Chess960".into() });
+    }
+    let bytes = std::fs::read(path).map_err(|reason| OpeningError::Io { file: file.clone(), reason })?;
+    let openings = G::book_openings(path, &bytes, depth.unwrap_or(DEFAULT_BOOK_DEPTH), seed, lines)?;
+    if openings.iter().all(|o| o.moves.is_empty()) {
+        let reason = "the book has no move for the start position".to_string();
+        return Err(OpeningError::Book { file, reason });
     }
     Ok(openings)
 }
@@ -128,7 +175,7 @@ impl FromStr for OpeningOrder {
 }
 
 /// The `--openings` value: a plain path, or cutechess-cli's key=value form
-/// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]`.
+/// `file=PATH[,format=epd|pgn|polyglot][,order=random|sequential][,plies=N][,depth=N][,start=N]`.
 ///
 /// The text is a plain path when a file of that name exists or when it holds no `=`; otherwise it is the
 /// key=value form (see [`KeyValues`]: a path in `file=` cannot hold a `,`).
@@ -144,11 +191,13 @@ pub struct OpeningsOption {
     pub plies: Option<usize>,
     /// `start=`: the 1-based number of the first opening played in the playing order (at least 1), if given.
     pub start: Option<usize>,
+    /// `depth=`: the most plies taken from a Polyglot book (at least 1), if given.
+    pub depth: Option<usize>,
 }
 
 impl OpeningsOption {
     /// The keys of the key=value form.
-    pub const KEYS: &[&str] = &["file", "format", "order", "plies", "start"];
+    pub const KEYS: &[&str] = &["file", "format", "order", "plies", "start", "depth"];
 
     /// Parses an `--openings` value (see the type's docs).
     ///
@@ -167,7 +216,14 @@ impl OpeningsOption {
     /// assert_eq!((kv.order, kv.plies, kv.start), (Some(OpeningOrder::Sequential), Some(8), Some(3)));
     /// ```
     pub fn parse(text: &str) -> Result<OpeningsOption, KeyValueError> {
-        let plain = OpeningsOption { file: PathBuf::from(text), format: None, order: None, plies: None, start: None };
+        let plain = OpeningsOption {
+            file: PathBuf::from(text),
+            format: None,
+            order: None,
+            plies: None,
+            start: None,
+            depth: None,
+        };
         if !text.contains('=') || Path::new(text).is_file() {
             return Ok(plain);
         }
@@ -178,16 +234,17 @@ impl OpeningsOption {
             Some(path) => PathBuf::from(path),
             None => return Err(KeyValueError::Missing { option: "openings".into(), key: "file".into() }),
         };
-        let format = kv.take("format", "epd or pgn")?;
+        let format = kv.take("format", "epd, pgn or polyglot")?;
         let order = kv.take("order", "random or sequential")?;
         let plies: Option<usize> = kv.take("plies", AT_LEAST_ONE)?;
         let start: Option<usize> = kv.take("start", AT_LEAST_ONE)?;
-        for (key, value) in [("plies", plies), ("start", start)] {
+        let depth: Option<usize> = kv.take("depth", AT_LEAST_ONE)?;
+        for (key, value) in [("plies", plies), ("start", start), ("depth", depth)] {
             if value == Some(0) {
                 return Err(kv.bad_value(key, AT_LEAST_ONE));
             }
         }
-        Ok(OpeningsOption { file, format, order, plies, start })
+        Ok(OpeningsOption { file, format, order, plies, start, depth })
     }
 }
 

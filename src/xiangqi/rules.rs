@@ -185,6 +185,9 @@ impl crate::game::Game for XiangqiGame {
                 .into_iter()
                 .map(|game| Opening { start: game.game.start().clone(), moves: game.game.moves(), line: game.line })
                 .collect()),
+            OpeningFormat::Polyglot => {
+                Err(OpeningError::Book { file, reason: "Polyglot books are for chess, not xiangqi".to_string() })
+            }
         }
     }
 }

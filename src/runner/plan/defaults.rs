@@ -136,7 +136,14 @@ impl MatchPlan {
             Some(book) => book,
             None => {
                 let (shown, _) = default_book(request.game, cwd)?;
-                OpeningsOption { file: PathBuf::from(shown), format: None, order: None, plies: None, start: None }
+                OpeningsOption {
+                    file: PathBuf::from(shown),
+                    format: None,
+                    order: None,
+                    plies: None,
+                    start: None,
+                    depth: None,
+                }
             }
         };
         Ok(MatchPlan {
@@ -151,6 +158,7 @@ impl MatchPlan {
                 order: book.order.unwrap_or_default(),
                 plies: book.plies,
                 start: book.start.unwrap_or(1),
+                depth: book.depth,
             },
             seed: DEFAULT_SEED,
             tournament: Tournament::RoundRobin,

@@ -19,7 +19,7 @@
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::AdjudicationRules;
-use super::openings::{OpeningOrder, load_game_openings};
+use super::openings::{MAX_BOOK_LINES, OpeningOrder, load_match_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
 use crate::chess::Variant;
 use crate::game::Game;
@@ -102,6 +102,8 @@ pub enum PlanField {
     Concurrency,
     /// `adjudication.maxmoves`: the move limit of a game.
     Maxmoves,
+    /// `openings.depth`: the plies taken from a Polyglot book.
+    OpeningsDepth,
     /// `tablebase`: Syzygy adjudication.
     Tablebase,
     /// `tablebase.pieces`: the most pieces adjudicated.
@@ -125,6 +127,7 @@ impl PlanField {
             PlanField::OpeningsStart => "openings.start",
             PlanField::Concurrency => "concurrency",
             PlanField::Maxmoves => "adjudication.maxmoves",
+            PlanField::OpeningsDepth => "openings.depth",
             PlanField::Tablebase => "tablebase",
             PlanField::TablebasePieces => "tablebase.pieces",
         }
@@ -317,6 +320,9 @@ pub struct OpeningsPlan {
     pub plies: Option<usize>,
     /// The 1-based number, in playing order, of the first opening played.
     pub start: usize,
+    /// The most plies taken from a Polyglot book (`depth=`; cutechess-cli's default when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<usize>,
 }
 
 /// An SPRT's bounds, error rates and model.
@@ -473,6 +479,22 @@ impl MatchPlan {
         if self.openings.plies == Some(0) {
             return invalid(PlanField::Plies, " must be at least 1".to_string());
         }
+        let polyglot = self.openings.format == Some(OpeningFormat::Polyglot)
+            || (self.openings.format.is_none()
+                && OpeningFormat::detect(&self.openings.file, "") == OpeningFormat::Polyglot);
+        if self.openings.depth.is_some() && !polyglot {
+            return invalid(PlanField::OpeningsDepth, " applies to Polyglot books only (format=polyglot)".to_string());
+        }
+        if polyglot && self.openings.plies.is_some() {
+            return invalid(PlanField::Plies, ": a Polyglot book's plies are its depth=".to_string());
+        }
+        if polyglot && self.length == MatchLength::EachOpening {
+            return invalid(
+                PlanField::Games,
+                ": a Polyglot book has no fixed list of openings to play each once; give a number of games or rounds"
+                    .to_string(),
+            );
+        }
         if self.openings.start == 0 {
             return invalid(PlanField::OpeningsStart, "=0: the first opening is number 1".to_string());
         }
@@ -521,7 +543,10 @@ impl MatchPlan {
             engine.bench_check = self.bench_check;
         }
         let book = &self.openings;
-        let openings = load_game_openings::<G>(&book.file, book.format, book.plies, self.variant)?;
+        let lines = self.length.pairs(self.tournament.pairings(self.engines.len()).len(), MAX_BOOK_LINES);
+        let lines = usize::try_from(lines).unwrap_or(MAX_BOOK_LINES).clamp(1, MAX_BOOK_LINES);
+        let openings =
+            load_match_openings::<G>(&book.file, book.format, book.plies, book.depth, self.variant, self.seed, lines)?;
         if book.start > openings.len() {
             let problem = format!("={}: {} holds only {} openings", book.start, book.shown, openings.len());
             return Err(PlanError::Invalid { field: PlanField::OpeningsStart, problem });

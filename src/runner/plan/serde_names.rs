@@ -77,7 +77,8 @@ pub(super) mod format_name {
     use crate::game::opening::OpeningFormat;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    const ALL: [(OpeningFormat, &str); 2] = [(OpeningFormat::Epd, "epd"), (OpeningFormat::Pgn, "pgn")];
+    const ALL: [(OpeningFormat, &str); 3] =
+        [(OpeningFormat::Epd, "epd"), (OpeningFormat::Pgn, "pgn"), (OpeningFormat::Polyglot, "polyglot")];
 
     pub(in crate::runner::plan) fn serialize<S: Serializer>(
         value: &Option<OpeningFormat>,
