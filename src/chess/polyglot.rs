@@ -166,7 +166,7 @@ impl Book {
     /// # Errors
     /// A size that is not a multiple of 16, keys out of order, or no entry.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.len() % ENTRY_BYTES != 0 {
+        if !bytes.len().is_multiple_of(ENTRY_BYTES) {
             return Err(BookError::Size { size: bytes.len() });
         }
         let entries: Vec<Entry> = bytes

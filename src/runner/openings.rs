@@ -428,7 +428,14 @@ mod tests {
         let plain = OpeningsOption::parse("books/uho.epd").unwrap();
         assert_eq!(
             plain,
-            OpeningsOption { file: "books/uho.epd".into(), format: None, order: None, plies: None, start: None }
+            OpeningsOption {
+                file: "books/uho.epd".into(),
+                format: None,
+                order: None,
+                plies: None,
+                start: None,
+                depth: None
+            }
         );
         let kv = OpeningsOption::parse("file=a.pgn,format=PGN,order=sequential,plies=8,start=3").unwrap();
         assert_eq!(
@@ -439,6 +446,7 @@ mod tests {
                 order: Some(OpeningOrder::Sequential),
                 plies: Some(8),
                 start: Some(3),
+                depth: None,
             }
         );
         assert_eq!(OpeningsOption::parse("order=random,file=b.epd").unwrap().order, Some(OpeningOrder::Random));

@@ -630,6 +630,7 @@ pub(crate) mod tests {
                 order: OpeningOrder::Random,
                 plies: None,
                 start: 1,
+                depth: None,
             },
             seed: 1,
             tournament: Tournament::RoundRobin,
