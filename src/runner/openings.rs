@@ -457,10 +457,17 @@ mod tests {
         let err = |text: &str| OpeningsOption::parse(text).unwrap_err().to_string();
         assert_eq!(err("format=epd"), "openings: missing key `file`");
         assert_eq!(
-            err("file=a.epd,depth=3"),
-            "openings: unknown key `depth`, expected one of: file, format, order, plies, start"
+            err("file=a.epd,moves=3"),
+            "openings: unknown key `moves`, expected one of: file, format, order, plies, start, depth"
         );
-        assert_eq!(err("file=a.epd,format=bin"), "openings: format=\"bin\" is not valid, expected epd or pgn");
+        assert_eq!(
+            err("file=a.epd,depth=0"),
+            "openings: depth=\"0\" is not valid, expected a whole number, at least 1"
+        );
+        assert_eq!(
+            err("file=a.epd,format=bin"),
+            "openings: format=\"bin\" is not valid, expected epd, pgn or polyglot"
+        );
         assert_eq!(
             err("file=a.epd,order=shuffled"),
             "openings: order=\"shuffled\" is not valid, expected random or sequential"
