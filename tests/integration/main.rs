@@ -24,6 +24,7 @@ mod layers;
 mod matches;
 mod opponents;
 mod perft;
+mod polyglot;
 mod positions;
 mod resume;
 mod run_folders;
