@@ -146,6 +146,12 @@ impl crate::game::Game for ChessGame {
     fn is_chess960(&self) -> bool {
         self.position().is_chess960()
     }
+    fn san_text(&self, m: Move) -> String {
+        super::to_san(self.position(), m)
+    }
+    fn parse_san_text(&self, text: &str) -> Option<Move> {
+        super::parse_san(self.position(), text).ok()
+    }
     fn piece_sets(&self) -> Option<crate::game::PieceSets> {
         Some(super::piece_sets(self.position()))
     }

@@ -256,6 +256,18 @@ pub trait Game: Rules + Clone + std::fmt::Debug {
         Self::to_engine_text(&self.move_text(m))
     }
 
+    /// A move of the current position in the game's standard algebraic notation (SAN for chess), for an xboard
+    /// engine with `san=1`; the engine move text where the game has none.
+    fn san_text(&self, m: Self::Move) -> String {
+        self.engine_move_text(m)
+    }
+
+    /// The legal move of the current position written in SAN; `None` when it is not one (or the game has no
+    /// SAN).
+    fn parse_san_text(&self, _text: &str) -> Option<Self::Move> {
+        None
+    }
+
     /// A UCI engine's move text as a legal move of the current position.
     ///
     /// # Errors

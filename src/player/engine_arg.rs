@@ -11,7 +11,7 @@
 //! Keys: `name`, `bench` (the bench signature checked before the match: [`super::bench`](mod@super::bench)),
 //! `config` (a built-in build from a TOML file), `cmd` (an external UCI engine), `args`
 //! (its arguments, split into words as a shell splits them: `args=--threads 1 'a b'` is three words), `dir`
-//! (its working directory), `proto` (`uci`, the only protocol),
+//! (its working directory), `proto` (`uci`, or `xboard` for a CECP engine),
 //! `option.NAME` (a UCI option), `restart` (`on`: a fresh process every game; `off`, the default), and the move
 //! limits `tc` (time control, [`TimeControl`]), `st` (seconds per move), `nodes`, `depth` and `timemargin`
 //! (milliseconds a move may overrun). `--each` takes every key but `name`, `config` and `cmd`, and applies to
@@ -219,8 +219,9 @@ impl EachArgs {
             limit_from(kv, MoveLimit::default())?;
             if let Some(proto) = kv.text("proto")
                 && proto != "uci"
+                && proto != "xboard"
             {
-                return Err(kv.bad_value("proto", "uci").into());
+                return Err(kv.bad_value("proto", "uci or xboard").into());
             }
             on_off(kv, "restart")?;
             kv.words("args")?;
@@ -352,8 +353,9 @@ fn parse_plan(
     }
     if let Some(proto) = kv.text("proto")
         && proto != "uci"
+        && proto != "xboard"
     {
-        return Err(kv.bad_value("proto", "uci").into());
+        return Err(kv.bad_value("proto", "uci or xboard").into());
     }
     let (name, build, source) = match (name, kv.text("config"), kv.text("cmd")) {
         (_, Some(_), Some(_)) => return Err(EngineArgError::ConfigAndCmd),
@@ -476,6 +478,9 @@ fn uci_engine(cmd: &str, kv: &KeyValues, each: &EachArgs) -> Result<UciEngine, K
         if let Some(restart) = on_off(layer, "restart")? {
             engine.restart = restart;
         }
+        if let Some(proto) = layer.text("proto") {
+            engine.xboard = proto == "xboard";
+        }
         for (name, value) in layer.with_prefix("option.") {
             // An engine's own option replaces the same option from --each.
             engine.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&name));
@@ -567,7 +572,8 @@ mod tests {
         assert!(err("name=sf,cmd=sf,st=0").contains("st=\"0\""));
         assert!(err("name=sf,cmd=sf,nodes=0").contains("nodes=\"0\""));
         assert!(err("name=sf,cmd=sf,restart=maybe").contains("restart=\"maybe\""));
-        assert!(err("name=sf,cmd=sf,proto=xboard").contains("proto=\"xboard\""));
+        assert!(err("name=sf,cmd=sf,proto=cecp").contains("proto=\"cecp\""));
+        assert!(parse_engine("name=fm,cmd=fairymax,proto=xboard,tc=1+0.1").is_ok());
         assert!(err("name=sf,cmd=").contains("cmd=\"\""));
         assert!(err("name=sf,cmd=sf,option.=1").contains("unknown key `option.`"));
         // A build of the other game is named as such.

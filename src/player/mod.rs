@@ -18,6 +18,7 @@ pub mod plan;
 pub mod spec;
 pub mod timecontrol;
 pub mod uci;
+pub mod xboard;
 
 pub use crate::engine::GoLimits;
 pub use bench::{BenchError, BenchOptions, BenchResult};

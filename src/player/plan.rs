@@ -78,6 +78,9 @@ pub struct UciPlan {
     /// Send options the engine does not list instead of refusing it (`--allow-unknown-options`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub allow_unknown_options: bool,
+    /// The xboard protocol (`proto=xboard`) instead of UCI.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub xboard: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -97,6 +100,7 @@ impl From<&UciEngine> for UciPlan {
             ping_timeout_ms: engine.ping_timeout_ms,
             stall_timeout_ms: engine.stall_timeout_ms,
             allow_unknown_options: engine.allow_unknown_options,
+            xboard: engine.xboard,
         }
     }
 }
@@ -114,6 +118,7 @@ impl From<&UciPlan> for UciEngine {
             ping_timeout_ms: plan.ping_timeout_ms,
             stall_timeout_ms: plan.stall_timeout_ms,
             allow_unknown_options: plan.allow_unknown_options,
+            xboard: plan.xboard,
         }
     }
 }

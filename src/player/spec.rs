@@ -242,6 +242,9 @@ impl EngineSpec {
     pub fn create<G: Game>(&self) -> Result<Box<dyn Player<G>>, PlayerError> {
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let build = match &self.kind {
+            EngineKind::Uci(engine) if engine.xboard => {
+                return Ok(Box::new(super::xboard::XboardPlayer::<G>::start(&self.name, engine.clone())?));
+            }
             EngineKind::Uci(engine) => return Ok(Box::new(UciPlayer::<G>::start(&self.name, engine.clone())?)),
             EngineKind::Builtin(build) => build.clone(),
         };

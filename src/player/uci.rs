@@ -50,6 +50,8 @@ pub struct UciEngine {
     /// Send an `option.NAME` the engine does not list (with a warning) instead of refusing to start
     /// ([`PlayerError::UnknownOption`]); `--allow-unknown-options`.
     pub allow_unknown_options: bool,
+    /// The protocol: UCI, or xboard (CECP 2) with `proto=xboard` ([`super::xboard`]).
+    pub xboard: bool,
 }
 
 impl UciEngine {
@@ -65,6 +67,7 @@ impl UciEngine {
             ping_timeout_ms: DEFAULT_PING_TIMEOUT_MS,
             stall_timeout_ms: DEFAULT_STALL_TIMEOUT_MS,
             allow_unknown_options: false,
+            xboard: false,
         }
     }
 

@@ -37,6 +37,7 @@ mod tablebase;
 mod tune;
 mod tune_data;
 mod uci;
+mod xboard;
 mod xiangqi;
 mod xiangqi_match;
 mod your_engine;

@@ -672,6 +672,7 @@ pub(crate) mod tests {
             ping_timeout_ms: 2,
             stall_timeout_ms: u64::MAX,
             allow_unknown_options: true,
+            xboard: false,
         });
         plan.engines[1].limit.tc = Some(TimeControl::parse("40/60+0.6").unwrap());
         let text = toml::to_string(&plan).unwrap();
