@@ -364,6 +364,9 @@ impl EngineSpec {
                 Ok(bench_builtin(config, depth))
             }
             EngineKind::Builtin(Build::Xiangqi(_)) => Err(unsupported("the built-in Xiangqi engine has no bench")),
+            EngineKind::Uci(engine) if engine.xboard => {
+                Err(unsupported("an xboard engine has no `bench` command (the UCI extension Arbiter reads)"))
+            }
             EngineKind::Uci(engine) => {
                 if options.depth.is_some() {
                     return Err(BenchError::DepthForExternal { engine: self.name.clone() });

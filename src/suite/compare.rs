@@ -453,6 +453,10 @@ impl<G: Game> PerftEngine<G> {
     ) -> Result<PerftEngine<G>, CompareError> {
         match &spec.kind {
             EngineKind::Builtin(_) => Ok(PerftEngine::Arbiter(spec.name.clone(), ArbiterOracle::new(chess960))),
+            EngineKind::Uci(engine) if engine.xboard => Err(CompareError::NoPerft {
+                engine: spec.name.clone(),
+                reason: "it speaks xboard (proto=xboard), which has no `go perft`".to_string(),
+            }),
             EngineKind::Uci(engine) => {
                 Ok(PerftEngine::Uci(UciPerftOracle::start_engine::<G>(&spec.name, engine, chess960, timeouts, cancel)?))
             }
