@@ -202,6 +202,10 @@ pub trait Player<G: Game = chess::ChessGame>: Send {
     fn last_pv(&self) -> Vec<G::Move> {
         Vec::new()
     }
+
+    /// Told when a game it played has ended, with the PGN result (`1-0`) and why (`checkmate`): an xboard
+    /// engine gets `result`. Nothing by default.
+    fn game_over(&mut self, _result: &str, _why: &str) {}
 }
 
 /// The most moves of a principal variation [`Player::last_pv`] keeps (engine output is untrusted).

@@ -474,6 +474,12 @@ impl<G: Game> Player<G> for XboardPlayer<G> {
         Ok(PlayerMove { mv, score, depth, nodes, time_ms: 0 })
     }
 
+    fn game_over(&mut self, result: &str, why: &str) {
+        if let Some(process) = self.process.as_mut() {
+            let _ = process.send(&format!("result {result} {{{why}}}"));
+        }
+    }
+
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
     }

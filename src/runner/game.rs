@@ -212,7 +212,9 @@ pub fn play_game_unless<G: Game>(
     let book_plies = game.plies();
     let mut comments: Vec<String> = vec!["book".to_string(); book_plies];
     let names = [white.name().to_string(), black.name().to_string()];
-    let ending = play_out(&mut game, &mut comments, [white, black], &names, settings, abandon)?;
+    let ending = play_out(&mut game, &mut comments, [&mut *white, &mut *black], &names, settings, abandon)?;
+    white.game_over(ending.result.pgn(), ending.end.text());
+    black.game_over(ending.result.pgn(), ending.end.text());
     Some(GameRecord {
         white: names[0].clone(),
         black: names[1].clone(),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A small xboard (CECP 2) engine that misbehaves on cue, for tests/integration/xboard.rs.
 
-Usage: faulty_xboard.py MODE [AFTER]  (MODE: good, crash, stall, illegal, garbage; AFTER: its own moves first)
+Usage: faulty_xboard.py MODE [AFTER [TRANSCRIPT]]  (MODE: good, crash, stall, illegal, garbage; AFTER: its own
+moves first; TRANSCRIPT: a file to which every command received is appended)
 
 It announces `feature setboard=1 usermove=1 ping=1 myname="faulty" done=1`, keeps the board with python-chess,
 and answers `go` with `move M` (the first legal move in sorted order, with a thinking line). After AFTER moves
@@ -15,6 +16,7 @@ import chess
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "good"
 after = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+transcript = open(sys.argv[3], "a") if len(sys.argv) > 3 else None
 board = chess.Board()
 played = 0
 forced = True
@@ -48,6 +50,9 @@ def think_and_move():
 
 
 for line in sys.stdin:
+    if transcript:
+        transcript.write(line)
+        transcript.flush()
     words = line.split()
     if not words:
         continue

@@ -151,15 +151,29 @@ fn a_faulty_xboard_engine_loses_its_games_and_is_restarted_with_recover() {
     }
     // A good run of the same script plays whole games; without --recover a crash stops the match.
     let dir = scratch("faulty-good");
-    let ends = play(
-        &dir,
-        TWO_MOVES,
-        &format!("name=faulty,cmd={FAULTY},args=good,proto=xboard,st=1"),
-        "name=seed,nodes=300",
-        "2",
-        &["--maxmoves", "40"],
-    );
+    let transcript = dir.join("transcript.txt");
+    let good = format!("name=faulty,cmd={FAULTY},args=good 0 {},proto=xboard,st=1", transcript.display());
+    let ends = play(&dir, TWO_MOVES, &good, "name=seed,nodes=300", "2", &["--maxmoves", "40"]);
     played_out(&ends);
+    // What the protocol asks of the GUI: the handshake, features answered, a ping between games, the
+    // position by usermove, the clock and the result.
+    let sent = std::fs::read_to_string(&transcript).unwrap();
+    for line in [
+        "xboard\n",
+        "protover 2\n",
+        "accepted setboard\n",
+        "accepted usermove\n",
+        "new\n",
+        "force\n",
+        "ping 1\n",
+        "usermove ",
+        "st 1\n",
+        "go\n",
+        "result ",
+        "quit\n",
+    ] {
+        assert!(sent.contains(line), "{line:?} not sent:\n{sent}");
+    }
     let run = scratch("faulty-stop").join("run");
     let out = arbiter(&[
         "match",
