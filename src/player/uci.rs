@@ -360,11 +360,7 @@ impl<G: Game> UciPlayer<G> {
         self.chess960 = false;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())
-            .map_err(|e| start_error(e.to_string()))?;
-        if let Some(flag) = &self.cancel {
-            process.set_cancel(Arc::clone(flag));
-        }
+        let mut process = spawn_engine(engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
         process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;
@@ -418,25 +414,47 @@ impl<G: Game> UciPlayer<G> {
         Ok(())
     }
 
-    /// The error for a failure of the running process: a closed pipe or a dead process is a crash, a timeout
-    /// a stall; the process is dropped (killed) either way, to be restarted before the next game.
+    /// The error for a failure of the running process ([`process_failure`]); the process is dropped.
     fn failed(&mut self, error: UciError, doing: &str) -> PlayerError {
-        let mut process = self.process.take();
-        if let Some(p) = process.as_mut()
-            && matches!(error, UciError::Disconnected { .. } | UciError::Write { .. })
-        {
-            p.settle(Duration::from_millis(500));
-        }
-        let running = process.as_mut().is_some_and(EngineProcess::is_running);
-        let reason = match &process {
-            Some(p) => format!("{doing}: {}", describe(&error, p)),
-            None => format!("{doing}: {error}"),
-        };
-        match error {
-            UciError::Timeout { .. } if running => PlayerError::Stalled { player: self.name.clone(), reason },
-            UciError::Flood { .. } => PlayerError::Flooded { player: self.name.clone(), reason },
-            _ => PlayerError::Crashed { player: self.name.clone(), reason },
-        }
+        process_failure(&self.name, self.process.take(), error, doing)
+    }
+}
+
+/// Starts `engine`'s program in its folder, watching `cancel` while it waits ([`EngineProcess::spawn`]); for
+/// the UCI and the xboard player alike.
+pub(super) fn spawn_engine(engine: &UciEngine, cancel: Option<&Arc<AtomicBool>>) -> Result<EngineProcess, UciError> {
+    let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())?;
+    if let Some(flag) = cancel {
+        process.set_cancel(Arc::clone(flag));
+    }
+    Ok(process)
+}
+
+/// The player error for a failure of an engine `process` while `doing` something: a closed pipe or a dead
+/// process is a crash, a timeout of a running process a stall, too much output a flood, each with the
+/// engine's last lines; the process is dropped (killed), to be restarted before the next game. For the UCI
+/// and the xboard player alike.
+pub(super) fn process_failure(
+    player: &str,
+    mut process: Option<EngineProcess>,
+    error: UciError,
+    doing: &str,
+) -> PlayerError {
+    if let Some(p) = process.as_mut()
+        && matches!(error, UciError::Disconnected { .. } | UciError::Write { .. })
+    {
+        p.settle(Duration::from_millis(500));
+    }
+    let running = process.as_mut().is_some_and(EngineProcess::is_running);
+    let reason = match &process {
+        Some(p) => format!("{doing}: {}", describe(&error, p)),
+        None => format!("{doing}: {error}"),
+    };
+    let player = player.to_string();
+    match error {
+        UciError::Timeout { .. } if running => PlayerError::Stalled { player, reason },
+        UciError::Flood { .. } => PlayerError::Flooded { player, reason },
+        _ => PlayerError::Crashed { player, reason },
     }
 }
 

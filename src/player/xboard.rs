@@ -14,7 +14,7 @@
 //! answer) is [`PlayerError::BadMove`], output past the limits [`PlayerError::Flooded`]; the process group is
 //! ended with the player.
 
-use super::uci::UciEngine;
+use super::uci::{UciEngine, process_failure, spawn_engine};
 use super::{EngineScore, GoRequest, Player, PlayerError, PlayerMove};
 use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
@@ -142,11 +142,7 @@ impl<G: Game> XboardPlayer<G> {
         self.sent = None;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())
-            .map_err(|e| start_error(e.to_string()))?;
-        if let Some(flag) = &self.cancel {
-            process.set_cancel(Arc::clone(flag));
-        }
+        let mut process = spawn_engine(engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let with_lines = |e: UciError, p: &EngineProcess| format!("{e}; last lines: {:?}", p.last_lines());
         process
             .send("xboard")
@@ -224,25 +220,11 @@ impl<G: Game> XboardPlayer<G> {
         Ok(())
     }
 
-    /// The error for a failure of the running process, which is dropped (killed).
+    /// The error for a failure of the running process, which is dropped (killed): the UCI player's
+    /// [`process_failure`]; the engine's board is set up again after a restart.
     fn failed(&mut self, error: UciError, doing: &str) -> PlayerError {
-        let mut process = self.process.take();
         self.sent = None;
-        if let Some(p) = process.as_mut()
-            && matches!(error, UciError::Disconnected { .. } | UciError::Write { .. })
-        {
-            p.settle(Duration::from_millis(500));
-        }
-        let running = process.as_mut().is_some_and(EngineProcess::is_running);
-        let reason = match &process {
-            Some(p) => format!("{doing}: {error}; last lines: {:?}", p.last_lines()),
-            None => format!("{doing}: {error}"),
-        };
-        match error {
-            UciError::Timeout { .. } if running => PlayerError::Stalled { player: self.name.clone(), reason },
-            UciError::Flood { .. } => PlayerError::Flooded { player: self.name.clone(), reason },
-            _ => PlayerError::Crashed { player: self.name.clone(), reason },
-        }
+        process_failure(&self.name, self.process.take(), error, doing)
     }
 
     /// A move as this engine reads and writes it: SAN with `san=1`, else coordinates.

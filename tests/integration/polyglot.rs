@@ -7,37 +7,21 @@
 use arbiter::chess::Position;
 use arbiter::chess::polyglot::{Book, key};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use crate::support::{self, arbiter, python, text};
 const POLYGLOT: &str = "/usr/games/polyglot";
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/polyglot_reference.py");
 const CHECK_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/check_pgn.py");
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/8moves_v3.part2of3.pgn");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("polyglot-tests").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the scratch folder");
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("run the arbiter binary")
+    support::scratch_in("polyglot-tests", name)
 }
 
 fn arbiter_ok(args: &[&str]) -> String {
     let out = arbiter(args);
     assert!(out.status.success(), "arbiter {args:?}:\n{}{}", text(&out.stdout), text(&out.stderr));
-    text(&out.stdout)
-}
-
-fn python(args: &[&str]) -> String {
-    let out = Command::new("python3").args(args).output().expect("python3 must be installed (README's test command)");
-    assert!(out.status.success(), "python3 {args:?}:\n{}{}", text(&out.stdout), text(&out.stderr));
     text(&out.stdout)
 }
 

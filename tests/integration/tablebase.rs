@@ -5,33 +5,16 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::{self, arbiter, python, text};
 const TABLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/syzygy");
 const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy_reference.py");
 const GAMES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/syzygy_games.py");
 const CHECK_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/check_pgn.py");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tablebase-tests").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the scratch folder");
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("run the arbiter binary")
-}
-
-/// Runs a python script of the test set; fails (never skips) when python-chess is missing.
-fn python(args: &[&str]) -> String {
-    let out = Command::new("python3").args(args).output().expect("python3 must be installed (README's test command)");
-    assert!(out.status.success(), "python3 {args:?}:\n{}{}", text(&out.stdout), text(&out.stderr));
-    text(&out.stdout)
+    support::scratch_in("tablebase-tests", name)
 }
 
 /// The JSON lines of `arbiter tb --fens FILE --format json` on `folder`.

@@ -3,8 +3,9 @@
 //! `edit` mode, and a scripted xboard engine that crashes, stalls, plays an illegal move or answers nonsense.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use crate::support::{self, arbiter, text};
 const CHECK_PGN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/check_pgn.py");
 const TWO_MOVES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/suites/openings/2moves_v2.pgn");
 const FAULTY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/faulty_xboard.py");
@@ -12,18 +13,7 @@ const FAIRYMAX: &str = "name=fairymax,cmd=/usr/games/fairymax,proto=xboard,tc=2+
 const PHALANX: &str = "name=phalanx,cmd=/usr/games/phalanx,args=-l- -b- -r0,proto=xboard,tc=2+0.05";
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("xboard-tests").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create the scratch folder");
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("run the arbiter binary")
+    support::scratch_in("xboard-tests", name)
 }
 
 /// Plays `games` games between the two specs from `openings` into `dir/run`; returns the `(result,
