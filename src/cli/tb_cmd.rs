@@ -82,7 +82,7 @@ pub fn run(args: TbArgs) -> Result<i32, Failure> {
     }
     let plan = TablebasePlan { paths: folders, ..TablebasePlan::default() };
     let rule50 = plan.open().map_err(|e| Failure::Input(anyhow::anyhow!("--path: {e}")))?;
-    let ignore = TablebasePlan { ignore50: true, ..plan }.open().input()?;
+    let ignore = rule50.with_ignore50(true);
     let (source, lines) = match (&args.fen, &args.fens) {
         (Some(fen), _) => ("--fen".to_string(), vec![(0, fen.clone())]),
         (None, Some(file)) => {

@@ -104,6 +104,12 @@ impl PartialEq for TablebaseAdjudicator {
 impl Eq for TablebaseAdjudicator {}
 
 impl TablebaseAdjudicator {
+    /// The same tables with `--tbignore50` set as `ignore50` says (no second check of the files).
+    pub fn with_ignore50(&self, ignore50: bool) -> TablebaseAdjudicator {
+        let plan = TablebasePlan { ignore50, ..self.plan.clone() };
+        TablebaseAdjudicator { tables: self.tables.clone(), pieces: self.pieces, plan }
+    }
+
     /// The tables.
     pub fn tables(&self) -> &Tablebases {
         &self.tables
