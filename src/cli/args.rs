@@ -83,6 +83,21 @@ pub fn count(text: &str) -> Result<u64, String> {
     int_in(1, u64::MAX / 4)(text)
 }
 
+/// The text of a PGN tag (`--event`, `--site`): at most 200 characters, no control characters (a quote or a
+/// backslash is escaped when written).
+///
+/// # Errors
+/// The message for clap.
+pub fn tag_text(text: &str) -> Result<String, String> {
+    if text.chars().count() > 200 {
+        return Err("at most 200 characters".to_string());
+    }
+    if text.chars().any(char::is_control) {
+        return Err("no control characters (tabs, line breaks)".to_string());
+    }
+    Ok(text.to_string())
+}
+
 /// A finite float (`NaN` and infinities refused).
 ///
 /// # Errors

@@ -26,7 +26,7 @@ pub enum PgnComments {
 pub struct MatchArgs {
     /// An engine: a built-in build `name=NAME[,config=FILE.toml]` (without `config=` the name must be built in:
     /// `seed` or `nomob`), or an external UCI engine `name=NAME,cmd=PROGRAM[,args=A B][,dir=DIR]
-    /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1`, `st=SECONDS`,
+    /// [,option.NAME=VALUE]...[,restart=on]`; either with its own limits `tc=40/60+0.6|10+0.1|1:30+1|inf`, `st=SECONDS`,
     /// `nodes=N`, `depth=N`, `timemargin=MS`; and `bench=N`, its bench signature, checked before the match (a
     /// mismatch refuses it, exit 2). Give it two or more times; more than two play a round robin.
     /// Values of cmd, args, dir, config and option.NAME may be quoted as in a shell to hold commas
@@ -154,6 +154,33 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N")]
     pub concurrency: Option<u32>,
 
+    /// Play each pair with reversed sides: the pairing's second engine has White first (cutechess-cli's and
+    /// fastchess's -reverse). Statistics stay from the first engine's view.
+    #[arg(long)]
+    pub reverse: bool,
+
+    /// Milliseconds each concurrent game slot waits after a game before it starts the next (-wait).
+    #[arg(value_parser = crate::cli::args::int_in(0u64, 3_600_000), long, value_name = "MS", default_value_t = 0)]
+    pub wait: u64,
+
+    /// The PGN Event tag (default: the run name, else `arbiter match`).
+    #[arg(long, value_name = "TEXT", value_parser = crate::cli::args::tag_text)]
+    pub event: Option<String>,
+
+    /// The PGN Site tag (default: `arbiter`).
+    #[arg(long, value_name = "TEXT", value_parser = crate::cli::args::tag_text)]
+    pub site: Option<String>,
+
+    /// Also append every game to FILE (beside the run folder's games.pgn), as cutechess-cli's -pgnout: `min`
+    /// writes the minimal PGN (seven tags, no comments); `fi` (finished games only) is what Arbiter always
+    /// does, as games cut short by an interrupt are never written.
+    #[arg(long, num_args = 1..=3, value_names = ["FILE", "min", "fi"])]
+    pub pgnout: Vec<String>,
+
+    /// Append the final position of every game to FILE, one FEN per line (cutechess-cli's -epdout).
+    #[arg(long, value_name = "FILE")]
+    pub epdout: Option<PathBuf>,
+
     /// The move limits every engine gets where its spec sets none.
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -249,6 +276,35 @@ pub struct AdjudicationArgs {
     /// draw (draws only), as fastchess's -tbadjudicate.
     #[arg(long, value_name = "MODE", requires = "tb", value_parser = tb_mode)]
     pub tbadjudicate: Option<TbAdjudicate>,
+}
+
+impl MatchArgs {
+    /// Sets the plan's fields of `--reverse`, `--wait`, `--event`, `--site`, `--pgnout` and `--epdout`, with
+    /// files made absolute against `cwd`.
+    ///
+    /// # Errors
+    /// A `--pgnout` word after the file that is neither `min` nor `fi`.
+    pub fn set_extras(&self, plan: &mut arbiter::runner::MatchPlan, cwd: &std::path::Path) -> anyhow::Result<()> {
+        use arbiter::player::plan::absolute;
+        plan.reverse = self.reverse;
+        plan.wait_ms = self.wait;
+        plan.output.event.clone_from(&self.event);
+        plan.output.site.clone_from(&self.site);
+        plan.output.epdout = self.epdout.as_deref().map(|p| absolute(p, cwd));
+        if let Some((file, modifiers)) = self.pgnout.split_first() {
+            let mut min = false;
+            for word in modifiers {
+                match word.as_str() {
+                    "min" => min = true,
+                    "fi" => {}
+                    other => anyhow::bail!("--pgnout: {other:?} after the file: expected `min` or `fi`"),
+                }
+            }
+            let file = absolute(std::path::Path::new(file), cwd);
+            plan.output.pgnout = Some(arbiter::runner::plan::PgnOutPlan { file, min });
+        }
+        Ok(())
+    }
 }
 
 impl AdjudicationArgs {

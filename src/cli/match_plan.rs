@@ -108,6 +108,7 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     plan.output.name = args.name.clone();
     plan.output.pgn_comments = args.pgn_comments == PgnComments::On;
     plan.output.rating_interval = args.rating_interval;
+    args.set_extras(&mut plan, &cwd).input()?;
     Ok(plan)
 }
 

@@ -244,9 +244,14 @@ fn on_off(kv: &KeyValues, key: &str) -> Result<Option<bool>, KeyValueError> {
 fn limit_from(kv: &KeyValues, base: MoveLimit) -> Result<MoveLimit, KeyValueError> {
     let mut limit = base;
     if let Some(text) = kv.text("tc") {
-        limit.tc = Some(TimeControl::parse(text).map_err(|_| {
-            kv.bad_value("tc", "a time control [MOVES/]SECONDS[+INCREMENT] such as 10+0.1 or 40/60+0.6")
-        })?);
+        // `tc=inf` (cutechess-cli's, and what OpenBench workers send with `nodes=` or `depth=`): no clock.
+        limit.tc = if text == "inf" {
+            None
+        } else {
+            Some(TimeControl::parse(text).map_err(|_| {
+                kv.bad_value("tc", "a time control [MOVES/]SECONDS[+INCREMENT] such as 10+0.1 or 40/60+0.6, or inf")
+            })?)
+        };
     }
     if let Some(text) = kv.text("st") {
         let seconds: f64 = text.parse().map_err(|_| kv.bad_value("st", "seconds per move, such as 0.5"))?;

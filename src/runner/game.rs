@@ -704,7 +704,7 @@ mod tests {
         let xiangqi = [EndReason::Rules(RuleEnd::PerpetualCheck), EndReason::Rules(RuleEnd::SixtyMoveRule)];
         let chess: Vec<EndReason> = EndReason::ALL.into_iter().filter(|r| !xiangqi.contains(r)).collect();
         assert_eq!(covered, chess, "every end reason of chess is played once");
-        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
+        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true, reverse: false };
         for (reason, result, record) in records {
             assert_eq!((record.end, record.result.pgn()), (reason, result), "{reason:?}");
             let pgn = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);

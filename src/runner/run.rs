@@ -8,7 +8,7 @@
 //! game as merge does and drops the damaged ones, keeping a copy ([`read_run`](crate::runner::rundir::read::read_run) with [`Strictness::Salvage`](crate::runner::rundir::read::Strictness::Salvage)), and plays the games of the
 //! schedule not yet recorded.
 
-use super::game::GameRecord;
+use super::game::{EndReason, GameRecord};
 use super::plan::{MatchPlan, PlanError, check_hash_memory, physical_memory_mib};
 use super::report::charts::{ChartError, write_run_charts};
 use super::report::lines::match_report;
@@ -22,6 +22,7 @@ use super::rundir::record_error::RecordError;
 use super::rundir::runfile::{Fingerprint, RunFile, RunFileError};
 use super::scheduler::{GamePair, MatchLength, MatchObserver, MatchSpec, MatchState, SprtVerdict, run_match_from};
 use crate::game::Game;
+use crate::game::GameResult;
 use crate::games::GameKind;
 use crate::player::bench::DEFAULT_BENCH_TIMEOUT_S;
 use crate::player::{BenchError, PlayerError};
@@ -51,6 +52,27 @@ pub trait RunObserver {
     fn message(&mut self, text: &str);
     /// Called once after the last game, before the summary is written.
     fn finished(&mut self);
+    /// A game is about to be played (`ended` is `None`): cutechess-cli's `Started game N of M (A vs B)`.
+    /// Default: nothing.
+    fn game_started(&mut self, _game: &GameLine) {}
+    /// A game was written and counted (called just before [`RunObserver::game_finished`]): cutechess-cli's
+    /// `Finished game N (A vs B): 1-0 {White mates}`. Default: nothing.
+    fn game_ended(&mut self, _game: &GameLine) {}
+}
+
+/// One game of a run as the per-game lines of cutechess-cli and fastchess show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameLine {
+    /// The 1-based match-wide number: the games of the k-th pair (0-based) are 2k+1 and 2k+2.
+    pub number: u64,
+    /// The games the match plays at most.
+    pub total: u64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result and why the game ended, once it ended.
+    pub ended: Option<(GameResult, EndReason)>,
 }
 
 /// What a session of a match plays, for a progress display.
@@ -260,7 +282,7 @@ fn start<G: Game>(
     recorded.output.out = Some(dir.clone());
     RunFile::new(recorded, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
     let mut sink = ResultSink::create(&dir, &plan.output.event())?;
-    sink.set_pgn_comments(plan.output.pgn_comments);
+    sink.configure(&plan.output)?;
     let state = MatchState::new(spec.schedule());
     play(&spec, plan, &dir, sink, state, &HashSet::new(), observer, interrupt, lock)
 }
@@ -435,7 +457,25 @@ impl<'a, 'o, G: Game> Logged<'a, 'o, G> {
 }
 
 impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
-    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, state: &MatchState) {
+    fn game_started(&mut self, pair: &GamePair, game: u8, state: &MatchState) {
+        let (white, black) = pair.colours(game);
+        self.observer.game_started(&GameLine {
+            number: pair.game_number(game) + 1,
+            total: state.games_total(),
+            white: self.spec.engines[white].name.clone(),
+            black: self.spec.engines[black].name.clone(),
+            ended: None,
+        });
+    }
+
+    fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, game: u8, state: &MatchState) {
+        self.observer.game_ended(&GameLine {
+            number: pair.game_number(game) + 1,
+            total: state.games_total(),
+            white: record.white.clone(),
+            black: record.black.clone(),
+            ended: Some((record.result, record.end)),
+        });
         let report = (self.interval > 0 && state.tally.games.is_multiple_of(self.interval))
             .then(|| match_report(self.spec, state));
         self.observer.game_finished(state, report.as_deref());

@@ -148,12 +148,16 @@ pub struct GamePair {
     pub opening: usize,
     /// Whether the colours are swapped in game 1 (false under `--noswap`: `first` has White in both games).
     pub swap: bool,
+    /// Whether the pair is played with reversed sides (`--reverse`, cutechess-cli's and fastchess's `-reverse`):
+    /// `second` has White in game 0 (and, under `--noswap`, in both games).
+    pub reverse: bool,
 }
 
 impl GamePair {
     /// The engines (White, Black) of game `game` (0 or 1) of this pair.
     pub fn colours(&self, game: u8) -> (usize, usize) {
-        if game == 0 || !self.swap { (self.first, self.second) } else { (self.second, self.first) }
+        let (a, b) = if self.reverse { (self.second, self.first) } else { (self.first, self.second) };
+        if game == 0 || !self.swap { (a, b) } else { (b, a) }
     }
 
     /// The colour of the pairing's first engine in game `game` (0 or 1) of this pair.
@@ -263,6 +267,8 @@ pub struct Schedule {
     pub total_pairs: u64,
     /// Whether game 1 of every pair swaps the colours of game 0 ([`GamePair::swap`]).
     pub swap: bool,
+    /// Whether every pair is played with reversed sides ([`GamePair::reverse`]).
+    pub reverse: bool,
     /// The part of the schedule this process plays; `None` for all of it.
     pub shard: Option<Shard>,
 }
@@ -291,7 +297,7 @@ impl Schedule {
         let pairing = (index % per_round) as usize;
         let (first, second) = self.pairings[pairing];
         let opening = self.order[(round % self.order.len() as u64) as usize];
-        GamePair { index, pairing, first, second, opening, swap: self.swap }
+        GamePair { index, pairing, first, second, opening, swap: self.swap, reverse: self.reverse }
     }
 }
 
@@ -318,6 +324,10 @@ pub struct MatchSpec<G: Game> {
     /// Whether game 1 of each pair swaps colours (the default, `--repeat`); false under `--noswap`, where the
     /// pairing's first engine has White in both games and the pentanomial still counts the two games as a pair.
     pub swap: bool,
+    /// Whether each pair starts with the pairing's second engine as White (`--reverse`).
+    pub reverse: bool,
+    /// Milliseconds each worker waits after a game before it starts the next (`--wait`, 0: none).
+    pub wait_ms: u64,
     /// How many games: [`MatchLength::Games`] counts games over all pairings together, [`MatchLength::Rounds`]
     /// pairs per pairing, whatever the tournament.
     pub length: MatchLength,
@@ -345,7 +355,7 @@ impl<G: Game> MatchSpec<G> {
         let pairings = self.tournament.pairings(self.engines.len());
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
         let order = opening_order_from(self.openings.len(), self.order, self.seed, self.start);
-        Schedule { pairings, order, total_pairs, swap: self.swap, shard: self.shard }
+        Schedule { pairings, order, total_pairs, swap: self.swap, reverse: self.reverse, shard: self.shard }
     }
 
     /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
@@ -463,8 +473,11 @@ impl MatchState {
 
 /// Receives a match's progress (of the game `G`, chess by default): a progress bar, a log.
 pub trait MatchObserver<G: Game> {
+    /// Called when a worker is about to play game `game` of `pair` (its players are started). Default: nothing.
+    fn game_started(&mut self, _pair: &GamePair, _game: u8, _state: &MatchState) {}
+
     /// Called after each game is written and counted.
-    fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, state: &MatchState);
+    fn game_finished(&mut self, record: &GameRecord<G>, pair: &GamePair, game: u8, state: &MatchState);
 
     /// A line for the log (a player failure, an SPRT decision).
     fn message(&mut self, text: &str);
@@ -481,12 +494,14 @@ pub trait MatchObserver<G: Game> {
 pub struct Silent;
 
 impl<G: Game> MatchObserver<G> for Silent {
-    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, _state: &MatchState) {}
+    fn game_finished(&mut self, _record: &GameRecord<G>, _pair: &GamePair, _game: u8, _state: &MatchState) {}
     fn message(&mut self, _text: &str) {}
 }
 
 /// What a worker tells the recording thread.
 enum Event<G: Game> {
+    /// A game is about to be played.
+    Started { pair: GamePair, game: u8 },
     /// A game ended. The recording thread answers on `recorded` once it is written and counted.
     Game { pair: GamePair, game: u8, record: Box<GameRecord<G>>, recorded: mpsc::Sender<()> },
     /// A game was abandoned after an interrupt.
@@ -590,6 +605,7 @@ pub fn run_match_from<G: Game>(
             let event = receiver.recv_timeout(Duration::from_millis(100));
             let game_recorded = matches!(event, Ok(Event::Game { .. }));
             match event {
+                Ok(Event::Started { pair, game }) => observer.game_started(&pair, game, &state),
                 Ok(Event::Game { pair, game, record, recorded }) => {
                     record_game(spec, &mut state, sink, observer, &stop, &pair, game, &record, started);
                     let _ = recorded.send(());
@@ -699,7 +715,7 @@ fn record_game<G: Game>(
         ));
     }
     state.elapsed = started.elapsed();
-    observer.game_finished(record, pair, state);
+    observer.game_finished(record, pair, game, state);
 }
 
 /// Counts the games in a row each engine of `pair`'s game `game` failed to start, and stops the match (even
@@ -797,6 +813,7 @@ fn worker<G: Game>(
             let (white_player, black_player) = two_mut(&mut players, white, black);
             let opening = &spec.openings[pair.opening];
             let settings = spec.game_settings(white, black);
+            let _ = sender.send(Event::Started { pair, game });
             let Some(record) = play_game_unless(white_player, black_player, opening, &settings, flags.abandon) else {
                 let _ = sender.send(Event::Abandoned);
                 return;
@@ -807,6 +824,9 @@ fn worker<G: Game>(
             // decision, however the threads are scheduled.
             if sender.send(event).is_err() || recorded.recv().is_err() {
                 return;
+            }
+            if spec.wait_ms > 0 {
+                std::thread::sleep(Duration::from_millis(spec.wait_ms));
             }
         }
     }
@@ -840,8 +860,14 @@ mod tests {
 
     #[test]
     fn pairs_share_openings_per_round_and_cycle() {
-        let schedule =
-            Schedule { pairings: round_robin(3), order: vec![2, 0, 1], total_pairs: 12, swap: true, shard: None };
+        let schedule = Schedule {
+            pairings: round_robin(3),
+            order: vec![2, 0, 1],
+            total_pairs: 12,
+            swap: true,
+            reverse: false,
+            shard: None,
+        };
         let openings: Vec<usize> = (0..12).map(|k| schedule.pair(k).opening).collect();
         assert_eq!(openings, vec![2, 2, 2, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
         let pair = schedule.pair(4);
@@ -877,7 +903,14 @@ mod tests {
 
     #[test]
     fn noswap_keeps_the_first_engine_white() {
-        let schedule = Schedule { pairings: round_robin(3), order: vec![0], total_pairs: 6, swap: false, shard: None };
+        let schedule = Schedule {
+            pairings: round_robin(3),
+            order: vec![0],
+            total_pairs: 6,
+            swap: false,
+            reverse: false,
+            shard: None,
+        };
         let pair = schedule.pair(4);
         assert!(!pair.swap);
         assert_eq!((pair.colours(0), pair.colours(1)), ((0, 2), (0, 2)));
@@ -885,6 +918,12 @@ mod tests {
         let swapped = GamePair { swap: true, ..pair };
         assert_eq!((swapped.colours(0), swapped.colours(1)), ((0, 2), (2, 0)));
         assert_eq!((swapped.first_color(0), swapped.first_color(1)), (Color::White, Color::Black));
+        // --reverse: the second engine has White first; the pair still counts from the first engine's view.
+        let reversed = GamePair { reverse: true, ..swapped };
+        assert_eq!((reversed.colours(0), reversed.colours(1)), ((2, 0), (0, 2)));
+        assert_eq!((reversed.first_color(0), reversed.first_color(1)), (Color::Black, Color::White));
+        let both = GamePair { reverse: true, ..pair };
+        assert_eq!((both.colours(0), both.colours(1)), ((2, 0), (2, 0)));
     }
 
     #[test]
@@ -928,6 +967,7 @@ mod tests {
                         order: vec![0],
                         total_pairs: total,
                         swap: true,
+                        reverse: false,
                         shard: Some(shard),
                     };
                     assert_eq!(schedule.planned_pairs(), shard.pairs(total));
@@ -996,6 +1036,8 @@ mod tests {
             variant: Variant::Standard,
             tournament: Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length: MatchLength::Games(games),
             concurrency,
             settings,

@@ -753,7 +753,13 @@ struct Watcher<'o> {
 }
 
 impl MatchObserver<chess::ChessGame> for Watcher<'_> {
-    fn game_finished(&mut self, _record: &GameRecord<chess::ChessGame>, _pair: &GamePair, _state: &MatchState) {
+    fn game_finished(
+        &mut self,
+        _record: &GameRecord<chess::ChessGame>,
+        _pair: &GamePair,
+        _game: u8,
+        _state: &MatchState,
+    ) {
         self.observer.game_finished(self.k);
     }
 

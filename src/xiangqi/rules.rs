@@ -287,7 +287,7 @@ mod tests {
         }
         assert_eq!(GameTrait::outcome(&replay).map(|o| o.result), Some(record.result));
         // The record file reads back: the same tags, moves and result.
-        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true };
+        let pair = GamePair { index: 0, pairing: 0, first: 0, second: 1, opening: 0, swap: true, reverse: false };
         let text = pgn_text("t", &pair, 0, &record, std::time::UNIX_EPOCH);
         assert!(text.contains("[Variant \"xiangqi\"]\n[SetUp \"1\"]\n[FEN \"rnbakabnr/9/1c5c1/"), "{text}");
         assert!(text.contains("\n\n1. b2e2 {+0.10/1} b7b6 {+0.00/1} 2. b0c2 {+0.17/1} "), "{text}");

@@ -163,6 +163,8 @@ impl MatchPlan {
             seed: DEFAULT_SEED,
             tournament: Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length,
             adjudication: AdjudicationRules::default(),
             tablebase: None,
@@ -178,6 +180,10 @@ impl MatchPlan {
                 name: None,
                 pgn_comments: true,
                 rating_interval: DEFAULT_RATING_INTERVAL,
+                event: None,
+                site: None,
+                pgnout: None,
+                epdout: None,
             },
         })
     }

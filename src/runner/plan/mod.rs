@@ -250,6 +250,12 @@ pub struct MatchPlan {
     pub tournament: Tournament,
     /// Whether game 1 of each pair swaps colours (false under `--noswap`).
     pub swap: bool,
+    /// Whether each pair starts with the pairing's second engine as White (`--reverse`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub reverse: bool,
+    /// Milliseconds each worker waits between games (`--wait`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wait_ms: u64,
     /// How many games.
     pub length: MatchLength,
     /// Adjudication.
@@ -375,13 +381,40 @@ pub struct OutputPlan {
     /// Print the reports every N games (0: only at the end).
     #[serde(with = "wide")]
     pub rating_interval: u64,
+    /// The PGN `Event` tag, when not the run name (`--event`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// The PGN `Site` tag (`--site`; default `arbiter`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    /// A PGN file outside the run folder that gets every game too (`--pgnout`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgnout: Option<PgnOutPlan>,
+    /// A file that gets the final position of every game, one FEN per line (`--epdout`; absolute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epdout: Option<PathBuf>,
+}
+
+/// `--pgnout FILE[,min]`: a copy of every game, appended to a file of the user's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PgnOutPlan {
+    /// The file (absolute).
+    pub file: PathBuf,
+    /// cutechess-cli's minimal PGN: the seven tags, no comments.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub min: bool,
 }
 
 impl OutputPlan {
-    /// The PGN `Event` tag of a run: its name, else `arbiter match`.
+    /// The PGN `Event` tag of a run: `--event`, else its name, else `arbiter match`.
     pub fn event(&self) -> String {
-        self.name.clone().unwrap_or_else(|| "arbiter match".to_string())
+        self.event.clone().or_else(|| self.name.clone()).unwrap_or_else(|| "arbiter match".to_string())
     }
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {
@@ -565,6 +598,8 @@ impl MatchPlan {
             variant: self.variant,
             tournament: self.tournament,
             swap: self.swap,
+            reverse: self.reverse,
+            wait_ms: self.wait_ms,
             length: self.length,
             concurrency,
             settings: super::GameSettings {
@@ -635,6 +670,8 @@ pub(crate) mod tests {
             seed: 1,
             tournament: Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length: MatchLength::Games(16),
             adjudication: AdjudicationRules::default(),
             tablebase: None,
@@ -650,6 +687,10 @@ pub(crate) mod tests {
                 name: None,
                 pgn_comments: true,
                 rating_interval: 10,
+                event: None,
+                site: None,
+                pgnout: None,
+                epdout: None,
             },
         }
     }

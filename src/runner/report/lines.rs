@@ -42,11 +42,47 @@
 //! `- (reason)` (too few games for an estimate, a ratio of zero to zero), and an infinite one as
 //! `+inf (reason)` ([`Figure`]); scrapers that expect a number there see the reason instead.
 
-use crate::game::Game;
+use crate::game::{Game, GameResult, RuleEnd};
+use crate::runner::game::EndReason;
 use crate::runner::scheduler::{MatchSpec, MatchState};
 use crate::runner::tally::PairingTally;
 use crate::stats::{Figure, SprtDecision, SprtSpec, Wdl, elo_estimate, los};
 use std::fmt::Write as _;
+
+/// The result of a game as cutechess-cli's and fastchess's `Finished game` lines write it: `1-0 {White mates}`,
+/// `1/2-1/2 {Draw by 3-fold repetition}`, `0-1 {White loses on time}` (cutechess `Result::toVerboseString`,
+/// `WesternBoard::result`; fastchess `match.hpp`'s messages). The words that the OpenBench and fishtest workers
+/// count are kept: `disconnects`, `connection stalls`, `loses on time`, `illegal move`.
+pub fn finished_game_text(result: GameResult, end: EndReason) -> String {
+    let (winner, loser) = match result {
+        GameResult::WhiteWins => ("White", "Black"),
+        GameResult::BlackWins => ("Black", "White"),
+        GameResult::Draw => ("", ""),
+    };
+    let drawn = result == GameResult::Draw;
+    let text = match end {
+        EndReason::Rules(RuleEnd::Checkmate) => format!("{winner} mates"),
+        EndReason::Rules(RuleEnd::Stalemate) if drawn => "Draw by stalemate".to_string(),
+        EndReason::Rules(RuleEnd::Stalemate) => format!("{winner} wins by stalemate"),
+        EndReason::Rules(RuleEnd::ThreefoldRepetition) => "Draw by 3-fold repetition".to_string(),
+        EndReason::Rules(RuleEnd::FiftyMoveRule) => "Draw by fifty moves rule".to_string(),
+        EndReason::Rules(RuleEnd::InsufficientMaterial) => "Draw by insufficient mating material".to_string(),
+        EndReason::Rules(RuleEnd::PerpetualCheck) => format!("{winner} wins by perpetual check"),
+        EndReason::Rules(RuleEnd::SixtyMoveRule) => "Draw by sixty moves rule".to_string(),
+        EndReason::DrawAdjudication => "Draw by adjudication".to_string(),
+        EndReason::MaxMoves => "Draw by adjudication: maximal game length".to_string(),
+        EndReason::ResignAdjudication => format!("{winner} wins by adjudication"),
+        EndReason::TablebaseAdjudication if drawn => "Draw by adjudication: SyzygyTB".to_string(),
+        EndReason::TablebaseAdjudication => format!("{winner} wins by adjudication: SyzygyTB"),
+        EndReason::TimeForfeit if drawn => "Draw by timeout".to_string(),
+        EndReason::TimeForfeit => format!("{loser} loses on time"),
+        EndReason::IllegalMove => format!("{loser} makes an illegal move"),
+        EndReason::Disconnect | EndReason::PlayerFailure => format!("{loser} disconnects"),
+        EndReason::Stall => format!("{loser}'s connection stalls"),
+        EndReason::OutputFlood => format!("{loser} disconnects: output flood"),
+    };
+    format!("{} {{{text}}}", result.pgn())
+}
 
 /// The dashed line around a fastchess block.
 pub const FASTCHESS_RULE: &str = "--------------------------------------------------";
@@ -320,6 +356,8 @@ mod tests {
             variant: Variant::Standard,
             tournament: Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length: MatchLength::UntilDecided,
             concurrency: 1,
             settings,

@@ -319,7 +319,16 @@ pub struct ResultSink {
     pgn: BufWriter<File>,
     event: String,
     comments: bool,
+    /// The PGN `Site` tag.
+    site: String,
+    /// A copy of every game, outside the run folder (`--pgnout`): the file and whether it is minimal.
+    pgnout: Option<(PathBuf, BufWriter<File>, bool)>,
+    /// The final position of every game, one FEN per line (`--epdout`).
+    epdout: Option<(PathBuf, BufWriter<File>)>,
 }
+
+/// The PGN `Site` tag when `--site` is not given.
+pub const DEFAULT_SITE: &str = "arbiter";
 
 impl ResultSink {
     /// Creates `games.csv` (with its header) and `games.pgn` in `dir`; `event` is the PGN `Event` tag.
@@ -355,7 +364,38 @@ impl ResultSink {
         pgn: BufWriter<File>,
         event: &str,
     ) -> ResultSink {
-        ResultSink { dir: dir.to_path_buf(), csv_path, csv, pgn_path, pgn, event: event.to_string(), comments: true }
+        ResultSink {
+            dir: dir.to_path_buf(),
+            csv_path,
+            csv,
+            pgn_path,
+            pgn,
+            event: event.to_string(),
+            comments: true,
+            site: DEFAULT_SITE.to_string(),
+            pgnout: None,
+            epdout: None,
+        }
+    }
+
+    /// Applies the output settings of a plan: move comments, the `Site` tag, and the extra files `--pgnout`
+    /// and `--epdout`, opened to append (created when missing; a resumed run appends to them as well).
+    ///
+    /// # Errors
+    /// [`OutputError::Io`] naming an extra file that cannot be opened.
+    pub fn configure(&mut self, output: &crate::runner::plan::OutputPlan) -> Result<(), OutputError> {
+        self.comments = output.pgn_comments;
+        self.site = output.site.clone().unwrap_or_else(|| DEFAULT_SITE.to_string());
+        let open = |path: &Path| {
+            OpenOptions::new().append(true).create(true).open(path).map(BufWriter::new).map_err(|e| io_error(path, e))
+        };
+        if let Some(out) = &output.pgnout {
+            self.pgnout = Some((out.file.clone(), open(&out.file)?, out.min));
+        }
+        if let Some(path) = &output.epdout {
+            self.epdout = Some((path.clone(), open(path)?));
+        }
+        Ok(())
     }
 
     /// Opens the `games.csv` and `games.pgn` of `dir` to append more games (a resumed match); `event` is the
@@ -394,9 +434,22 @@ impl ResultSink {
         game: u8,
         record: &GameRecord<G>,
     ) -> Result<(), OutputError> {
-        let text = pgn_game_text(&self.event, pair, game, record, SystemTime::now(), self.comments);
+        let now = SystemTime::now();
+        let header = PgnHeader { event: &self.event, site: &self.site };
+        let text = pgn_game_text(&header, pair, game, record, now, self.comments);
         self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
         self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))?;
+        if let Some((path, file, min)) = &mut self.pgnout {
+            let copy = if *min { pgn_minimal_text(&header, pair, game, record, now) } else { text.clone() };
+            file.write_all(copy.as_bytes()).and_then(|()| file.flush()).map_err(|e| io_error(path, e))?;
+        }
+        if let Some((path, file)) = &mut self.epdout {
+            let mut end = G::new_game(record.start.clone());
+            for &m in &record.moves {
+                end.play(m);
+            }
+            writeln!(file, "{}", end.fen()).and_then(|()| file.flush()).map_err(|e| io_error(path, e))?;
+        }
 
         let number = pair.game_number(game);
         self.csv
@@ -426,22 +479,57 @@ impl ResultSink {
 /// [`play_game`]: crate::runner::game::play_game
 /// [`EndReason`]: crate::runner::game::EndReason
 pub fn pgn_text<G: Game>(event: &str, pair: &GamePair, game: u8, record: &GameRecord<G>, date: SystemTime) -> String {
-    pgn_game_text(event, pair, game, record, date, true)
+    pgn_game_text(&PgnHeader { event, site: DEFAULT_SITE }, pair, game, record, date, true)
 }
 
-/// [`pgn_text`] with the move comments written only when `comments` is true.
+/// The tags of a run's games that are the same in every game: `Event` and `Site`.
+#[derive(Clone, Copy, Debug)]
+pub struct PgnHeader<'a> {
+    /// The `Event` tag (`--event`, else the run name).
+    pub event: &'a str,
+    /// The `Site` tag (`--site`, else [`DEFAULT_SITE`]).
+    pub site: &'a str,
+}
+
+/// cutechess-cli's minimal PGN (`-pgnout FILE min`): the seven-tag roster (and `SetUp`/`FEN` for a start other
+/// than the standard one), the moves and the result, no comments.
+pub fn pgn_minimal_text<G: Game>(
+    header: &PgnHeader<'_>,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord<G>,
+    date: SystemTime,
+) -> String {
+    let tags: Vec<(String, String)> = pgn_tags(header, pair, game, record, date).into_iter().take(7).collect();
+    G::pgn_text(&tags, &record.start, &record.moves, None, record.result.pgn())
+}
+
+/// [`pgn_text`] with the given `Event` and `Site` and the move comments written only when `comments` is true.
 pub fn pgn_game_text<G: Game>(
-    event: &str,
+    header: &PgnHeader<'_>,
     pair: &GamePair,
     game: u8,
     record: &GameRecord<G>,
     date: SystemTime,
     comments: bool,
 ) -> String {
+    let tags = pgn_tags(header, pair, game, record, date);
+    let comments = comments.then_some(record.comments.as_slice());
+    G::pgn_text(&tags, &record.start, &record.moves, comments, record.result.pgn())
+}
+
+/// The tags of one game, the seven-tag roster first.
+fn pgn_tags<G: Game>(
+    header: &PgnHeader<'_>,
+    pair: &GamePair,
+    game: u8,
+    record: &GameRecord<G>,
+    date: SystemTime,
+) -> Vec<(String, String)> {
     let (y, m, d, ..) = utc(date);
-    let tags: Vec<(String, String)> = [
-        ("Event", event.to_string()),
-        ("Site", "arbiter".to_string()),
+    [
+        ("Event", header.event.to_string()),
+        ("Site", header.site.to_string()),
         ("Date", format!("{y:04}.{m:02}.{d:02}")),
         ("Round", format!("{}.{}", pair.index + 1, game + 1)),
         ("White", record.white.clone()),
@@ -452,9 +540,7 @@ pub fn pgn_game_text<G: Game>(
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
-    .collect();
-    let comments = comments.then_some(record.comments.as_slice());
-    G::pgn_text(&tags, &record.start, &record.moves, comments, record.result.pgn())
+    .collect()
 }
 
 impl<G: Game> GameSink<G> for ResultSink {

@@ -392,6 +392,8 @@ pub(crate) mod tests {
             variant: crate::runner::Variant::Standard,
             tournament: crate::runner::Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length: MatchLength::Games(8),
             concurrency: 1,
             settings: GameSettings::default(),

@@ -94,7 +94,7 @@ fn resume_as<G: Game>(
         }
     }
     let mut sink = ResultSink::append(dir, &plan.output.event())?;
-    sink.set_pgn_comments(plan.output.pgn_comments);
+    sink.configure(&plan.output)?;
     let status = match state.verdict {
         Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
         None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),

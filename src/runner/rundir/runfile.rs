@@ -65,6 +65,8 @@ struct ScheduleKey {
     length: MatchLength,
     tournament: Tournament,
     swap: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    reverse: bool,
     shards: u32,
 }
 
@@ -126,6 +128,7 @@ impl Fingerprint {
             length: spec.length,
             tournament: spec.tournament,
             swap: spec.swap,
+            reverse: spec.reverse,
             shards: spec.shard.map_or(1, |s| s.count()),
         };
         parts.push(("schedule".into(), canonical_json(&schedule)));
@@ -353,6 +356,8 @@ mod tests {
             variant: crate::runner::Variant::Standard,
             tournament: crate::runner::Tournament::RoundRobin,
             swap: true,
+            reverse: false,
+            wait_ms: 0,
             length: MatchLength::Games(16),
             concurrency: 2,
             settings,
@@ -616,6 +621,7 @@ mod tests {
             length: spec.length,
             tournament: spec.tournament,
             swap: spec.swap,
+            reverse: spec.reverse,
             shards: 1,
         };
         assert_eq!(
