@@ -33,6 +33,12 @@ enum Command {
     /// Serves tablebase probes to a parent arbiter (internal: see arbiter::tablebase::isolate_probes).
     #[command(name = "tb-prober", hide = true)]
     TbProber(cli::tb_cmd::ProberArgs),
+    /// Run cutechess-cli's command line (its options, its output lines) as `arbiter match`.
+    #[command(disable_help_flag = true)]
+    Cutechess(cli::compat::CompatArgs),
+    /// Run fastchess's command line (its options, its output lines) as `arbiter match`.
+    #[command(disable_help_flag = true)]
+    Fastchess(cli::compat::CompatArgs),
     /// Run the built-in engine as a UCI engine on stdin/stdout.
     Uci(cli::uci_cmd::UciArgs),
     /// Search a fixed list of positions to a fixed depth; print the total node count (the signature) and nps.
@@ -83,6 +89,12 @@ fn main() {
     if let Ok(program) = std::env::current_exe() {
         arbiter::tablebase::isolate_probes(program);
     }
+    // Called through a link named cutechess-cli or fastchess, Arbiter reads that tool's command line.
+    let mut words = std::env::args_os();
+    if let Some(tool) = words.next().as_deref().and_then(cli::compat::Tool::of_program) {
+        let words: Vec<String> = words.map(|w| w.to_string_lossy().into_owned()).collect();
+        std::process::exit(cli::exit_code(cli::compat::run(tool, &words)));
+    }
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let given = |name: &str| matches.subcommand_matches(name).cloned().unwrap_or_default();
@@ -105,6 +117,8 @@ fn main() {
         Command::Eval(args) => cli::eval_cmd::run(args),
         Command::Tb(args) => cli::tb_cmd::run(args),
         Command::TbProber(args) => cli::tb_cmd::serve(args),
+        Command::Cutechess(args) => cli::compat::run(cli::compat::Tool::Cutechess, &args.words),
+        Command::Fastchess(args) => cli::compat::run(cli::compat::Tool::Fastchess, &args.words),
         Command::Uci(args) => cli::uci_cmd::run(args),
         Command::Bench(args) => cli::bench::run(args),
         Command::Epd(args) => cli::epd_cmd::run(args),

@@ -3,6 +3,7 @@
 
 use arbiter::games::GameKind;
 use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
+use arbiter::runner::report::formats::ReportFormat;
 use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
 use arbiter::tablebase::adjudicate::{TablebasePlan, TbAdjudicate};
 use std::path::PathBuf;
@@ -177,6 +178,12 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1..=3, value_names = ["FILE", "min", "fi"])]
     pub pgnout: Vec<String>,
 
+    /// The reports printed every --ratinginterval games: both (cutechess-cli's and fastchess's blocks for every
+    /// pairing), cutechess (its score block, or its rank table for more than two engines) or fastchess (its block,
+    /// counting the games of complete pairs).
+    #[arg(long, value_name = "FORMAT", default_value = "both", value_parser = report_format)]
+    pub report_format: ReportFormat,
+
     /// Append the final position of every game to FILE, one FEN per line (cutechess-cli's -epdout).
     #[arg(long, value_name = "FILE")]
     pub epdout: Option<PathBuf>,
@@ -287,6 +294,7 @@ impl MatchArgs {
     pub fn set_extras(&self, plan: &mut arbiter::runner::MatchPlan, cwd: &std::path::Path) -> anyhow::Result<()> {
         use arbiter::player::plan::absolute;
         plan.reverse = self.reverse;
+        plan.output.reports = self.report_format;
         plan.wait_ms = self.wait;
         plan.output.event.clone_from(&self.event);
         plan.output.site.clone_from(&self.site);
@@ -318,6 +326,10 @@ impl AdjudicationArgs {
             adjudicate: self.tbadjudicate.unwrap_or_default(),
         })
     }
+}
+
+fn report_format(text: &str) -> Result<ReportFormat, String> {
+    ReportFormat::parse(text).ok_or_else(|| format!("expected one of {}", ReportFormat::NAMES.join(", ")))
 }
 
 fn tb_mode(text: &str) -> Result<TbAdjudicate, String> {

@@ -18,7 +18,7 @@
 pub use super::EXIT_INTERRUPTED;
 use super::progress::MatchProgress;
 use super::{Failure, exit_code, install_interrupt_handler};
-use arbiter::runner::run::{ResumeOverrides, RunEnd, RunError};
+use arbiter::runner::run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver};
 use std::sync::atomic::AtomicBool;
 
 pub use super::match_plan::MatchArgs;
@@ -66,7 +66,7 @@ fn run_failure(error: RunError) -> Failure {
 }
 
 /// Set by the Ctrl-C/SIGTERM handler of `arbiter match`.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+pub(crate) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs a match; returns the exit code (0 finished or decided, 2 bad input, 1 a failure,
 /// [`EXIT_INTERRUPTED`] stopped by Ctrl-C or SIGTERM). `given` is clap's record of the `match` arguments (which
@@ -77,11 +77,27 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs, given: &clap::ArgMatches) -> Result<i32, super::Failure> {
     install_interrupt_handler("match", &INTERRUPTED);
-    Ok(exit_code(run_inner(args, given, &INTERRUPTED)))
+    let mut print_summary = |run: &MatchRun| {
+        super::stdout_text(format_args!("{}", run.summary));
+        super::stdout_text(format_args!("\nResults: {}\n", run.dir.display()));
+    };
+    Ok(exit_code(play(args, given, &mut MatchProgress::default(), &mut print_summary, &INTERRUPTED)))
 }
 
-/// Plays the match of `args`, or resumes the run of `--resume`, and prints the outcome.
-fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) -> Result<i32, Failure> {
+/// Plays the match of `args` (a match or, with `--resume`, the rest of a run) with `observer` watching it,
+/// hands the played run to `report` (which prints its outcome) and returns the exit code; the interrupt
+/// handler must be installed on `interrupt`. Shared by `arbiter match` and the cutechess-cli and fastchess
+/// command lines (`compat`).
+///
+/// # Errors
+/// The failure to report (bad input, a stopped match).
+pub(crate) fn play(
+    args: MatchArgs,
+    given: &clap::ArgMatches,
+    observer: &mut dyn RunObserver,
+    report: &mut dyn FnMut(&MatchRun),
+    interrupt: &AtomicBool,
+) -> Result<i32, Failure> {
     let ended = match &args.resume {
         Some(dir) => {
             let refused = flags_refused_with_resume(given);
@@ -93,11 +109,11 @@ fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
                 )));
             }
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
-            arbiter::runner::rundir::resume::resume(dir, overrides, &mut MatchProgress::default(), interrupt)
+            arbiter::runner::rundir::resume::resume(dir, overrides, observer, interrupt)
         }
         None => {
             let plan = plan_of(&args)?;
-            arbiter::runner::run::run(&plan, &mut MatchProgress::default(), interrupt)
+            arbiter::runner::run::run(&plan, observer, interrupt)
         }
     };
     match ended.map_err(run_failure)? {
@@ -109,8 +125,7 @@ fn run_inner(args: MatchArgs, given: &clap::ArgMatches, interrupt: &AtomicBool) 
         }
         RunEnd::Played(run) => {
             let dir = run.dir.display();
-            super::stdout_text(format_args!("{}", run.summary));
-            super::stdout_text(format_args!("\nResults: {dir}\n"));
+            report(&run);
             // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
             match &run.charts {
                 Ok(files) if !files.is_empty() => {

@@ -17,6 +17,7 @@ pub mod args;
 pub mod bench;
 pub mod book;
 pub mod checkers_cmd;
+pub mod compat;
 pub mod config_cmd;
 pub mod datagen;
 pub mod elo_cmd;

@@ -11,7 +11,7 @@
 use super::game::{EndReason, GameRecord};
 use super::plan::{MatchPlan, PlanError, check_hash_memory, physical_memory_mib};
 use super::report::charts::{ChartError, write_run_charts};
-use super::report::lines::match_report;
+use super::report::formats::{ReportFormat, report_in, score_line};
 use super::report::summary::{summary_text, write_summary};
 use super::rundir::cluster::{CHECK_EVERY, DECISION_FILE, Decision, RunView, SharedSprt};
 use super::rundir::lock::{LockError, lock_run};
@@ -46,7 +46,7 @@ pub trait RunObserver {
     /// Called once before the first game of this session.
     fn started(&mut self, start: &RunStart);
     /// Called after each game is written and counted; `report` holds the reports (cutechess-cli and
-    /// fastchess lines, [`match_report`]) every `rating_interval` games of the plan.
+    /// fastchess lines, [`report_in`]) every `rating_interval` games of the plan.
     fn game_finished(&mut self, state: &MatchState, report: Option<&str>);
     /// An event of the match (a player failure, an SPRT decision), already appended to `match.log`.
     fn message(&mut self, text: &str);
@@ -73,6 +73,8 @@ pub struct GameLine {
     pub black: String,
     /// The result and why the game ended, once it ended.
     pub ended: Option<(GameResult, EndReason)>,
+    /// Once it ended, in a two-engine match: cutechess-cli's score line after it (`Score of A vs B: ...`).
+    pub score_line: Option<String>,
 }
 
 /// What a session of a match plays, for a progress display.
@@ -115,6 +117,8 @@ pub struct MatchRun {
     pub state: MatchState,
     /// The summary text, as written to `summary.txt`.
     pub summary: String,
+    /// The final report in the plan's report format ([`ReportFormat`]).
+    pub report: String,
     /// The charts written (a failure to draw them loses nothing).
     pub charts: Result<Vec<PathBuf>, ChartError>,
 }
@@ -376,6 +380,8 @@ pub(crate) fn play<G: Game>(
     }
     let mut logged = Logged::new(observer, spec, &state, plan.output.rating_interval, dir);
     logged.shared = shared;
+    let format = plan.output.reports;
+    logged.format = format;
     let state = run_match_from(spec, state, done, &mut sink, &mut logged, interrupt);
     if let Some((failed, Some(first))) = spec.settings.tablebase.as_ref().map(|tb| tb.tables().failed_probes()) {
         logged.observer.note(&format!(
@@ -389,8 +395,9 @@ pub(crate) fn play<G: Game>(
 
     write_summary(dir, spec, &state).map_err(RunError::Summary)?;
     let summary = summary_text(spec, &state);
+    let report = report_in(format, spec, &state);
     let charts = write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref());
-    Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, charts })))
+    Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, report, charts })))
 }
 
 /// The shared SPRT of a shard of a run with an SPRT (`--shard` and `--sprt`): the shards are the sibling folders
@@ -422,6 +429,8 @@ struct Logged<'a, 'o, G: Game> {
     observer: &'o mut dyn RunObserver,
     spec: &'a MatchSpec<G>,
     interval: u64,
+    /// The format of the reports.
+    format: ReportFormat,
     /// `match.log` in the run folder: every message (engine failures with their last lines, SPRT decisions),
     /// appended and flushed as it comes; `None` if it cannot be opened (messages still go to the observer).
     log: Option<File>,
@@ -452,7 +461,7 @@ impl<'a, 'o, G: Game> Logged<'a, 'o, G> {
             until_decided: spec.length == MatchLength::UntilDecided,
             two_engines: spec.engines.len() == 2,
         });
-        Logged { observer, spec, interval, log, shared: None }
+        Logged { observer, spec, interval, format: ReportFormat::Both, log, shared: None }
     }
 }
 
@@ -465,6 +474,7 @@ impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
             white: self.spec.engines[white].name.clone(),
             black: self.spec.engines[black].name.clone(),
             ended: None,
+            score_line: None,
         });
     }
 
@@ -475,9 +485,10 @@ impl<G: Game> MatchObserver<G> for Logged<'_, '_, G> {
             white: record.white.clone(),
             black: record.black.clone(),
             ended: Some((record.result, record.end)),
+            score_line: score_line(self.spec, state),
         });
         let report = (self.interval > 0 && state.tally.games.is_multiple_of(self.interval))
-            .then(|| match_report(self.spec, state));
+            .then(|| report_in(self.format, self.spec, state));
         self.observer.game_finished(state, report.as_deref());
     }
 

@@ -184,6 +184,7 @@ impl MatchPlan {
                 site: None,
                 pgnout: None,
                 epdout: None,
+                reports: Default::default(),
             },
         })
     }

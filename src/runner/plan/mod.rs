@@ -28,6 +28,7 @@ use crate::games::GameKind;
 use crate::notation::kv::KeyValueError;
 use crate::player::EngineArgError;
 pub use crate::player::plan::{EngineBuild, EnginePlan, UciPlan, absolute};
+use crate::runner::report::formats::ReportFormat;
 use crate::stats::{EloModel, SprtSpec};
 use crate::tablebase::adjudicate::TablebasePlan;
 use serde::{Deserialize, Serialize};
@@ -393,6 +394,9 @@ pub struct OutputPlan {
     /// A file that gets the final position of every game, one FEN per line (`--epdout`; absolute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub epdout: Option<PathBuf>,
+    /// Which tool's lines the periodic reports print (`--report-format`).
+    #[serde(default, skip_serializing_if = "ReportFormat::is_both")]
+    pub reports: ReportFormat,
 }
 
 /// `--pgnout FILE[,min]`: a copy of every game, appended to a file of the user's.
@@ -691,6 +695,7 @@ pub(crate) mod tests {
                 site: None,
                 pgnout: None,
                 epdout: None,
+                reports: Default::default(),
             },
         }
     }

@@ -42,47 +42,11 @@
 //! `- (reason)` (too few games for an estimate, a ratio of zero to zero), and an infinite one as
 //! `+inf (reason)` ([`Figure`]); scrapers that expect a number there see the reason instead.
 
-use crate::game::{Game, GameResult, RuleEnd};
-use crate::runner::game::EndReason;
+use crate::game::Game;
 use crate::runner::scheduler::{MatchSpec, MatchState};
 use crate::runner::tally::PairingTally;
 use crate::stats::{Figure, SprtDecision, SprtSpec, Wdl, elo_estimate, los};
 use std::fmt::Write as _;
-
-/// The result of a game as cutechess-cli's and fastchess's `Finished game` lines write it: `1-0 {White mates}`,
-/// `1/2-1/2 {Draw by 3-fold repetition}`, `0-1 {White loses on time}` (cutechess `Result::toVerboseString`,
-/// `WesternBoard::result`; fastchess `match.hpp`'s messages). The words that the OpenBench and fishtest workers
-/// count are kept: `disconnects`, `connection stalls`, `loses on time`, `illegal move`.
-pub fn finished_game_text(result: GameResult, end: EndReason) -> String {
-    let (winner, loser) = match result {
-        GameResult::WhiteWins => ("White", "Black"),
-        GameResult::BlackWins => ("Black", "White"),
-        GameResult::Draw => ("", ""),
-    };
-    let drawn = result == GameResult::Draw;
-    let text = match end {
-        EndReason::Rules(RuleEnd::Checkmate) => format!("{winner} mates"),
-        EndReason::Rules(RuleEnd::Stalemate) if drawn => "Draw by stalemate".to_string(),
-        EndReason::Rules(RuleEnd::Stalemate) => format!("{winner} wins by stalemate"),
-        EndReason::Rules(RuleEnd::ThreefoldRepetition) => "Draw by 3-fold repetition".to_string(),
-        EndReason::Rules(RuleEnd::FiftyMoveRule) => "Draw by fifty moves rule".to_string(),
-        EndReason::Rules(RuleEnd::InsufficientMaterial) => "Draw by insufficient mating material".to_string(),
-        EndReason::Rules(RuleEnd::PerpetualCheck) => format!("{winner} wins by perpetual check"),
-        EndReason::Rules(RuleEnd::SixtyMoveRule) => "Draw by sixty moves rule".to_string(),
-        EndReason::DrawAdjudication => "Draw by adjudication".to_string(),
-        EndReason::MaxMoves => "Draw by adjudication: maximal game length".to_string(),
-        EndReason::ResignAdjudication => format!("{winner} wins by adjudication"),
-        EndReason::TablebaseAdjudication if drawn => "Draw by adjudication: SyzygyTB".to_string(),
-        EndReason::TablebaseAdjudication => format!("{winner} wins by adjudication: SyzygyTB"),
-        EndReason::TimeForfeit if drawn => "Draw by timeout".to_string(),
-        EndReason::TimeForfeit => format!("{loser} loses on time"),
-        EndReason::IllegalMove => format!("{loser} makes an illegal move"),
-        EndReason::Disconnect | EndReason::PlayerFailure => format!("{loser} disconnects"),
-        EndReason::Stall => format!("{loser}'s connection stalls"),
-        EndReason::OutputFlood => format!("{loser} disconnects: output flood"),
-    };
-    format!("{} {{{text}}}", result.pgn())
-}
 
 /// The dashed line around a fastchess block.
 pub const FASTCHESS_RULE: &str = "--------------------------------------------------";
@@ -161,6 +125,17 @@ pub fn cutechess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index:
 /// # Panics
 /// If `index` is not a pairing of `state`.
 pub fn fastchess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index: usize) -> String {
+    fastchess_block(spec, state, index, false)
+}
+
+/// [`fastchess_report`], with the `Games:` line counting only the games of complete pairs when `pairs_only`
+/// (as fastchess does with pentanomial reports, and as the fishtest worker checks: games = 2 x pairs).
+pub(crate) fn fastchess_block<G: Game>(
+    spec: &MatchSpec<G>,
+    state: &MatchState,
+    index: usize,
+    pairs_only: bool,
+) -> String {
     let tally = &state.tally.pairings[index];
     let (first, second) = names(spec, tally);
     let (a, b) = (&spec.engines[tally.first], &spec.engines[tally.second]);
@@ -196,7 +171,7 @@ pub fn fastchess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index:
         if p.ww + p.wd == 0 { "no WW, WD, LD or LL pairs" } else { "no LD or LL pairs" },
     );
     let _ = writeln!(out, "LOS: {los}, DrawRatio: {}, PairsRatio: {}", percent(&draw_ratio, 2), pairs_ratio.fixed(2));
-    let w = tally.wdl;
+    let w = if pairs_only { pair_games(&p) } else { tally.wdl };
     let points = w.wins as f64 + 0.5 * w.draws as f64;
     let _ = writeln!(
         out,
@@ -236,8 +211,13 @@ pub fn fastchess_report<G: Game>(spec: &MatchSpec<G>, state: &MatchState, index:
     out
 }
 
+/// The single-game counts of the complete pairs of `p`: a WW pair is two wins, WD a win and a draw, and so on.
+fn pair_games(p: &crate::stats::Pentanomial) -> Wdl {
+    Wdl::new(2 * p.ww + p.wd + p.wl, 2 * p.dd + p.wd + p.ld, 2 * p.ll + p.ld + p.wl)
+}
+
 /// The names of a pairing's engines, first engine first.
-fn names<'a, G: Game>(spec: &'a MatchSpec<G>, tally: &PairingTally) -> (&'a str, &'a str) {
+pub(crate) fn names<'a, G: Game>(spec: &'a MatchSpec<G>, tally: &PairingTally) -> (&'a str, &'a str) {
     (spec.engines[tally.first].name.as_str(), spec.engines[tally.second].name.as_str())
 }
 
@@ -247,7 +227,7 @@ fn sprt_of<G: Game>(spec: &MatchSpec<G>, index: usize) -> Option<SprtSpec> {
 }
 
 /// cutechess's `W - L - D  [score] games`, the score in points per game with three decimals.
-fn score_text(wdl: Wdl) -> String {
+pub(crate) fn score_text(wdl: Wdl) -> String {
     let score = Figure::ratio(2.0 * wdl.wins as f64 + wdl.draws as f64, 2.0 * wdl.games() as f64, "no games");
     format!("{} - {} - {}  [{}] {}", wdl.wins, wdl.losses, wdl.draws, score.fixed(3), wdl.games())
 }

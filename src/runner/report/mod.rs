@@ -2,5 +2,6 @@
 //! periodic cutechess-cli and fastchess lines ([`lines`]) and the charts (`llr.svg`, `elo.svg`: [`charts`]).
 
 pub mod charts;
+pub mod formats;
 pub mod lines;
 pub mod summary;

@@ -1,0 +1,128 @@
+//! `arbiter cutechess ARGS...` and `arbiter fastchess ARGS...`: the command lines of cutechess-cli and fastchess
+//! (single-dash options with `key=value` words, as their help texts give them), run as `arbiter match` runs its
+//! own flags: the same plan, run folder, statistics and exit codes, with the tool's own lines on stdout. Called
+//! through a link named `cutechess-cli` or `fastchess` (`fastchess-ob`, as OpenBench names its build), the
+//! program behaves as that tool ([`Tool::of_program`]).
+//!
+//! The options are translated into `arbiter match` flags ([`translate`]); an option that Arbiter cannot carry
+//! is refused by name (exit 2), one it carries with a difference is said on stderr. docs/cutechess-fastchess.md
+//! has the table of every option of both tools.
+
+mod engine;
+mod output;
+mod translate;
+pub mod words;
+
+use super::match_cmd::{INTERRUPTED, MatchArgs, match_command, play};
+use super::{Failure, exit_code, install_interrupt_handler};
+use arbiter::runner::run::MatchRun;
+use std::ffi::OsStr;
+use std::path::Path;
+
+/// The tool whose command line is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// cutechess-cli (`projects/cli/res/doc/help.txt`).
+    Cutechess,
+    /// fastchess (`man.md`).
+    Fastchess,
+}
+
+impl Tool {
+    /// The tool's program name.
+    pub fn program(self) -> &'static str {
+        match self {
+            Tool::Cutechess => "cutechess-cli",
+            Tool::Fastchess => "fastchess",
+        }
+    }
+
+    /// The name of its report format (`arbiter match --report-format`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Cutechess => "cutechess",
+            Tool::Fastchess => "fastchess",
+        }
+    }
+
+    /// The tool a program called `program` (the first word of its command line) stands for: `cutechess-cli`,
+    /// `fastchess` or `fastchess-ob` (with or without `.exe`); `None` for any other name.
+    pub fn of_program(program: &OsStr) -> Option<Tool> {
+        let name = Path::new(program).file_name()?.to_str()?;
+        match name.strip_suffix(".exe").unwrap_or(name) {
+            "cutechess-cli" => Some(Tool::Cutechess),
+            "fastchess" | "fastchess-ob" => Some(Tool::Fastchess),
+            _ => None,
+        }
+    }
+}
+
+/// The words of `arbiter cutechess` and `arbiter fastchess`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CompatArgs {
+    /// The tool's own options, as its help text writes them: `-engine cmd=./sf name=A -engine cmd=./base name=B
+    /// -each tc=10+0.1 -openings file=book.epd format=epd order=random -games 2 -rounds 100 -concurrency 4`.
+    /// `-help` says where each option's status is documented.
+    #[arg(num_args = 0.., allow_hyphen_values = true, trailing_var_arg = true, value_name = "OPTIONS")]
+    pub words: Vec<String>,
+}
+
+/// Runs `tool`'s command line `words` (without the program name); returns the exit code of `arbiter match`.
+///
+/// # Errors
+/// A [`Failure::Input`] for a command line Arbiter cannot carry (exit 2).
+pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
+    let input = |text: String| Failure::Input(anyhow::anyhow!("{}: {text}", tool.program()));
+    let options = words::group(words).map_err(input)?;
+    if options.is_empty() || options.iter().any(|o| o.name == "help") {
+        print_help(tool);
+        return Ok(if options.is_empty() { 2 } else { 0 });
+    }
+    if options.iter().any(|o| o.name == "version") {
+        output::print_line(&format!("{} command line of arbiter {}", tool.program(), env!("CARGO_PKG_VERSION")));
+        return Ok(0);
+    }
+    let translation = translate::translate(tool, &options).map_err(input)?;
+    for note in &translation.notes {
+        super::stderr_line(format_args!("{}: note: {note}", tool.program()));
+    }
+    let matches = match_command().try_get_matches_from(&translation.args).map_err(|error| {
+        let text = error.to_string();
+        let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
+        input(format!("{first} (from the arbiter match flags {})", translation.args.join(" ")))
+    })?;
+    let args = <MatchArgs as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| input(e.to_string()))?;
+    install_interrupt_handler(tool.program(), &INTERRUPTED);
+    let mut observer = output::CompatOutput::new(translation.score_interval);
+    let interval = translation.rating_interval;
+    let crc32 = translation.crc32.clone();
+    let mut finish = |run: &MatchRun| {
+        // cutechess-cli prints the ranking at the end unless the last game just printed it (enginematch.cpp).
+        if interval == 0 || !run.state.tally.games.is_multiple_of(interval) {
+            let mut out = std::io::stdout().lock();
+            let _ = std::io::Write::write_all(&mut out, run.report.as_bytes());
+        }
+        if let Some(file) = &crc32 {
+            match std::fs::read(file) {
+                Ok(bytes) => {
+                    output::print_line(&format!("File {} has CRC32: {:#x}", file.display(), crc32fast::hash(&bytes)))
+                }
+                Err(error) => super::stderr_line(format_args!("warning: {}: cannot read: {error}", file.display())),
+            }
+        }
+        output::print_line("Finished match");
+        super::stderr_line(format_args!("{}: results in {}", tool.program(), run.dir.display()));
+    };
+    Ok(exit_code(play(args, &matches, &mut observer, &mut finish, &INTERRUPTED)))
+}
+
+/// The usage line and where the options are documented.
+fn print_help(tool: Tool) {
+    let program = tool.program();
+    output::print_line(&format!(
+        "Usage: {program} -engine OPTIONS -engine OPTIONS... [OPTIONS]\n\n\
+         Arbiter reads {program}'s command line (its own help text's options) and plays it as `arbiter match`\n\
+         does, printing {program}'s lines. Every option's status (supported, differs, refused) is in\n\
+         docs/cutechess-fastchess.md; `arbiter match --help` lists Arbiter's own flags."
+    ));
+}

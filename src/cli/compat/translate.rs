@@ -1,0 +1,390 @@
+//! The options of cutechess-cli and fastchess, turned into the flags of `arbiter match` (and the settings of
+//! their own output, [`Translation`]). Every option of both tools' help texts is either carried over, carried
+//! with a documented difference (a note on stderr), or refused by name: none is ignored silently. The table of
+//! all of them is docs/cutechess-fastchess.md.
+
+use super::Tool;
+use super::engine::engine_spec;
+use super::words::{OptionWords, Pair, boolean, pairs};
+use std::path::PathBuf;
+
+/// What a cutechess-cli or fastchess command line asks for.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Translation {
+    /// The `arbiter match` arguments (without the program and subcommand names).
+    pub args: Vec<String>,
+    /// Print the per-game `Score of` line every N games (0: never).
+    pub score_interval: u64,
+    /// Print the report every N games (0: only at the end).
+    pub rating_interval: u64,
+    /// Print `File F has CRC32: 0x...` of the -pgnout file at the end (fastchess's `-crc32 pgn=true`).
+    pub crc32: Option<PathBuf>,
+    /// The differences from the tool that this command line meets, said on stderr before the match.
+    pub notes: Vec<String>,
+}
+
+/// Options that neither changes the games nor the figures, accepted as they are.
+const NO_EFFECT: [(&str, &str); 5] = [
+    ("force-concurrency", "Arbiter does not cap the concurrency at the cores"),
+    ("testEnv", ""),
+    ("autosaveinterval", "Arbiter saves every game as it ends"),
+    ("bookmode", "Arbiter reads the whole book"),
+    ("repeat", ""),
+];
+
+/// Options of the two tools that Arbiter refuses, with the reason.
+const REFUSED: [(&str, &str); 12] = [
+    ("engines", "Arbiter does not read cutechess's engines.json"),
+    ("quick", "give the engines, -openings and -each tc= in full"),
+    ("debug", "Arbiter does not print engine input and output"),
+    ("log", "Arbiter writes no engine log yet (each failure's last engine lines are in match.log)"),
+    ("use-affinity", "Arbiter does not pin engines to cores yet"),
+    ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
+    ("strict", "not supported yet"),
+    ("show-latency", "not supported yet"),
+    ("check-mate-pvs", "not supported yet"),
+    ("outcomeinterval", "Arbiter's summary lists the terminations at the end"),
+    ("compliance", "not supported yet"),
+    ("seeds", "a gauntlet in Arbiter has one seed, the first engine (-tournament gauntlet)"),
+];
+
+/// Appends `--name` and its value to `args`.
+fn push(args: &mut Vec<String>, name: &str, value: Option<String>) {
+    args.push(format!("--{name}"));
+    args.extend(value);
+}
+
+fn value(option: &OptionWords) -> Result<&str, String> {
+    match option.values.as_slice() {
+        [one] => Ok(one.as_str()),
+        [] => Err(format!("{option}: a value is missing")),
+        _ => Err(format!("{option}: expected one value, got {}", option.values.join(" "))),
+    }
+}
+
+fn number(option: &OptionWords) -> Result<u64, String> {
+    let text = value(option)?;
+    text.parse().map_err(|_| format!("{option} {text}: expected a whole number"))
+}
+
+fn none(option: &OptionWords) -> Result<(), String> {
+    if option.values.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{option}: takes no value, got {}", option.values.join(" ")))
+    }
+}
+
+/// `key=value` pairs joined with commas for an Arbiter flag that takes them, with only the keys in `keys`.
+fn key_values(option: &OptionWords, keys: &[&str]) -> Result<String, String> {
+    let mut out = Vec::new();
+    for pair in pairs(option) {
+        if pair.flag || !keys.contains(&pair.key.as_str()) {
+            return Err(format!(
+                "{option} {}: expected {}",
+                pair.key,
+                keys.iter().map(|k| format!("{k}=")).collect::<Vec<_>>().join(" ")
+            ));
+        }
+        out.push(format!("{}={}", pair.key, pair.value));
+    }
+    if out.is_empty() {
+        return Err(format!("{option}: values are missing"));
+    }
+    Ok(out.join(","))
+}
+
+/// Translates the options of `tool`'s command line.
+///
+/// # Errors
+/// The first option (or value) that Arbiter cannot carry, named.
+pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, String> {
+    let mut t = Translation {
+        score_interval: if tool == Tool::Cutechess { 1 } else { 0 },
+        rating_interval: if tool == Tool::Cutechess { 0 } else { 10 },
+        ..Translation::default()
+    };
+    let mut args: Vec<String> = Vec::new();
+    let mut engines: Vec<Vec<Pair>> = Vec::new();
+    let mut each: Vec<Pair> = Vec::new();
+    let (mut games, mut rounds) = (None::<u64>, None::<u64>);
+    let mut openings = false;
+    let mut output = tool;
+    let mut pgnout: Option<PathBuf> = None;
+    let mut crc32 = false;
+    for option in options {
+        let name = option.name.as_str();
+        if let Some((_, why)) = REFUSED.iter().find(|(n, _)| *n == name) {
+            if name == "seeds" && value(option) == Ok("1") {
+                continue;
+            }
+            return Err(format!("{option}: not supported by Arbiter: {why}"));
+        }
+        if let Some((_, why)) = NO_EFFECT.iter().find(|(n, _)| *n == name) {
+            match name {
+                "repeat" => match option.values.as_slice() {
+                    [] => games = Some(2).filter(|_| tool == Tool::Fastchess).or(games),
+                    [n] if n == "2" => {}
+                    _ => {
+                        return Err(format!(
+                            "{option} {}: Arbiter plays each opening twice (a game pair)",
+                            option.values.join(" ")
+                        ));
+                    }
+                },
+                _ if !why.is_empty() => t.notes.push(format!("{option}: accepted; {why}")),
+                _ => {}
+            }
+            continue;
+        }
+        match name {
+            "engine" => engines.push(pairs(option)),
+            "each" => each.extend(pairs(option)),
+            "games" => games = Some(number(option)?),
+            "rounds" => rounds = Some(number(option)?),
+            "concurrency" => push(&mut args, "concurrency", Some(number(option)?.to_string())),
+            "noswap" => none(option).map(|()| push(&mut args, "noswap", None))?,
+            "reverse" => none(option).map(|()| push(&mut args, "reverse", None))?,
+            "recover" => none(option).map(|()| push(&mut args, "recover", None))?,
+            "tbignore50" => none(option).map(|()| push(&mut args, "tbignore50", None))?,
+            "wait" => push(&mut args, "wait", Some(number(option)?.to_string())),
+            "srand" => push(&mut args, "seed", Some(number(option)?.to_string())),
+            "maxmoves" => push(&mut args, "maxmoves", Some(number(option)?.to_string())),
+            "tbpieces" => push(&mut args, "tbpieces", Some(number(option)?.to_string())),
+            "event" => push(&mut args, "event", Some(option.values.join(" "))),
+            "site" => push(&mut args, "site", Some(option.values.join(" "))),
+            "startup-ms" => push(&mut args, "handshake-timeout-ms", Some(number(option)?.to_string())),
+            "ping-ms" | "ucinewgame-ms" => push(&mut args, "ping-timeout-ms", Some(number(option)?.to_string())),
+            "ratinginterval" => t.rating_interval = number(option)?,
+            "scoreinterval" => t.score_interval = number(option)?,
+            "tb" => {
+                let paths: Vec<&str> = value(option)?.split([';', ':']).filter(|p| !p.is_empty()).collect();
+                push(&mut args, "tb", Some(paths.join(":")));
+            }
+            "tbadjudicate" => {
+                push(&mut args, "tbadjudicate", Some(value(option)?.to_ascii_lowercase().replace('_', "-")))
+            }
+            "draw" => push(&mut args, "draw", Some(key_values(option, &["movenumber", "movecount", "score"])?)),
+            "resign" => {
+                let mut option = option.clone();
+                // cutechess-cli's help writes `-resign ... [twosided=VALUE]`; a bare `twosided` means true.
+                for word in &mut option.values {
+                    if word == "twosided" {
+                        *word = "twosided=true".into();
+                    }
+                }
+                push(&mut args, "resign", Some(key_values(&option, &["movecount", "score", "twosided"])?));
+            }
+            "sprt" => {
+                let mut text = key_values(option, &["elo0", "elo1", "alpha", "beta", "model"])?;
+                let sprt_model_given = text.contains("model=");
+                text = text.replace("model=bayesian", "model=bayeselo");
+                if !sprt_model_given && tool == Tool::Cutechess {
+                    // cutechess-cli's SPRT is over single games with its BayesElo model (sprt.cpp).
+                    text.push_str(",model=bayeselo");
+                }
+                push(&mut args, "sprt", Some(text));
+            }
+            "variant" => match value(option)? {
+                "standard" => {}
+                "fischerandom" => push(&mut args, "variant", Some("chess960".into())),
+                other => {
+                    return Err(format!(
+                        "{option} {other}: Arbiter plays standard chess and fischerandom (Chess960) only"
+                    ));
+                }
+            },
+            "tournament" => match value(option)? {
+                "round-robin" | "roundrobin" => {}
+                "gauntlet" => push(&mut args, "tournament", Some("gauntlet".into())),
+                other => {
+                    return Err(format!("{option} {other}: not supported by Arbiter (round-robin and gauntlet are)"));
+                }
+            },
+            "resultformat" => match value(option)? {
+                "default" => {}
+                other => return Err(format!("{option} {other}: Arbiter prints the default format only")),
+            },
+            "openings" => {
+                openings = true;
+                push(&mut args, "openings", Some(openings_spec(tool, option)?));
+            }
+            "pgnout" => {
+                let (file, words) = pgnout_words(option, &mut t.notes)?;
+                pgnout = Some(PathBuf::from(&file));
+                args.push("--pgnout".into());
+                args.push(file);
+                args.extend(words);
+            }
+            "epdout" => {
+                let file = match option.values.as_slice() {
+                    [one] if !one.contains('=') => one.clone(),
+                    _ => {
+                        let mut file = None;
+                        for pair in pairs(option) {
+                            match pair.key.as_str() {
+                                "file" => file = Some(pair.value),
+                                "append" if boolean("epdout", &pair)? => {}
+                                _ => return Err(format!("{option} {}: expected file= (and append=true)", pair.key)),
+                            }
+                        }
+                        file.ok_or_else(|| format!("{option}: file= is missing"))?
+                    }
+                };
+                push(&mut args, "epdout", Some(file));
+            }
+            "output" => {
+                output = match key_values(option, &["format"])?.as_str() {
+                    "format=cutechess" => Tool::Cutechess,
+                    "format=fastchess" => Tool::Fastchess,
+                    other => return Err(format!("{option} {other}: expected format=cutechess or format=fastchess")),
+                };
+            }
+            "report" => {
+                for pair in pairs(option) {
+                    if pair.key != "penta" || !boolean("report", &pair)? {
+                        return Err(format!(
+                            "{option} {}={}: Arbiter reports pentanomial counts always (penta=true)",
+                            pair.key, pair.value
+                        ));
+                    }
+                }
+            }
+            "crc32" => {
+                for pair in pairs(option) {
+                    if pair.key != "pgn" {
+                        return Err(format!("{option} {}: expected pgn=true", pair.key));
+                    }
+                    crc32 = boolean("crc32", &pair)?;
+                }
+            }
+            _ => return Err(format!("{option}: unknown option of {}", tool.program())),
+        }
+    }
+    if !openings {
+        return Err("-openings is missing: Arbiter plays every game pair from an opening (for the start position \
+                    only, give an EPD file holding it, such as `-openings file=start.epd format=epd`)"
+            .to_string());
+    }
+    let per_encounter = games.unwrap_or(if tool == Tool::Cutechess { 1 } else { 2 })
+        * rounds.unwrap_or(if tool == Tool::Cutechess { 1 } else { 2 });
+    if tool == Tool::Fastchess && games.is_some_and(|g| g > 2) {
+        return Err(format!("-games {}: Arbiter plays game pairs (fastchess's -games 2)", games.unwrap_or(0)));
+    }
+    if per_encounter % 2 == 1 || per_encounter == 0 {
+        return Err(format!(
+            "{per_encounter} games per encounter (-games x -rounds): Arbiter plays every opening as a game pair, so \
+             the games per encounter must be even"
+        ));
+    }
+    if tool == Tool::Cutechess && games.is_some_and(|g| g > 2) {
+        t.notes.push(format!(
+            "-games {}: Arbiter plays each opening as a game pair, not once per game (as cutechess-cli does without -repeat)",
+            games.unwrap_or(0)
+        ));
+    }
+    if engines.len() < 2 {
+        return Err(format!("{} needs at least two -engine options", tool.program()));
+    }
+    for own in &engines {
+        push(&mut args, "engine", Some(engine_spec(tool, own, &each)?));
+    }
+    push(&mut args, "rounds", Some((per_encounter / 2).to_string()));
+    push(&mut args, "ratinginterval", Some(t.rating_interval.to_string()));
+    push(&mut args, "report-format", Some(output.name().to_string()));
+    if crc32 {
+        t.crc32 = Some(pgnout.ok_or("-crc32 pgn=true: no -pgnout file to check")?);
+    }
+    if output == Tool::Fastchess {
+        t.score_interval = 0;
+    } else if tool == Tool::Fastchess && t.score_interval == 0 {
+        t.score_interval = 1;
+    }
+    t.args = args;
+    Ok(t)
+}
+
+/// `-openings file= format= order= plies= start= policy=` as Arbiter's `--openings` spec, with the tool's
+/// defaults made explicit (sequential order; cutechess's PGN format).
+fn openings_spec(tool: Tool, option: &OptionWords) -> Result<String, String> {
+    let mut spec = Vec::new();
+    let (mut order, mut format) = (false, false);
+    let (mut plies, mut epd) = (None, false);
+    for pair in pairs(option) {
+        epd |= (pair.key == "format" && pair.value == "epd") || (pair.key == "file" && pair.value.ends_with(".epd"));
+        match pair.key.as_str() {
+            "file" => spec.push(format!("file={}", shlex::try_quote(&pair.value).map_err(|_| "-openings file: NUL")?)),
+            "format" if matches!(pair.value.as_str(), "epd" | "pgn" | "polyglot") => {
+                format = true;
+                spec.push(format!("format={}", pair.value));
+            }
+            "order" if matches!(pair.value.as_str(), "random" | "sequential") => {
+                order = true;
+                spec.push(format!("order={}", pair.value));
+            }
+            "start" => spec.push(format!("start={}", pair.value)),
+            // An EPD opening has no moves to cut: fastchess takes plies= with it and uses none (fishtest sends it).
+            "plies" => plies = Some(pair.value.clone()),
+            "policy" if pair.value == "default" || pair.value == "encounter" => {}
+            "policy" => {
+                return Err(format!(
+                    "-openings policy={}: Arbiter takes a new opening for every game pair (policy=default)",
+                    pair.value
+                ));
+            }
+            key => {
+                return Err(format!(
+                    "-openings {key}={}: expected file= format=epd|pgn order=random|sequential plies= start= policy=",
+                    pair.value
+                ));
+            }
+        }
+    }
+    if let Some(plies) = plies.filter(|_| !epd) {
+        spec.push(format!("plies={plies}"));
+    }
+    if !order {
+        spec.push("order=sequential".into());
+    }
+    if !format && tool == Tool::Cutechess {
+        spec.push("format=pgn".into());
+    }
+    Ok(spec.join(","))
+}
+
+/// The file and Arbiter's modifiers of `-pgnout`: cutechess-cli's `FILE [min] [fi]` or fastchess's `file=
+/// notation= append= nodes= ... min= match_line=`; what Arbiter writes differently is noted.
+fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String, Vec<String>), String> {
+    if let Some(first) = option.values.first().filter(|v| !v.contains('=')) {
+        let rest = &option.values[1..];
+        if let Some(bad) = rest.iter().find(|w| *w != "min" && *w != "fi") {
+            return Err(format!("{option} {bad}: expected min or fi after the file"));
+        }
+        return Ok((first.clone(), rest.to_vec()));
+    }
+    let (mut file, mut words) = (None, Vec::new());
+    for pair in pairs(option) {
+        match pair.key.as_str() {
+            "file" => file = Some(pair.value.clone()),
+            "notation" if pair.value == "san" => {}
+            "notation" => return Err(format!("{option} notation={}: Arbiter writes SAN only", pair.value)),
+            "append" if boolean("pgnout", &pair)? => {}
+            "append" => return Err(format!("{option} append=false: Arbiter appends to the file")),
+            "min" if boolean("pgnout", &pair)? => words.push("min".to_string()),
+            "min" => {}
+            "nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "pv" | "timeleft" | "latency" => {
+                if boolean("pgnout", &pair)? {
+                    notes.push(format!(
+                        "{option} {}=true: accepted; Arbiter's move comments hold the score, depth and time, not the {}",
+                        pair.key, pair.key
+                    ));
+                }
+            }
+            "match_line" => {
+                notes.push(format!("{option} match_line: accepted; Arbiter writes no engine lines into the PGN"))
+            }
+            key => return Err(format!("{option} {key}: unknown key")),
+        }
+    }
+    Ok((file.ok_or_else(|| format!("{option}: file= is missing"))?, words))
+}
