@@ -136,7 +136,7 @@ mod tests {
         assert_eq!(spec, "name=New-1,cmd=/w/sf,tc=10+0.1,dir=.,option.Hash=16,option.Threads=1,timemargin=10000");
         // -each wins; cutechess's cmd is a command line; arg= repeats.
         let spec = engine_spec(Tool::Cutechess, &p("cmd=./sf arg=--x arg=a,b tc=1+1 depth=3"), &p("tc=2+2")).unwrap();
-        assert_eq!(spec, "name=sf,cmd=./sf,args='--x a,b',depth=3,tc=2+2");
+        assert_eq!(spec, r#"name=sf,cmd=./sf,args="--x 'a,b'",depth=3,tc=2+2"#);
         assert_eq!(
             engine_spec(Tool::Fastchess, &p("cmd=x plies=7 tc=inf"), &[]).unwrap(),
             "name=x,cmd=x,depth=7,tc=inf"
