@@ -9,6 +9,7 @@ mod book;
 mod checkers;
 mod checkers_base;
 mod compare;
+mod compat;
 mod datagen;
 mod datagen_formats;
 mod differential;

@@ -109,6 +109,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     let mut each: Vec<Pair> = Vec::new();
     let (mut games, mut rounds) = (None::<u64>, None::<u64>);
     let mut openings = false;
+    let mut policy = "default".to_string();
     let mut output = tool;
     let mut pgnout: Option<PathBuf> = None;
     let mut crc32 = false;
@@ -208,6 +209,9 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "openings" => {
                 openings = true;
                 push(&mut args, "openings", Some(openings_spec(tool, option)?));
+                if let Some(p) = pairs(option).into_iter().find(|p| p.key == "policy") {
+                    policy = p.value;
+                }
             }
             "pgnout" => {
                 let (file, words) = pgnout_words(option, &mut t.notes)?;
@@ -266,6 +270,18 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
                     only, give an EPD file holding it, such as `-openings file=start.epd format=epd`)"
             .to_string());
     }
+    if engines.len() < 2 {
+        return Err(format!("{} needs at least two -engine options", tool.program()));
+    }
+    for own in &engines {
+        push(&mut args, "engine", Some(engine_spec(tool, own, &each)?));
+    }
+    if engines.len() > 2 && policy != "round" {
+        t.notes.push(format!(
+            "-openings policy={policy}: Arbiter plays one opening per round, shared by every encounter of the round \
+             (cutechess-cli's policy=round)"
+        ));
+    }
     let per_encounter = games.unwrap_or(if tool == Tool::Cutechess { 1 } else { 2 })
         * rounds.unwrap_or(if tool == Tool::Cutechess { 1 } else { 2 });
     if tool == Tool::Fastchess && games.is_some_and(|g| g > 2) {
@@ -282,12 +298,6 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "-games {}: Arbiter plays each opening as a game pair, not once per game (as cutechess-cli does without -repeat)",
             games.unwrap_or(0)
         ));
-    }
-    if engines.len() < 2 {
-        return Err(format!("{} needs at least two -engine options", tool.program()));
-    }
-    for own in &engines {
-        push(&mut args, "engine", Some(engine_spec(tool, own, &each)?));
     }
     push(&mut args, "rounds", Some((per_encounter / 2).to_string()));
     push(&mut args, "ratinginterval", Some(t.rating_interval.to_string()));

@@ -1,0 +1,236 @@
+//! The command lines of cutechess-cli and fastchess (`arbiter cutechess`, `arbiter fastchess`, and the binary
+//! called through a link of their name): command lines taken from fishtest's and OpenBench's workers and from
+//! the tools' documentation, with our engines and books, checked for the games played (count, pairing,
+//! colours, openings) and for the lines those workers read, with their own patterns (tests/worker_patterns.py).
+
+use super::support::{faulty_engine, python, scratch_in, text};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
+
+fn arbiter_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_arbiter")
+}
+
+/// A link to the arbiter binary named `name` in `dir`.
+fn link(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    std::os::unix::fs::symlink(arbiter_bin(), &path).expect("link the binary");
+    path
+}
+
+/// Runs `program` with the words of `line` (split as a shell does) in `dir`.
+fn run_in(dir: &Path, program: &Path, line: &str) -> Output {
+    let words = shlex::split(line).expect("a balanced command line");
+    Command::new(program).args(&words).current_dir(dir).output().expect("run the tool's command line")
+}
+
+/// The single run folder under `dir/results`.
+fn run_folder(dir: &Path) -> PathBuf {
+    let mut runs: Vec<PathBuf> =
+        std::fs::read_dir(dir.join("results")).expect("a results folder").map(|e| e.unwrap().path()).collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    runs.remove(0)
+}
+
+/// `games.csv` rows as (game number, opening, white, black, result), by game number.
+fn games(run: &Path) -> Vec<(u64, usize, String, String, String)> {
+    let mut reader = csv::Reader::from_path(run.join("games.csv")).expect("games.csv");
+    let mut rows: Vec<_> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[1].parse().unwrap(), r[2].parse().unwrap(), r[3].to_string(), r[4].to_string(), r[5].to_string())
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// What the fishtest and OpenBench workers read from `output` (stdout and stderr, as fishtest reads both).
+fn workers(dir: &Path, output: &Output) -> serde_json::Value {
+    let file = dir.join("out.txt");
+    std::fs::write(&file, [output.stdout.as_slice(), output.stderr.as_slice()].concat()).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/worker_patterns.py");
+    serde_json::from_str(&python(&[script, file.to_str().unwrap()])).expect("JSON from worker_patterns.py")
+}
+
+fn summary(run: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(run.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn fishtest_command_line_runs_and_its_worker_reads_the_same_counts() {
+    let dir = scratch_in("compat", "fishtest");
+    let fastchess = link(&dir, "fastchess");
+    let a = arbiter_bin();
+    // fishtest worker/games.py's command, engines and book ours, nodes instead of its scaled tc.
+    let line = format!(
+        "-testEnv -recover -repeat -games 2 -rounds 4 -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 \
+         -report penta=true -pgnout file=results-x-5.pgn -crc32 pgn=true \
+         -site https://tests.stockfishchess.org/tests/view/x -event 'Batch 5: New-1 vs Base-2' -srand 77 \
+         -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 -variant standard -concurrency 2 \
+         -openings file={SHARED}/suites/openings/2moves_v1.epd format=epd order=random plies=16 start=9 \
+         -engine name=New-1 tc=inf nodes=400 cmd={a} dir=. option.Hash=16 \
+         -engine name=Base-2 tc=inf nodes=300 cmd={a} dir=. -each proto=uci option.Threads=1"
+    );
+    let out = run_in(&dir, &fastchess, &line);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let run = run_folder(&dir);
+    let rows = games(&run);
+    assert_eq!(rows.len(), 8, "4 rounds of 2 games");
+    for pair in rows.chunks(2) {
+        let ((_, o1, w1, b1, _), (_, o2, w2, b2, _)) = (&pair[0], &pair[1]);
+        assert_eq!(o1, o2, "a pair shares its opening");
+        assert_eq!((w1.as_str(), b1.as_str(), w2.as_str(), b2.as_str()), ("New-1", "Base-2", "Base-2", "New-1"));
+    }
+    let worker = workers(&dir, &out);
+    let fish = &worker["fishtest"];
+    let ptnml = fish["blocks"].as_array().unwrap().last().unwrap()["ptnml"].clone();
+    let summary = summary(&run);
+    let penta = &summary["pairings"][0]["pentanomial"];
+    let ours = [&penta["ll"], &penta["ld"], &penta["wl"], &penta["dd"], &penta["wd"], &penta["ww"]]
+        .map(|v| v.as_u64().unwrap());
+    assert_eq!(ptnml, serde_json::json!([ours[0], ours[1], ours[2] + ours[3], ours[4], ours[5]]), "{summary}");
+    assert_eq!(fish["finished_match"], true);
+    assert_eq!((fish["crashes"].as_u64(), fish["time_losses"].as_u64()), (Some(0), Some(0)));
+    let pgn = std::fs::read(dir.join("results-x-5.pgn")).unwrap();
+    assert_eq!(fish["crc"].as_str().unwrap(), format!("{:#x}", crc32fast::hash(&pgn)));
+    let pgn = String::from_utf8(pgn).unwrap();
+    assert_eq!(pgn.matches("[Site \"https://tests.stockfishchess.org/tests/view/x\"]").count(), 8);
+    assert_eq!(pgn.matches("[Event \"Batch 5: New-1 vs Base-2\"]").count(), 8);
+    assert!(stdout.contains("Started game 1 of 8 (New-1 vs Base-2)"), "{stdout}");
+    // OpenBench's reading of the Finished lines gives the same pairs.
+    assert_eq!(
+        worker["openbench"]["pentanomial"],
+        serde_json::json!([ours[0], ours[1], ours[2] + ours[3], ours[4], ours[5]])
+    );
+    assert_eq!(worker["openbench"]["unpaired"], 0);
+    // The openings: start=9 of the shuffled order, the same as arbiter match's own --openings start=9.
+    let text = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    assert!(text.contains("start = 9") && text.contains("order = \"random\""), "{text}");
+}
+
+#[test]
+fn openbench_command_line_counts_crashes_once() {
+    let dir = scratch_in("compat", "openbench");
+    let faulty = faulty_engine();
+    let a = arbiter_bin();
+    // OpenBench Client/worker.py's command (build_runner_command), our engines, a dev that crashes mid-game.
+    let line = format!(
+        "-recover -variant standard -testEnv -concurrency 2 -rounds 4 -games 2 -resign movecount=3 score=400 \
+         -draw movenumber=40 movecount=8 score=10 \
+         -engine dir=. cmd={} args='--mode crash --after 3' proto=uci tc=inf nodes=500 name=Dev-dev \
+         -engine dir=. cmd={a} proto=uci tc=inf nodes=500 option.Hash=8 name=Base-base \
+         -openings file={SHARED}/suites/openings/2moves_v1.epd format=epd order=random start=3 -srand 11 \
+         -pgnout file=ob.pgn seldepth=true nodes=true match_line='^info string pgncomment .*'",
+        faulty.display()
+    );
+    let out = Command::new(arbiter_bin())
+        .arg("fastchess")
+        .args(shlex::split(&line).unwrap())
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let worker = workers(&dir, &out);
+    let ob = &worker["openbench"];
+    assert_eq!(ob["finished"], 8);
+    assert_eq!(ob["crashes"], 8, "every game of the crashing engine, once: {worker}");
+    assert_eq!(worker["fishtest"]["crashes"], 8, "no failure said twice: {worker}");
+    assert_eq!(ob["pentanomial"], serde_json::json!([4, 0, 0, 0, 0]));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("-pgnout nodes=true: accepted"), "the difference is said: {stderr}");
+}
+
+#[test]
+fn cutechess_round_robin_pairs_colours_openings_and_rank_table() {
+    let dir = scratch_in("compat", "cutechess");
+    let tool = link(&dir, "cutechess-cli");
+    let a = arbiter_bin();
+    let line = format!(
+        "-engine cmd={a} name=A -engine cmd={a} name=B -engine cmd={a} name=C -each proto=uci nodes=300 \
+         -games 2 -rounds 2 -repeat -concurrency 2 -openings file={SHARED}/suites/openings/2moves_v1.epd \
+         format=epd -pgnout all.pgn min -epdout end.epd -wait 5"
+    );
+    let out = run_in(&dir, &tool, &line);
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(text(&out.stderr).contains("-openings policy=default: Arbiter plays one opening per round"));
+    let rows = games(&run_folder(&dir));
+    assert_eq!(rows.len(), 12, "3 encounters x 2 rounds x 2 games");
+    // Sequential openings (cutechess's default order), one per round shared by its three encounters
+    // (cutechess's policy=round; said on stderr); each pair swaps colours.
+    for (k, pair) in rows.chunks(2).enumerate() {
+        assert_eq!((pair[0].1, pair[1].1), (k / 3, k / 3));
+        assert_eq!((&pair[0].2, &pair[0].3), (&pair[1].3, &pair[1].2));
+    }
+    let mut encounters: Vec<(String, String)> = rows.iter().step_by(2).map(|r| (r.2.clone(), r.3.clone())).collect();
+    encounters.sort();
+    encounters.dedup();
+    assert_eq!(encounters.len(), 3, "{encounters:?}");
+    assert!(stdout.contains("Rank Name                          Elo     +/-   Games   Score    Draw"), "{stdout}");
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("Finished game ")).count(), 12);
+    assert!(stdout.trim_end().ends_with("Finished match"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(dir.join("end.epd")).unwrap().lines().count(), 12);
+    let pgn = std::fs::read_to_string(dir.join("all.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 12);
+    assert!(!pgn.contains("Termination") && !pgn.contains('{'), "minimal PGN: seven tags, no comments");
+}
+
+#[test]
+fn fastchess_documentation_examples_run() {
+    let dir = scratch_in("compat", "fastchess-doc");
+    let a = arbiter_bin();
+    // man.md's SPRT example (engines, book, limits and lengths ours): per-engine nodes, Threads options, -each tc.
+    let line = format!(
+        "fastchess -engine cmd={a} name=Engine1 option.Threads=1 nodes=400 -engine cmd={a} name=Engine2 \
+         option.Threads=1 nodes=200 -openings file={SHARED}/suites/openings/2moves_v1.epd format=epd order=random \
+         -each tc=inf -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
+         -sprt elo0=0 elo1=2 alpha=0.05 beta=0.05 -rounds 3 -concurrency 2 -pgnout notation=san nodes=false \
+         file=./games/sprt.pgn -output format=cutechess"
+    );
+    std::fs::create_dir_all(dir.join("games")).unwrap();
+    let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().filter(|l| l.starts_with("Score of Engine1 vs Engine2: ")).count(), 6 + 1, "{stdout}");
+    assert!(stdout.contains("SPRT: llr "), "{stdout}");
+    assert!(stdout.contains("Elo difference: "), "{stdout}");
+    assert_eq!(std::fs::read_to_string(dir.join("games/sprt.pgn")).unwrap().matches("[Event ").count(), 6);
+}
+
+#[test]
+fn options_arbiter_cannot_carry_are_refused_by_name() {
+    let dir = scratch_in("compat", "refused");
+    let book = format!("-openings file={SHARED}/suites/openings/2moves_v1.epd format=epd");
+    let base = format!("-engine cmd=x name=a -engine cmd=y name=b -each nodes=10 -games 2 {book}");
+    for (tool, extra, message) in [
+        ("cutechess", "-debug", "-debug: not supported by Arbiter"),
+        ("cutechess", "-frobnicate 3", "-frobnicate: unknown option of cutechess-cli"),
+        ("cutechess", "-variant atomic", "-variant atomic: Arbiter plays standard chess and fischerandom"),
+        ("cutechess", "-tournament knockout", "-tournament knockout: not supported by Arbiter"),
+        ("cutechess", "-games 3", "3 games per encounter (-games x -rounds)"),
+        ("cutechess", "-games 1 -rounds 5", "5 games per encounter"),
+        ("cutechess", "-each book=b.bin", "-each book: not supported: per-engine Polyglot books"),
+        ("fastchess", "-each proto=xboard", "expected uci (fastchess speaks UCI only)"),
+        ("fastchess", "-use-affinity", "-use-affinity: not supported by Arbiter"),
+        ("fastchess", "-pgnout file=x.pgn notation=lan", "notation=lan: Arbiter writes SAN only"),
+        ("fastchess", "-report penta=false", "Arbiter reports pentanomial counts always"),
+    ] {
+        let line = format!("{tool} {base} {extra}");
+        let out = Command::new(arbiter_bin()).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(message), "{line}: {stderr}");
+    }
+    let out = Command::new(arbiter_bin()).args(["cutechess", "-engine", "cmd=x"]).current_dir(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("-openings is missing"), "{}", text(&out.stderr));
+    let out = Command::new(arbiter_bin()).args(["fastchess", "-version"]).output().unwrap();
+    assert!(text(&out.stdout).starts_with("fastchess command line of arbiter "), "{}", text(&out.stdout));
+    assert!(!dir.join("results").exists(), "nothing was played");
+}
