@@ -390,7 +390,7 @@ pub struct MatchState {
     pub schedule: Schedule,
     /// The counts so far.
     pub tally: MatchTally,
-    /// The SPRT's latest state over the complete pairs (`None` without an SPRT or under 2 pairs).
+    /// The SPRT's latest state over the complete pairs (`None` without an SPRT; before 2 pairs its LLR is fishtest's regularized value and it never decides).
     pub sprt: Option<SprtOutcome>,
     /// The SPRT decision, once taken.
     pub verdict: Option<SprtVerdict>,

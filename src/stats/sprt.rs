@@ -66,8 +66,7 @@ fn is_probability(p: f64) -> bool {
 /// number of steps, so this never hangs.
 ///
 /// # Errors
-/// [`StatsError::TooFewGames`] under 2 games, [`StatsError::TooFewPairs`] under
-/// 2 pairs, [`StatsError::InvalidElo`] for a non-finite `elo0`/`elo1`, and
+/// [`StatsError::InvalidElo`] for a non-finite `elo0`/`elo1`, and
 /// [`StatsError::NoSolution`] when no distribution fits a hypothesis (fishtest
 /// fails there too, e.g. nElo [-1500, -500] against 1 win, 3 draws, 292 losses).
 /// The result is never NaN; it may be infinite.
@@ -87,7 +86,8 @@ pub fn llr<C: Counts>(counts: &C, elo0: f64, elo1: f64, model: EloModel) -> Resu
     if model == EloModel::BayesElo {
         return Ok(super::bayeselo::bayeselo_llr(&counts.wdl(), elo0, elo1));
     }
-    counts.check_enough()?;
+    // Defined for every count, none and one included: fishtest regularizes the empty bins (1e-3) and answers
+    // at 0 and 1 samples too (LLRcalc.regularize, results_to_pdf).
     let (samples, pdf) = Pdf::from_counts(&counts.frequencies());
     let pair_scale = if counts.is_pentanomial() { std::f64::consts::SQRT_2 } else { 1.0 };
     let fit = |elo: f64| {
@@ -321,8 +321,8 @@ impl SprtSpec {
     /// `LLR_alt2`), marked [`SprtOutcome::approximate`]; see docs/statistics.md for why this is sound.
     ///
     /// # Errors
-    /// [`StatsError::TooFewGames`]/[`StatsError::TooFewPairs`] under 2 samples (for every model, BayesElo
-    /// included); otherwise as [`llr`] less [`StatsError::NoSolution`]. A runner may treat an error as
+    /// As [`llr`] less [`StatsError::NoSolution`]. Under 2 samples the LLR is given (fishtest's regularized
+    /// value) and the decision is [`SprtDecision::Continue`] for every model. A runner may treat an error as
     /// [`SprtDecision::Continue`].
     ///
     /// # Examples
@@ -333,16 +333,17 @@ impl SprtSpec {
     /// assert!((outcome.llr - 0.9232934509457336).abs() < 1e-6);
     /// ```
     pub fn evaluate<C: Counts>(&self, counts: &C) -> Result<SprtOutcome, StatsError> {
-        // Every model needs 2 samples to decide: cutechess's BayesElo LLR is defined for any count, even none,
-        // and would otherwise pass a test on a single pair.
-        counts.check_enough()?;
         let (llr, approximate) = match self.llr(counts) {
             Ok(llr) => (llr, false),
             Err(StatsError::NoSolution { .. }) => (approximate_llr(counts, self.elo0, self.elo1, self.model), true),
             Err(error) => return Err(error),
         };
         let (lower, upper) = self.bounds();
-        Ok(SprtOutcome { llr, lower, upper, decision: sprt_decision(llr, lower, upper), approximate })
+        // The LLR is given at every count, as fishtest gives it (its regularized value at 0 and 1 samples), but a
+        // decision needs 2 samples: cutechess's BayesElo LLR could otherwise pass a test on a single pair.
+        let decision =
+            if counts.check_enough().is_ok() { sprt_decision(llr, lower, upper) } else { SprtDecision::Continue };
+        Ok(SprtOutcome { llr, lower, upper, decision, approximate })
     }
 }
 
@@ -452,16 +453,35 @@ mod tests {
         assert!(losses < 0.0);
     }
 
+    /// At 0 and 1 samples the LLR is fishtest's regularized value: the numbers are those of fishtest's
+    /// `LLRcalc.LLR_normalized` / `LLR_logistic` (official-stockfish/fishtest, commit b8eecff, the commit of
+    /// `../shared/reference/sprt_reference.csv`), run on the same counts.
     #[test]
-    fn too_few_samples_and_bad_elo_are_errors() {
-        assert_eq!(
-            llr(&Pentanomial::default(), 0.0, 2.0, EloModel::Normalized),
-            Err(StatsError::TooFewPairs { pairs: 0, min: 2 })
-        );
-        assert_eq!(
-            llr(&Wdl::new(0, 1, 0), 0.0, 2.0, EloModel::Logistic),
-            Err(StatsError::TooFewGames { games: 1, min: 2 })
-        );
+    fn zero_and_one_sample_llrs_are_fishtests() {
+        let penta =
+            |bins: [u64; 5]| Pentanomial { ll: bins[0], ld: bins[1], wl: bins[2], dd: 0, wd: bins[3], ww: bins[4] };
+        let cases: [(Result<f64, StatsError>, f64); 12] = [
+            (llr(&penta([0, 0, 0, 0, 0]), 0.0, 2.0, EloModel::Normalized), -1.656807473997572e-07),
+            (llr(&penta([0, 0, 1, 0, 0]), 0.0, 2.0, EloModel::Normalized), -3.34559000477605e-05),
+            (llr(&penta([0, 0, 0, 0, 1]), 0.0, 2.0, EloModel::Normalized), 0.00811156447337613),
+            (llr(&penta([1, 0, 0, 0, 0]), 0.0, 2.0, EloModel::Normalized), -0.008178043453493206),
+            (llr(&penta([0, 0, 0, 0, 0]), 0.0, 5.0, EloModel::Logistic), -1.0354483502281707e-06),
+            (llr(&penta([0, 0, 0, 0, 1]), 0.0, 5.0, EloModel::Logistic), 0.014315849412829656),
+            (llr(&penta([0, 1, 0, 0, 0]), 0.0, 5.0, EloModel::Logistic), -0.014509627732470153),
+            (llr(&Wdl::new(0, 0, 0), 0.0, 2.0, EloModel::Normalized), -4.9704677143048036e-08),
+            (llr(&Wdl::new(1, 0, 0), 0.0, 2.0, EloModel::Normalized), 0.005736949113742105),
+            (llr(&Wdl::new(0, 0, 0), 0.0, 5.0, EloModel::Logistic), -4.659589953688289e-07),
+            (llr(&Wdl::new(0, 1, 0), 0.0, 5.0, EloModel::Logistic), -0.01150010629610193),
+            (llr(&Wdl::new(0, 0, 1), 0.0, 5.0, EloModel::Logistic), -0.014494884709035021),
+        ];
+        for (i, (ours, fishtest)) in cases.iter().enumerate() {
+            let ours = ours.as_ref().unwrap_or_else(|e| panic!("case {i}: {e}"));
+            assert!((ours - fishtest).abs() <= 1e-9 * fishtest.abs().max(1e-6), "case {i}: {ours} against {fishtest}");
+        }
+    }
+
+    #[test]
+    fn bad_elo_is_an_error() {
         assert!(matches!(
             llr(&Wdl::new(5, 5, 5), 0.0, f64::INFINITY, EloModel::Logistic),
             Err(StatsError::InvalidElo { name: "elo1", .. })
@@ -608,8 +628,12 @@ mod tests {
         let one_pair = Pentanomial { ww: 1, ..Pentanomial::default() };
         for model in [EloModel::Normalized, EloModel::Logistic, EloModel::BayesElo] {
             let spec = SprtSpec::new(-1500.0, -500.0, 0.05, 0.05, model).unwrap();
-            assert_eq!(spec.evaluate(&one_pair), Err(StatsError::TooFewPairs { pairs: 1, min: 2 }), "{model}");
-            assert_eq!(spec.evaluate(&Wdl::new(1, 0, 0)), Err(StatsError::TooFewGames { games: 1, min: 2 }));
+            for outcome in [spec.evaluate(&one_pair), spec.evaluate(&Wdl::new(1, 0, 0)), spec.evaluate(&Wdl::default())]
+            {
+                let outcome = outcome.unwrap();
+                assert_eq!(outcome.decision, SprtDecision::Continue, "{model}: {outcome:?}");
+                assert!(outcome.llr.is_finite(), "{model}: {outcome:?}");
+            }
         }
     }
 
