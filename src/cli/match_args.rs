@@ -184,6 +184,16 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FORMAT", default_value = "both", value_parser = report_format)]
     pub report_format: ReportFormat,
 
+    /// What stdout gets at the end: text (the summary) or json (one object, summary.json's, every figure at full
+    /// precision; the periodic reports then go to stderr).
+    #[arg(long, value_enum, default_value_t = crate::cli::args::OutputFormat::Text)]
+    pub format: crate::cli::args::OutputFormat,
+
+    /// Exit with the SPRT's verdict, for CI to gate on: 0 when H1 was accepted, 10 when H0 was accepted, 11 when
+    /// the match ended undecided (or has no SPRT); the failure codes (1, 2, 3, 130) stay as they are.
+    #[arg(long)]
+    pub verdict_exit: bool,
+
     /// Append the final position of every game to FILE, one FEN per line (cutechess-cli's -epdout).
     #[arg(long, value_name = "FILE")]
     pub epdout: Option<PathBuf>,

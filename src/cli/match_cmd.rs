@@ -25,8 +25,8 @@ pub use super::match_plan::MatchArgs;
 use super::match_plan::plan_of;
 
 /// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
-/// in its `run.toml`. `--recover` (restart crashed engines) is listed ahead of the flag itself.
-pub const RESUME_FLAGS: [&str; 3] = ["resume", "concurrency", "recover"];
+/// in its `run.toml`; `--format` and `--verdict-exit` only shape what is printed and the exit code.
+pub const RESUME_FLAGS: [&str; 5] = ["resume", "concurrency", "recover", "format", "verdict-exit"];
 
 /// The parser of `arbiter match` arguments on their own (without the program and subcommand names), as
 /// main's parser reads them.
@@ -77,12 +77,41 @@ pub(crate) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// None in practice; the signature matches the other subcommands.
 pub fn run(args: MatchArgs, given: &clap::ArgMatches) -> Result<i32, super::Failure> {
     install_interrupt_handler("match", &INTERRUPTED);
+    let json = args.format == super::args::OutputFormat::Json;
+    let verdict_exit = args.verdict_exit;
+    let mut verdict = None;
     let mut print_summary = |run: &MatchRun| {
-        super::stdout_text(format_args!("{}", run.summary));
-        super::stdout_text(format_args!("\nResults: {}\n", run.dir.display()));
+        verdict = run.state.verdict.map(|v| v.decision);
+        if json {
+            super::stdout_text(format_args!("{}\n", run.json));
+            super::stderr_line(format_args!("arbiter match: results in {}", run.dir.display()));
+        } else {
+            super::stdout_text(format_args!("{}", run.summary));
+            super::stdout_text(format_args!("\nResults: {}\n", run.dir.display()));
+        }
     };
-    Ok(exit_code(play(args, given, &mut MatchProgress::default(), &mut print_summary, &INTERRUPTED)))
+    let mut progress = MatchProgress::default();
+    progress.reports_to_stderr = json;
+    let code = exit_code(play(args, given, &mut progress, &mut print_summary, &INTERRUPTED));
+    Ok(if code == 0 && verdict_exit { verdict_code(verdict) } else { code })
 }
+
+/// The exit code of `--verdict-exit` for a match that ended normally: [`EXIT_H1`], [`EXIT_H0`] or
+/// [`EXIT_UNDECIDED`].
+pub fn verdict_code(decision: Option<arbiter::stats::SprtDecision>) -> i32 {
+    match decision {
+        Some(arbiter::stats::SprtDecision::AcceptH1) => EXIT_H1,
+        Some(arbiter::stats::SprtDecision::AcceptH0) => EXIT_H0,
+        _ => EXIT_UNDECIDED,
+    }
+}
+
+/// `--verdict-exit`: the SPRT accepted H1 (the first engine is better by elo1).
+pub const EXIT_H1: i32 = 0;
+/// `--verdict-exit`: the SPRT accepted H0.
+pub const EXIT_H0: i32 = 10;
+/// `--verdict-exit`: the match ended without a decision (or has no SPRT).
+pub const EXIT_UNDECIDED: i32 = 11;
 
 /// Plays the match of `args` (a match or, with `--resume`, the rest of a run) with `observer` watching it,
 /// hands the played run to `report` (which prints its outcome) and returns the exit code; the interrupt

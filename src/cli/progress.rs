@@ -15,6 +15,8 @@ use std::time::Instant;
 pub struct MatchProgress {
     bar: Option<ProgressBar>,
     two_engines: bool,
+    /// Print the periodic reports on stderr (stdout holds one JSON object under `--format json`).
+    pub reports_to_stderr: bool,
 }
 
 impl MatchProgress {
@@ -50,8 +52,12 @@ impl RunObserver for MatchProgress {
         bar.set_position(state.tally.games);
         if let Some(report) = report {
             bar.suspend(|| {
-                let mut stdout = std::io::stdout().lock();
-                let _ = stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush());
+                if self.reports_to_stderr {
+                    let _ = std::io::stderr().lock().write_all(report.as_bytes());
+                } else {
+                    let mut stdout = std::io::stdout().lock();
+                    let _ = stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush());
+                }
             });
         }
         if !self.two_engines {

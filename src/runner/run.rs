@@ -119,6 +119,8 @@ pub struct MatchRun {
     pub summary: String,
     /// The final report in the plan's report format ([`ReportFormat`]).
     pub report: String,
+    /// The summary as `summary.json` holds it: every figure at full precision.
+    pub json: serde_json::Value,
     /// The charts written (a failure to draw them loses nothing).
     pub charts: Result<Vec<PathBuf>, ChartError>,
 }
@@ -396,8 +398,9 @@ pub(crate) fn play<G: Game>(
     write_summary(dir, spec, &state).map_err(RunError::Summary)?;
     let summary = summary_text(spec, &state);
     let report = report_in(format, spec, &state);
+    let json = super::report::summary::summary_json(spec, &state);
     let charts = write_run_charts(dir, &spec.engines[0].name, spec.sprt.as_ref());
-    Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, report, charts })))
+    Ok(RunEnd::Played(Box::new(MatchRun { dir: dir.to_path_buf(), state, summary, report, json, charts })))
 }
 
 /// The shared SPRT of a shard of a run with an SPRT (`--shard` and `--sprt`): the shards are the sibling folders

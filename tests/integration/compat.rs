@@ -234,3 +234,29 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
     assert!(text(&out.stdout).starts_with("fastchess command line of arbiter "), "{}", text(&out.stdout));
     assert!(!dir.join("results").exists(), "nothing was played");
 }
+
+#[test]
+fn match_json_verdicts_and_exit_codes_for_scripts() {
+    let dir = scratch_in("compat", "verdicts");
+    let play = |name: &str, extra: &[&str]| {
+        let out_dir = dir.join(name);
+        let mut args = vec!["match", "--nodes", "300", "--format", "json", "--verdict-exit", "--out"];
+        args.push(out_dir.to_str().unwrap());
+        args.extend_from_slice(extra);
+        Command::new(arbiter_bin()).args(&args).output().unwrap()
+    };
+    // seed is far better than nomob at -500 Elo, far worse than at +400: H1, then H0; a fixed length, undecided.
+    for (name, extra, code, decision) in [
+        ("h1", ["--sprt", "elo0=-500,elo1=-400"], 0, "accept_h1"),
+        ("h0", ["--sprt", "elo0=400,elo1=500"], 10, "accept_h0"),
+        ("none", ["--games", "4"], 11, ""),
+    ] {
+        let out = play(name, &extra);
+        assert_eq!(out.status.code(), Some(code), "{name}: {}", text(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is one JSON object");
+        assert_eq!(json, summary(&dir.join(name)), "the object is summary.json's");
+        if !decision.is_empty() {
+            assert!(json["sprt"].to_string().contains(decision), "{name}: {}", json["sprt"]);
+        }
+    }
+}
