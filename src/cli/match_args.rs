@@ -194,6 +194,12 @@ pub struct MatchArgs {
     #[arg(long)]
     pub verdict_exit: bool,
 
+    /// Pin each concurrent game's engines to their own share of the CPUs before they start (fastchess's
+    /// -use-affinity): of CPUS (`3,5,7-11`), or without a value of every CPU Arbiter may use. Each game slot
+    /// gets CPUs / concurrency of them (at least one).
+    #[arg(long, num_args = 0..=1, value_name = "CPUS", default_missing_value = "")]
+    pub affinity: Option<String>,
+
     /// Append the final position of every game to FILE, one FEN per line (cutechess-cli's -epdout).
     #[arg(long, value_name = "FILE")]
     pub epdout: Option<PathBuf>,
@@ -296,14 +302,27 @@ pub struct AdjudicationArgs {
 }
 
 impl MatchArgs {
-    /// Sets the plan's fields of `--reverse`, `--wait`, `--event`, `--site`, `--pgnout` and `--epdout`, with
+    /// Sets the plan's fields of `--reverse`, `--affinity`, `--wait`, `--event`, `--site`, `--pgnout` and `--epdout`, with
     /// files made absolute against `cwd`.
     ///
     /// # Errors
-    /// A `--pgnout` word after the file that is neither `min` nor `fi`.
+    /// A `--pgnout` word after the file that is neither `min` nor `fi`; a bad `--affinity` CPU list.
     pub fn set_extras(&self, plan: &mut arbiter::runner::MatchPlan, cwd: &std::path::Path) -> anyhow::Result<()> {
         use arbiter::player::plan::absolute;
         plan.reverse = self.reverse;
+        plan.affinity = match self.affinity.as_deref() {
+            None => None,
+            Some("") => Some(Vec::new()),
+            Some(text) => {
+                let cpus =
+                    arbiter::runner::affinity::parse_cpus(text).map_err(|e| anyhow::anyhow!("--affinity: {e}"))?;
+                let available = arbiter::runner::affinity::available_cpus();
+                if let Some(cpu) = cpus.iter().find(|c| !available.contains(c)) {
+                    anyhow::bail!("--affinity: CPU {cpu} is not one this process may run on ({available:?})");
+                }
+                Some(cpus)
+            }
+        };
         plan.output.reports = self.report_format;
         plan.wait_ms = self.wait;
         plan.output.event.clone_from(&self.event);

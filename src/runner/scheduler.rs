@@ -328,6 +328,9 @@ pub struct MatchSpec<G: Game> {
     pub reverse: bool,
     /// Milliseconds each worker waits after a game before it starts the next (`--wait`, 0: none).
     pub wait_ms: u64,
+    /// The CPUs the workers share out and pin themselves to before they start engines (`--affinity`; empty:
+    /// no pinning): see [`crate::runner::affinity`].
+    pub affinity: Vec<usize>,
     /// How many games: [`MatchLength::Games`] counts games over all pairings together, [`MatchLength::Rounds`]
     /// pairs per pairing, whatever the tournament.
     pub length: MatchLength,
@@ -571,12 +574,12 @@ pub fn run_match_from<G: Game>(
         stop.store(true, Ordering::Relaxed);
     }
     std::thread::scope(|scope| {
-        for _ in 0..spec.workers() {
+        for index in 0..spec.workers() {
             let sender = sender.clone();
             let flags = Flags { next: &next, stop: &stop, abandon: &abandon };
             let schedule = &schedule;
             scope.spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, done, flags, &sender)));
+                let outcome = catch_unwind(AssertUnwindSafe(|| worker(spec, schedule, done, flags, &sender, index)));
                 if let Err(payload) = outcome {
                     let reason = crate::player::error::panic_text(payload.as_ref()).unwrap_or_default();
                     let _ = sender.send(Event::Fatal(format!("a worker thread panicked: {reason}")));
@@ -770,7 +773,15 @@ fn worker<G: Game>(
     done: &HashSet<u64>,
     flags: Flags<'_>,
     sender: &mpsc::Sender<Event<G>>,
+    index: usize,
 ) {
+    if !spec.affinity.is_empty() {
+        let cpus = crate::runner::affinity::cpus_of_worker(&spec.affinity, spec.workers(), index);
+        if let Err(reason) = crate::runner::affinity::pin_current_thread(&cpus) {
+            let _ = sender.send(Event::Fatal(format!("--affinity: {reason}")));
+            return;
+        }
+    }
     let mut players: Vec<Option<Box<dyn Player<G>>>> = spec.engines.iter().map(|_| None).collect();
     let mut started = vec![false; spec.engines.len()];
     let (recorded_sender, recorded) = mpsc::channel::<()>();
@@ -1038,6 +1049,7 @@ mod tests {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: Vec::new(),
             length: MatchLength::Games(games),
             concurrency,
             settings,

@@ -217,7 +217,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("cutechess", "-games 1 -rounds 5", "5 games per encounter"),
         ("cutechess", "-each book=b.bin", "-each book: not supported: per-engine Polyglot books"),
         ("fastchess", "-each proto=xboard", "expected uci (fastchess speaks UCI only)"),
-        ("fastchess", "-use-affinity", "-use-affinity: not supported by Arbiter"),
+        ("fastchess", "-log file=x.log", "-log: not supported by Arbiter"),
         ("fastchess", "-pgnout file=x.pgn notation=lan", "notation=lan: Arbiter writes SAN only"),
         ("fastchess", "-report penta=false", "Arbiter reports pentanomial counts always"),
     ] {

@@ -33,12 +33,11 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 12] = [
+const REFUSED: [(&str, &str); 11] = [
     ("engines", "Arbiter does not read cutechess's engines.json"),
     ("quick", "give the engines, -openings and -each tc= in full"),
     ("debug", "Arbiter does not print engine input and output"),
     ("log", "Arbiter writes no engine log yet (each failure's last engine lines are in match.log)"),
-    ("use-affinity", "Arbiter does not pin engines to cores yet"),
     ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
     ("strict", "not supported yet"),
     ("show-latency", "not supported yet"),
@@ -148,6 +147,11 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "reverse" => none(option).map(|()| push(&mut args, "reverse", None))?,
             "recover" => none(option).map(|()| push(&mut args, "recover", None))?,
             "tbignore50" => none(option).map(|()| push(&mut args, "tbignore50", None))?,
+            "use-affinity" => match option.values.as_slice() {
+                [] => push(&mut args, "affinity", None),
+                [cpus] => push(&mut args, "affinity", Some(cpus.clone())),
+                _ => return Err(format!("{option}: expected one CPU list such as 3,5,7-11")),
+            },
             "wait" => push(&mut args, "wait", Some(number(option)?.to_string())),
             "srand" => push(&mut args, "seed", Some(number(option)?.to_string())),
             "maxmoves" => push(&mut args, "maxmoves", Some(number(option)?.to_string())),

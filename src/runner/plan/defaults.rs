@@ -165,6 +165,7 @@ impl MatchPlan {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: None,
             length,
             adjudication: AdjudicationRules::default(),
             tablebase: None,

@@ -257,6 +257,10 @@ pub struct MatchPlan {
     /// Milliseconds each worker waits between games (`--wait`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub wait_ms: u64,
+    /// Pin each game slot to its share of these CPUs (`--affinity`; empty: every CPU this process may use);
+    /// `None`: no pinning.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<Vec<usize>>,
     /// How many games.
     pub length: MatchLength,
     /// Adjudication.
@@ -604,6 +608,11 @@ impl MatchPlan {
             swap: self.swap,
             reverse: self.reverse,
             wait_ms: self.wait_ms,
+            affinity: match &self.affinity {
+                None => Vec::new(),
+                Some(cpus) if cpus.is_empty() => crate::runner::affinity::available_cpus(),
+                Some(cpus) => cpus.clone(),
+            },
             length: self.length,
             concurrency,
             settings: super::GameSettings {
@@ -676,6 +685,7 @@ pub(crate) mod tests {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: None,
             length: MatchLength::Games(16),
             adjudication: AdjudicationRules::default(),
             tablebase: None,

@@ -338,6 +338,7 @@ mod tests {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: Vec::new(),
             length: MatchLength::UntilDecided,
             concurrency: 1,
             settings,

@@ -394,6 +394,7 @@ pub(crate) mod tests {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: Vec::new(),
             length: MatchLength::Games(8),
             concurrency: 1,
             settings: GameSettings::default(),

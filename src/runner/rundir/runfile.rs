@@ -358,6 +358,7 @@ mod tests {
             swap: true,
             reverse: false,
             wait_ms: 0,
+            affinity: Vec::new(),
             length: MatchLength::Games(16),
             concurrency: 2,
             settings,
