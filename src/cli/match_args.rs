@@ -70,6 +70,16 @@ pub struct MatchArgs {
     #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "REF")]
     pub tc_scale_nps: Option<u64>,
 
+    /// Whose bench scales the time controls under --tc-scale-nps, as OpenBench's scale method: first (DEV),
+    /// second (BASE) or both (the mean of the two factors).
+    #[arg(long, value_name = "WHO", default_value = "first", value_parser = scale_by, requires = "tc_scale_nps")]
+    pub tc_scale_by: arbiter::runner::plan::ScaleBy,
+
+    /// Refuse the run (exit 2) when a bench of --tc-scale-nps measures fewer nodes per second than N: the
+    /// machine is too slow for the time control, as fishtest refuses a slow worker.
+    #[arg(value_parser = crate::cli::args::int_in(1u64, 1_000_000_000_000), long, value_name = "N", requires = "tc_scale_nps")]
+    pub min_nps: Option<u64>,
+
     /// Time an external engine has to answer `uci` and the first `isready`, in milliseconds.
     #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_HANDSHAKE_TIMEOUT_MS)]
     pub handshake_timeout_ms: u64,
@@ -355,6 +365,11 @@ impl AdjudicationArgs {
             adjudicate: self.tbadjudicate.unwrap_or_default(),
         })
     }
+}
+
+fn scale_by(text: &str) -> Result<arbiter::runner::plan::ScaleBy, String> {
+    arbiter::runner::plan::ScaleBy::parse(text)
+        .ok_or_else(|| format!("expected one of {}", arbiter::runner::plan::ScaleBy::NAMES.join(", ")))
 }
 
 fn report_format(text: &str) -> Result<ReportFormat, String> {

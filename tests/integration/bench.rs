@@ -334,3 +334,31 @@ fn tc_scale_nps_without_a_time_limit_is_refused() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--tc-scale-nps: no engine has a time limit"), "{}", stderr(&out));
 }
+
+#[test]
+fn tc_scale_by_both_engines_and_a_least_speed() {
+    let dir = support::scratch_in("bench", "tc-scale-by");
+    let out_dir = dir.join("both");
+    let base = ["match", "--engine", "name=seed", "--engine", "name=nomob", "--each", "tc=1+0.01", "--games", "2"];
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend(["--tc-scale-nps", "1000000", "--tc-scale-by", "both", "--out", out_dir.to_str().unwrap()]);
+    let out = arbiter(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let run: toml::Value = toml::from_str(&std::fs::read_to_string(out_dir.join("run.toml")).unwrap()).unwrap();
+    let scale = &run["plan"]["tc_scale"];
+    let (first, second) = (scale["measured_nps"].as_integer().unwrap(), scale["second_nps"].as_integer().unwrap());
+    // OpenBench's BOTH: the mean of the two engines' factors.
+    let mean = (1e6 / first as f64 + 1e6 / second as f64) / 2.0;
+    assert!((scale["factor"].as_float().unwrap() - mean).abs() < 1e-12, "{scale}");
+    assert_eq!(scale["by"].as_str(), Some("both"));
+    // fishtest refuses a machine slower than it needs: exit 2, nothing played.
+    let slow_dir = dir.join("slow");
+    let mut args: Vec<&str> = base.to_vec();
+    args.extend(["--tc-scale-nps", "1000000", "--min-nps", "1000000000000", "--out", slow_dir.to_str().unwrap()]);
+    let out = arbiter(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("this machine is too slow for the run: seed benches"), "{}", stderr(&out));
+    assert!(!slow_dir.join("games.csv").exists());
+    let out = arbiter(&["match", "--tc-scale-by", "second", "--games", "2"]);
+    assert_eq!(out.status.code(), Some(2), "--tc-scale-by needs --tc-scale-nps");
+}

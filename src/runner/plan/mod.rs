@@ -33,7 +33,7 @@ use crate::stats::{EloModel, SprtSpec};
 use crate::tablebase::adjudicate::TablebasePlan;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
-pub use tc_scale::TcScaleError;
+pub use tc_scale::{ScaleBy, TcScaleError};
 use thiserror::Error;
 
 mod defaults;
@@ -310,6 +310,12 @@ pub struct TcScalePlan {
     pub factor: f64,
     /// The limits before scaling, per engine in order, as `MoveLimit` shows them (`tc 10+0.1`), for the record.
     pub unscaled: Vec<String>,
+    /// Whose bench: the first engine's (`measured_nps`), the second's, or both (the mean of the two factors).
+    #[serde(default, skip_serializing_if = "ScaleBy::is_first")]
+    pub by: ScaleBy,
+    /// Under [`ScaleBy::Both`], the second engine's speed.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "crate::notation::wide::option")]
+    pub second_nps: Option<u64>,
 }
 
 /// The openings of a match.
@@ -753,6 +759,8 @@ pub(crate) mod tests {
             engine: "seed".into(),
             factor: 2.5,
             unscaled: vec!["nodes 300".into(), "nodes 300".into()],
+            by: ScaleBy::Both,
+            second_nps: Some(500_000),
         });
         let text = toml::to_string(&plan).unwrap();
         assert!(text.contains("bench = 1467420") && text.contains("bench_check = true"), "{text}");
