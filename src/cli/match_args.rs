@@ -338,6 +338,19 @@ impl MatchArgs {
         plan.output.event.clone_from(&self.event);
         plan.output.site.clone_from(&self.site);
         plan.output.epdout = self.epdout.as_deref().map(|p| absolute(p, cwd));
+        // An extra output file that cannot be one is the user's input (exit 2), found before the run folder exists.
+        let check = |flag: &str, path: &std::path::Path| -> anyhow::Result<()> {
+            if path.is_dir() {
+                anyhow::bail!("{flag} {}: is a folder, not a file", path.display());
+            }
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty() && !p.is_dir()) {
+                anyhow::bail!("{flag} {}: the folder {} does not exist", path.display(), parent.display());
+            }
+            Ok(())
+        };
+        if let Some(path) = &plan.output.epdout {
+            check("--epdout", path)?;
+        }
         if let Some((file, modifiers)) = self.pgnout.split_first() {
             let mut min = false;
             for word in modifiers {
@@ -348,6 +361,7 @@ impl MatchArgs {
                 }
             }
             let file = absolute(std::path::Path::new(file), cwd);
+            check("--pgnout", &file)?;
             plan.output.pgnout = Some(arbiter::runner::plan::PgnOutPlan { file, min });
         }
         Ok(())

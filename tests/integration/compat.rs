@@ -220,6 +220,8 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("fastchess", "-log file=x.log", "-log: not supported by Arbiter"),
         ("fastchess", "-pgnout file=x.pgn notation=lan", "notation=lan: Arbiter writes SAN only"),
         ("fastchess", "-report penta=false", "Arbiter reports pentanomial counts always"),
+        ("fastchess", "-pgnout file=/", "--pgnout /: is a folder, not a file"),
+        ("cutechess", "-epdout /no/such/dir/end.epd", "the folder /no/such/dir does not exist"),
     ] {
         let line = format!("{tool} {base} {extra}");
         let out = Command::new(arbiter_bin()).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
