@@ -83,7 +83,7 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     };
     let mut plan = MatchPlan::with_defaults(request, &cwd).input()?;
     if let Some(reference) = args.tc_scale_nps {
-        plan.tc_scale = Some(scale_time_controls(&mut plan, reference, args.tc_scale_by, args.min_nps)?);
+        plan.tc_scale = Some(scale_time_controls(&mut plan, reference, args)?);
     }
     plan.openings.plies = plies;
     if let Some(order) = order {
@@ -118,24 +118,19 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
 /// # Errors
 /// No engine with a time limit (exit 2); the bench's [`BenchError`](arbiter::player::BenchError): exit 2 when it
 /// is the input, else an internal failure.
-fn scale_time_controls(
-    plan: &mut MatchPlan,
-    reference: u64,
-    by: arbiter::runner::plan::ScaleBy,
-    min_nps: Option<u64>,
-) -> Result<TcScalePlan, Failure> {
-    let scale = plan.scale_time_controls_by(reference, by, min_nps).map_err(|e| match e {
+fn scale_time_controls(plan: &mut MatchPlan, reference: u64, args: &MatchArgs) -> Result<TcScalePlan, Failure> {
+    let scale = plan.scale_time_controls_by(reference, args.tc_scale_by, args.min_nps).map_err(|e| match e {
         TcScaleError::Engine(e) => Failure::Input(e.into()),
         e if e.is_input() => Failure::Input(anyhow::anyhow!("--tc-scale-nps: {e}")),
         e => Failure::Internal(anyhow::anyhow!("--tc-scale-nps: {e}")),
     })?;
     let scaled: Vec<String> = plan.engines.iter().map(|e| e.limit.to_string()).collect();
+    let nps: Vec<String> =
+        [Some(scale.measured_nps), scale.second_nps].into_iter().flatten().map(|n| n.to_string()).collect();
     super::stderr_line(format_args!(
         "arbiter match: --tc-scale-nps {reference}: {} benches {} nps here: factor {:.4}; limits {} -> {}",
         scale.engine,
-        scale
-            .second_nps
-            .map_or(scale.measured_nps.to_string(), |second| format!("{} and {second}", scale.measured_nps)),
+        nps.join(" and "),
         scale.factor,
         scale.unscaled.join(" vs "),
         scaled.join(" vs ")

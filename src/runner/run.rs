@@ -89,7 +89,6 @@ pub struct RunStart {
     /// Whether the match has two engines (one pairing).
     pub two_engines: bool,
 }
-
 /// How a resume may differ from the recorded plan: what does not change the schedule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ResumeOverrides {

@@ -14,14 +14,12 @@ pub struct CompatOutput {
     pub score_interval: u64,
     /// The score line after the last game that ended.
     last_score: Option<String>,
-    /// Whether the last game printed a report.
-    pub reported_last: bool,
 }
 
 impl CompatOutput {
     /// An observer printing the score line every `score_interval` games.
     pub fn new(score_interval: u64) -> CompatOutput {
-        CompatOutput { score_interval, last_score: None, reported_last: false }
+        CompatOutput { score_interval, last_score: None }
     }
 }
 
@@ -57,7 +55,6 @@ impl RunObserver for CompatOutput {
         {
             print_line(line);
         }
-        self.reported_last = report.is_some();
         if let Some(report) = report {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(report.as_bytes()).and_then(|()| out.flush());
