@@ -270,7 +270,7 @@ pub fn book_line(book: &Book, start: &Position, depth: usize, seed: u64, line: u
 }
 
 /// SplitMix64 (Vigna): the random numbers of [`book_line`], the same on every platform and version.
-fn splitmix(x: u64) -> u64 {
+pub fn splitmix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

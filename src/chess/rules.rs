@@ -155,6 +155,12 @@ impl crate::game::Game for ChessGame {
     fn piece_sets(&self) -> Option<crate::game::PieceSets> {
         Some(super::piece_sets(self.position()))
     }
+    fn polyglot_key(&self) -> Option<u64> {
+        Some(super::polyglot::key(self.position()))
+    }
+    fn polyglot_move(&self, raw: u16) -> Option<Move> {
+        super::polyglot::decode_move(self.position(), raw)
+    }
     fn pgn_text(
         tags: &[(String, String)],
         start: &Position,

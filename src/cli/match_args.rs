@@ -98,7 +98,8 @@ pub struct MatchArgs {
     /// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]` (`start`: the 1-based number
     /// of the first opening played in the playing order; the openings before it are played last when the
     /// openings are cycled, so with order=random, `start=N` skips the first N-1 openings of the shuffled
-    /// order). Each opening is played as a game pair. Default: suites/openings/arbiter-book.epd.
+    /// order). Each opening is played as a game pair. `startpos` (when no file of that name exists) plays every
+    /// game from the start position. Default: suites/openings/arbiter-book.epd.
     #[arg(long, value_name = "FILE|SPEC")]
     pub openings: Option<PathBuf>,
 

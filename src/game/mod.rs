@@ -305,6 +305,18 @@ pub trait Game: Rules + Clone + std::fmt::Debug {
         None
     }
 
+    /// The Polyglot key of the position, for an engine's own book (`book=` of an engine spec); `None` for a game
+    /// without Polyglot books (every game but chess).
+    fn polyglot_key(&self) -> Option<u64> {
+        None
+    }
+
+    /// The legal move of the position that a Polyglot entry's `raw` move encodes; `None` when none is (or for a
+    /// game without Polyglot books).
+    fn polyglot_move(&self, _raw: u16) -> Option<Self::Move> {
+        None
+    }
+
     /// The record of one game as PGN text: `tags` (the runner's roster and `Termination`), the start position
     /// where the game needs it (`SetUp`, `FEN`, `Variant`), the movetext with an optional comment per move and
     /// the result.

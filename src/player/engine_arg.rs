@@ -21,7 +21,7 @@
 //! shell syntax to hold commas: `option.SyzygyPath="/a,/b"`, `cmd="/opt/my engine/bin"`,
 //! `args="--threads 1 'a b'"` ([`KeyValues::parse_quoted`]).
 
-use super::plan::{EngineBuild, EnginePlan, UciPlan, absolute};
+use super::plan::{BookPlan, EngineBuild, EnginePlan, UciPlan, absolute};
 use super::spec::{EngineSpec, MoveLimit, Origin};
 use super::timecontrol::TimeControl;
 use super::uci::UciEngine;
@@ -54,7 +54,7 @@ pub fn bad_engine_name(name: &str) -> Option<&'static str> {
 }
 
 /// The keys of `--engine`.
-pub const ENGINE_KEYS: [&str; 14] = [
+pub const ENGINE_KEYS: [&str; 16] = [
     "name",
     "bench",
     "config",
@@ -68,17 +68,19 @@ pub const ENGINE_KEYS: [&str; 14] = [
     "nodes",
     "depth",
     "timemargin",
+    "book",
+    "bookdepth",
     "option.*",
 ];
 
 /// The keys of `--engine` and `--each` whose values may be quoted in shell syntax, so that they can hold `,`
 /// (`option.SyzygyPath="/a,/b"`, `cmd="/opt/my engine/bin"`, `args="--threads 1 'a b'"`); the other values
 /// (the name, the limits) are taken as written.
-pub const QUOTED_KEYS: [&str; 5] = ["config", "cmd", "args", "dir", "option.*"];
+pub const QUOTED_KEYS: [&str; 6] = ["config", "cmd", "args", "dir", "book", "option.*"];
 
 /// The keys of `--each`: those of `--engine` but `name`, `config` and `cmd`.
-pub const EACH_KEYS: [&str; 10] =
-    ["args", "dir", "proto", "restart", "tc", "st", "nodes", "depth", "timemargin", "option.*"];
+pub const EACH_KEYS: [&str; 12] =
+    ["args", "dir", "proto", "restart", "tc", "st", "nodes", "depth", "timemargin", "book", "bookdepth", "option.*"];
 
 /// Why an `--engine` (or `--each`) value cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -164,6 +166,22 @@ pub enum EngineArgError {
         /// Its command line.
         cmd: String,
     },
+    /// `book=` in a game without Polyglot books.
+    #[error("{name}: book=: Polyglot books are for chess, not {}", game.name())]
+    BookGame {
+        /// The engine's name.
+        name: String,
+        /// The game of the match.
+        game: GameKind,
+    },
+    /// A `book=` file that cannot be read or is not a Polyglot book.
+    #[error("{name}: book={reason}")]
+    Book {
+        /// The engine's name.
+        name: String,
+        /// The file and what is wrong.
+        reason: String,
+    },
     /// A name that would break PGN tags or the CSV (see [`bad_engine_name`]).
     #[error("{origin}: {reason}, got {}", crate::notation::quote::shown(.name))]
     BadName {
@@ -225,6 +243,7 @@ impl EachArgs {
             }
             on_off(kv, "restart")?;
             kv.words("args")?;
+            book_from(kv, None, Path::new(""))?;
         }
         Ok(EachArgs { kv })
     }
@@ -304,11 +323,12 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
     let (plan, read) = parse_plan(text, each, game, Path::new(""))?;
     match read {
         // The config file was read while parsing: its build is used rather than reading the file again.
-        Some(build) => Ok(EngineSpec {
+        Some(build) if plan.book.is_none() => Ok(EngineSpec {
             limit: plan.limit,
             bench: plan.bench,
             ..EngineSpec::from_build(&plan.name, build, Origin::Config(plan.source))
         }),
+        Some(_) => plan.load(game),
         None => plan.load(game),
     }
 }
@@ -417,7 +437,35 @@ fn parse_plan(
     };
     let limit = limit_from(&kv, shared)?;
     let bench = bench_signature(&kv)?;
-    Ok((EnginePlan { name, build, source, limit, bench }, read))
+    let book = book_from(&kv, each.kv.as_ref(), cwd)?;
+    Ok((EnginePlan { name, build, source, limit, bench, book }, read))
+}
+
+/// The book of `book=` and `bookdepth=` (full moves, at least 1; cutechess-cli's 1000 by default), the engine's
+/// own keys over `each`'s; the file made absolute against `cwd`.
+fn book_from(kv: &KeyValues, each: Option<&KeyValues>, cwd: &Path) -> Result<Option<BookPlan>, KeyValueError> {
+    let file = kv.text("book").or_else(|| each.and_then(|e| e.text("book")));
+    let depth_of = |kv: &KeyValues| -> Result<Option<usize>, KeyValueError> {
+        let mut kv = kv.clone();
+        let expected = "full moves played from the book, at least 1";
+        match kv.take::<usize>("bookdepth", expected)? {
+            Some(0) => Err(kv.bad_value("bookdepth", expected)),
+            depth => Ok(depth),
+        }
+    };
+    let depth = match depth_of(kv)? {
+        Some(depth) => Some(depth),
+        None => each.map(depth_of).transpose()?.flatten(),
+    };
+    match file {
+        Some("") => Err(kv.bad_value("book", "a Polyglot book file")),
+        Some(file) => Ok(Some(BookPlan {
+            file: absolute(Path::new(file), cwd),
+            depth_moves: depth.unwrap_or(super::book::DEFAULT_BOOK_DEPTH_MOVES),
+        })),
+        None if depth.is_some() => Err(kv.bad_value("bookdepth", "given with book=FILE")),
+        None => Ok(None),
+    }
 }
 
 /// The bench signature of `bench=N` (a whole number of nodes, at least 1), if given.

@@ -11,6 +11,7 @@
 //! - [`error`]: [`PlayerError`], why a player gave no move.
 
 pub mod bench;
+pub mod book;
 pub mod builtin;
 pub mod engine_arg;
 pub mod error;

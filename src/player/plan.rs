@@ -26,6 +26,19 @@ pub struct EnginePlan {
     /// The bench signature checked before the match (`bench=N`).
     #[serde(with = "crate::notation::wide::option", default, skip_serializing_if = "Option::is_none")]
     pub bench: Option<u64>,
+    /// The engine's own Polyglot book (`book=`, `bookdepth=`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book: Option<BookPlan>,
+}
+
+/// An engine's own Polyglot book as planned ([`super::book::EngineBook`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookPlan {
+    /// The book file (absolute).
+    pub file: PathBuf,
+    /// The most full moves of a game played from the book (`bookdepth=`).
+    pub depth_moves: usize,
 }
 
 /// What an entrant runs.
@@ -183,6 +196,14 @@ impl EnginePlan {
         };
         spec.limit = self.limit;
         spec.bench = self.bench;
+        if let Some(book) = &self.book {
+            if game != GameKind::Chess {
+                return Err(EngineArgError::BookGame { name: self.name.clone(), game });
+            }
+            let book = super::book::EngineBook::open(&book.file, book.depth_moves)
+                .map_err(|reason| EngineArgError::Book { name: self.name.clone(), reason })?;
+            spec.book = Some(std::sync::Arc::new(book));
+        }
         Ok(spec)
     }
 }

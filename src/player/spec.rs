@@ -133,6 +133,8 @@ pub struct EngineSpec {
     /// Check `bench` again at each worker's first start of this engine (`arbiter match --bench-check`), not only
     /// once before the match.
     pub bench_check: bool,
+    /// The engine's own Polyglot book (`book=`), read once and shared by every game slot.
+    pub book: Option<std::sync::Arc<super::book::EngineBook>>,
 }
 
 impl EngineSpec {
@@ -153,6 +155,7 @@ impl EngineSpec {
             limit: MoveLimit::default(),
             bench: None,
             bench_check: false,
+            book: None,
         }
     }
 
@@ -172,6 +175,7 @@ impl EngineSpec {
             limit: MoveLimit::default(),
             bench: None,
             bench_check: false,
+            book: None,
         }
     }
 

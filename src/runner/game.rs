@@ -7,6 +7,8 @@ use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
 use crate::tablebase::adjudicate::{TablebaseAdjudicator, TbVerdict};
+use crate::player::book::EngineBook;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -109,12 +111,16 @@ pub struct GameSettings {
     pub adjudication: AdjudicationRules,
     /// Tablebase adjudication (`--tb`), for a game whose positions have [`Game::piece_sets`].
     pub tablebase: Option<TablebaseAdjudicator>,
+    /// White's and Black's own Polyglot books (`book=` of their engine specs), if any.
+    pub books: [Option<Arc<EngineBook>>; 2],
+    /// The random number the book moves of this game are drawn from ([`EngineBook::move_for`]).
+    pub book_seed: u64,
 }
 
 impl GameSettings {
     /// Settings with the same move limit for both sides and no adjudication.
     pub fn with_limit(limit: MoveLimit) -> GameSettings {
-        GameSettings { limits: [limit; 2], adjudication: AdjudicationRules::default(), tablebase: None }
+        GameSettings { limits: [limit; 2], ..GameSettings::default() }
     }
 }
 
@@ -294,6 +300,19 @@ fn play_out<G: Game>(
         }
 
         let mover = game.mover();
+        // An engine's own book moves for it, off the clock (cutechess-cli's ChessGame::startTurn).
+        if let Some(m) = settings.books[mover.index()].as_ref().and_then(|b| b.move_for(game, settings.book_seed)) {
+            game.play(m);
+            comments.push("book".to_string());
+            adjudicated = adjudicator.record(PlayedMove {
+                mover,
+                score: None,
+                plies: game.plies(),
+                irreversible: game.halfmove_clock() == 0,
+            });
+            by_tables = settings.tablebase.as_ref().and_then(|tables| tables.verdict(&game.piece_sets()?));
+            continue;
+        }
         let limit = &settings.limits[mover.index()];
         let request = clocks.request(mover, limit);
         let asked = Instant::now();

@@ -78,6 +78,15 @@ pub fn load_game_openings<G: Game>(
     Ok(openings)
 }
 
+/// The `--openings` value that plays every game from the game's start position (cutechess-cli and fastchess
+/// without `-openings`), when no file of that name exists.
+pub const START_POSITION: &str = "startpos";
+
+/// Whether `file`, as given against `cwd`, names the start position ([`START_POSITION`]) rather than a file.
+pub fn is_start_position(file: &Path, cwd: &Path) -> bool {
+    file == Path::new(START_POSITION) && !cwd.join(START_POSITION).exists()
+}
+
 /// The most lines a match draws from a Polyglot book: pair `k` plays line `k` (in the opening order), and a
 /// longer match plays them again.
 pub const MAX_BOOK_LINES: usize = 20_000;
@@ -88,7 +97,8 @@ pub const DEFAULT_BOOK_DEPTH: usize = 2000;
 
 /// The openings of a match from `path` in `format` (detected when `None`): a Polyglot book gives `lines`
 /// lines of at most `depth` plies ([`DEFAULT_BOOK_DEPTH`] when `None`) drawn reproducibly from `seed`
-/// ([`Game::book_openings`]); an EPD or PGN file is read by [`load_game_openings`] with `plies`.
+/// ([`Game::book_openings`]); an EPD or PGN file is read by [`load_game_openings`] with `plies`; the path
+/// [`START_POSITION`] (relative, as [`is_start_position`] keeps it) is the game's start position alone.
 ///
 /// # Errors
 /// As [`load_game_openings`], and [`OpeningError::Book`] for a file that is not a usable Polyglot book.
@@ -101,6 +111,16 @@ pub fn load_match_openings<G: Game>(
     seed: u64,
     lines: usize,
 ) -> Result<Vec<Opening<G>>, OpeningError> {
+    if path == Path::new(START_POSITION) {
+        let file = START_POSITION.to_string();
+        if variant.is_chess960() {
+            let reason = "Chess960 games need openings (an EPD file of start positions)".to_string();
+            return Err(OpeningError::Book { file, reason });
+        }
+        let start = G::read_fen(&G::initial_fen(), false)
+            .map_err(|e| OpeningError::Book { file, reason: format!("the start position: {e}") })?;
+        return Ok(vec![Opening { start, moves: Vec::new(), line: 1 }]);
+    }
     let format = format
         .or_else(|| (OpeningFormat::detect(path, "") == OpeningFormat::Polyglot).then_some(OpeningFormat::Polyglot));
     if format != Some(OpeningFormat::Polyglot) {

@@ -364,7 +364,11 @@ impl<G: Game> MatchSpec<G> {
     /// The settings of a game between engines `white` and `black` (indices into `engines`): their own move
     /// limits and the match's adjudication.
     pub fn game_settings(&self, white: usize, black: usize) -> GameSettings {
-        GameSettings { limits: [self.engines[white].limit, self.engines[black].limit], ..self.settings.clone() }
+        GameSettings {
+            limits: [self.engines[white].limit, self.engines[black].limit],
+            books: [self.engines[white].book.clone(), self.engines[black].book.clone()],
+            ..self.settings.clone()
+        }
     }
 
     /// The number of worker threads: `concurrency`, but no more than the pairs to play (and at least 1).
@@ -823,7 +827,8 @@ fn worker<G: Game>(
             }
             let (white_player, black_player) = two_mut(&mut players, white, black);
             let opening = &spec.openings[pair.opening];
-            let settings = spec.game_settings(white, black);
+            let mut settings = spec.game_settings(white, black);
+            settings.book_seed = crate::chess::polyglot::splitmix(spec.seed ^ pair.index.wrapping_mul(2) ^ game as u64);
             let _ = sender.send(Event::Started { pair, game });
             let Some(record) = play_game_unless(white_player, black_player, opening, &settings, flags.abandon) else {
                 let _ = sender.send(Event::Abandoned);

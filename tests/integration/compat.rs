@@ -215,7 +215,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("cutechess", "-tournament knockout", "-tournament knockout: not supported by Arbiter"),
         ("cutechess", "-games 3", "3 games per encounter (-games x -rounds)"),
         ("cutechess", "-games 1 -rounds 5", "5 games per encounter"),
-        ("cutechess", "-each book=b.bin", "-each book: not supported: per-engine Polyglot books"),
+        ("cutechess", "-each book=b.bin", "/b.bin: cannot read"),
         ("fastchess", "-each proto=xboard", "expected uci (fastchess speaks UCI only)"),
         ("fastchess", "-log file=x.log", "-log: not supported by Arbiter"),
         ("fastchess", "-pgnout file=x.pgn notation=lan", "notation=lan: Arbiter writes SAN only"),
@@ -231,7 +231,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
     }
     let out = Command::new(arbiter_bin()).args(["cutechess", "-engine", "cmd=x"]).current_dir(&dir).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("-openings is missing"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("cutechess-cli needs at least two -engine options"), "{}", text(&out.stderr));
     let out = Command::new(arbiter_bin()).args(["fastchess", "-version"]).output().unwrap();
     assert!(text(&out.stdout).starts_with("fastchess command line of arbiter "), "{}", text(&out.stdout));
     assert!(!dir.join("results").exists(), "nothing was played");
@@ -260,5 +260,42 @@ fn match_json_verdicts_and_exit_codes_for_scripts() {
         if !decision.is_empty() {
             assert!(json["sprt"].to_string().contains(decision), "{name}: {}", json["sprt"]);
         }
+    }
+}
+
+#[test]
+fn cutechess_engines_json_and_the_start_position_without_openings() {
+    let dir = scratch_in("compat", "engines-json");
+    let a = arbiter_bin();
+    // cutechess-cli's engines.json as its GUI saves it (EngineConfiguration::toVariant): options with their
+    // types, a timeoutScaleFactor of 1, an empty stderrFile.
+    let json = serde_json::json!([
+        {"name": "Fast", "command": format!("{a} uci"), "workingDirectory": dir, "protocol": "uci",
+         "stderrFile": "", "timeoutScaleFactor": 1.0,
+         "options": [{"name": "Hash", "type": "spin", "value": 16, "default": 16, "min": 1, "max": 1024}]},
+        {"name": "Slow", "command": format!("{a} uci"), "protocol": "uci"},
+        {"name": "Lies", "command": "x", "ponder": true}
+    ]);
+    std::fs::write(dir.join("engines.json"), serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let tool = link(&dir, "cutechess-cli");
+    let out = run_in(&dir, &tool, "-engines");
+    assert_eq!(text(&out.stdout), "Fast\nSlow\nLies\n");
+    let out = run_in(&dir, &tool, "-engine conf=Fast -engine conf=Slow nodes=200 -each nodes=300 -games 2 -rounds 2");
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    let run = run_folder(&dir);
+    let rows = games(&run);
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r.1 == 0), "one opening: the start position");
+    let csv = std::fs::read_to_string(run.join("games.csv")).unwrap();
+    assert_eq!(csv.matches(",rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").count(), 4, "{csv}");
+    let plan = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    assert!(plan.contains("Hash") && plan.contains("nodes = 300"), "the entry's options, -each last: {plan}");
+    for (line, message) in [
+        ("-engine conf=Nope -engine conf=Slow -each nodes=1 -games 2", "has no engine of that name (it has: Fast, Slow, Lies)"),
+        ("-engine conf=Lies -engine conf=Slow -each nodes=1 -games 2", "ponder: not supported"),
+    ] {
+        let out = run_in(&dir, &tool, line);
+        assert_eq!(out.status.code(), Some(2), "{line}");
+        assert!(text(&out.stderr).contains(message), "{line}: {}", text(&out.stderr));
     }
 }

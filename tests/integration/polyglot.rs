@@ -281,3 +281,62 @@ fn opening_files_as_people_have_them_are_read() {
         }
     }
 }
+
+#[test]
+fn an_engines_own_book_moves_for_it_up_to_its_depth_and_replays_by_seed() {
+    let dir = scratch("engine-book");
+    let bin = dir.join("own.bin");
+    make_book(GAMES, &bin, &["-max-ply", "16", "-min-game", "2"]);
+    let book = Book::from_bytes(&std::fs::read(&bin).unwrap()).unwrap();
+    let play = |name: &str| {
+        let out = dir.join(name);
+        let seed_spec = format!("name=seed,book={},bookdepth=3", bin.display());
+        let args = ["match", "--engine", &seed_spec, "--engine", "name=nomob", "--openings", "startpos"];
+        let rest = ["--games", "6", "--nodes", "300", "--concurrency", "2", "--out", out.to_str().unwrap()];
+        arbiter_ok(&[&args[..], &rest[..]].concat());
+        python(&[CHECK_PGN, out.join("games.pgn").to_str().unwrap()]);
+        std::fs::read_to_string(out.join("games.pgn")).unwrap()
+    };
+    let pgn = play("a");
+    let sorted = |pgn: &str| {
+        let mut games: Vec<String> = pgn.split("[Event ").map(String::from).collect();
+        games.sort();
+        games
+    };
+    assert!(sorted(&pgn) == sorted(&play("b")), "the same games again (the book moves are drawn by --seed)");
+    let mut from_book = 0;
+    for game in pgn.split("[Event ").skip(1) {
+        let seed_white = game.contains("[White \"seed\"]");
+        assert!(!game.contains("[FEN "), "from the start position: {game}");
+        let movetext = game.split("\n\n").nth(1).unwrap();
+        let words: Vec<&str> = movetext.split_whitespace().filter(|w| !w.ends_with('.')).collect();
+        let mut position = Position::startpos();
+        let mut ply = 0;
+        let mut i = 0;
+        while i + 1 < words.len() && !words[i].contains('-') && words[i] != "*" {
+            let san = words[i];
+            let comment = words[i + 1];
+            let m = arbiter::chess::parse_san(&position, san).unwrap_or_else(|e| panic!("{san}: {e}"));
+            let seed_moves = (ply % 2 == 0) == seed_white;
+            let in_book = book.moves(&position).unwrap();
+            if comment == "{book}" {
+                assert!(seed_moves && ply < 6, "only seed's first 3 moves come from its book: ply {ply} {game}");
+                assert!(in_book.iter().any(|&(b, w)| b == m && w > 0), "{san} is a book move");
+                from_book += 1;
+            } else if seed_moves && ply < 6 {
+                assert!(in_book.iter().all(|&(_, w)| w == 0), "ply {ply}: the book had a move: {game}");
+            }
+            let mut game = arbiter::chess::ChessGame::new(position.clone());
+            game.play(m);
+            position = game.position().clone();
+            ply += 1;
+            // The comment may run over several words ({+0.31/7 0.01s}).
+            i += 1;
+            while !words[i].ends_with('}') {
+                i += 1;
+            }
+            i += 1;
+        }
+    }
+    assert!(from_book >= 3, "seed played its book's moves: {from_book}");
+}

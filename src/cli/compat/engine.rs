@@ -1,20 +1,18 @@
 //! `-engine` and `-each` of cutechess-cli and fastchess, as an `arbiter match --engine` spec.
 
 use super::Tool;
+use super::engines_json;
 use super::words::Pair;
 
 /// Engine keys that both tools have and Arbiter refuses, with the reason.
-const REFUSED_KEYS: [(&str, &str); 10] = [
-    ("conf", "Arbiter does not read cutechess's engines.json; give cmd= (and name=, dir=, option.X=) instead"),
+const REFUSED_KEYS: [(&str, &str); 7] = [
     ("initstr", "Arbiter sends no text of the user's at an engine's start"),
     ("stderr", "Arbiter does not redirect an engine's standard error to a file"),
-    ("book", "per-engine Polyglot books are not supported; give the book to -openings file=B.bin format=polyglot"),
-    ("bookdepth", "per-engine Polyglot books are not supported; give depth= to -openings with the book"),
     ("whitepov", "Arbiter takes UCI scores from the side to move and does not invert them"),
     ("ponder", "Arbiter does not let engines ponder"),
     ("tscale", "Arbiter's engine timeouts are set by -startup-ms and -ping-ms"),
     ("trust", "Arbiter validates every game end itself; engines do not claim results"),
-    ("debug", "Arbiter does not log engine input and output yet"),
+    ("debug", "give --log FILE to arbiter match for every engine's input and output"),
 ];
 
 /// Quotes `value` as a shell word when it needs it (a comma, a space, a quote), for the keys of an Arbiter
@@ -33,6 +31,10 @@ pub fn engine_spec(tool: Tool, own: &[Pair], each: &[Pair]) -> Result<String, St
     let mut args: Vec<String> = Vec::new();
     let mut cmd: Option<String> = None;
     let mut name: Option<String> = None;
+    let (own, each) = match tool {
+        Tool::Cutechess => (engines_json::expand("-engine", own)?, engines_json::expand("-each", each)?),
+        Tool::Fastchess => (own.to_vec(), each.to_vec()),
+    };
     let set = |fields: &mut Vec<(String, String)>, key: &str, value: String| {
         fields.retain(|(k, _)| k != key);
         fields.push((key.to_string(), value));
@@ -59,7 +61,8 @@ pub fn engine_spec(tool: Tool, own: &[Pair], each: &[Pair]) -> Result<String, St
             "tc" if pair.value.starts_with("hg") => {
                 return Err(format!("{option} tc={}: hourglass time controls are not supported", pair.value));
             }
-            "tc" | "st" | "nodes" | "timemargin" => set(&mut fields, key, pair.value.clone()),
+            "tc" | "st" | "nodes" | "timemargin" | "bookdepth" => set(&mut fields, key, pair.value.clone()),
+            "book" => set(&mut fields, "book", quoted(&pair.value)?),
             "depth" | "plies" => set(&mut fields, "depth", pair.value.clone()),
             "proto" => match pair.value.as_str() {
                 "uci" => fields.retain(|(k, _)| k != "proto"),
@@ -141,8 +144,10 @@ mod tests {
             engine_spec(Tool::Fastchess, &p("cmd=x plies=7 tc=inf"), &[]).unwrap(),
             "name=x,cmd=x,depth=7,tc=inf"
         );
-        let err = engine_spec(Tool::Cutechess, &p("cmd=x book=b.bin"), &[]).unwrap_err();
-        assert!(err.starts_with("-engine book: not supported: per-engine Polyglot"), "{err}");
+        assert_eq!(
+            engine_spec(Tool::Cutechess, &p("cmd=x book=my,b.bin bookdepth=4"), &[]).unwrap(),
+            "name=x,cmd=x,book='my,b.bin',bookdepth=4"
+        );
         assert_eq!(
             engine_spec(Tool::Fastchess, &p("cmd=x proto=xboard"), &[]).unwrap_err(),
             "-engine proto=xboard: expected uci (fastchess speaks UCI only)"

@@ -9,6 +9,7 @@
 //! has the table of every option of both tools.
 
 mod engine;
+mod engines_json;
 mod output;
 mod translate;
 pub mod words;
@@ -80,6 +81,12 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
     }
     if options.iter().any(|o| o.name == "version") {
         output::print_line(&format!("{} command line of arbiter {}", tool.program(), env!("CARGO_PKG_VERSION")));
+        return Ok(0);
+    }
+    if tool == Tool::Cutechess && options.iter().any(|o| o.name == "engines") {
+        for name in engines_json::names().map_err(input)? {
+            output::print_line(&name);
+        }
         return Ok(0);
     }
     let translation = translate::translate(tool, &options).map_err(input)?;

@@ -33,8 +33,7 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 11] = [
-    ("engines", "Arbiter does not read cutechess's engines.json"),
+const REFUSED: [(&str, &str); 10] = [
     ("quick", "give the engines, -openings and -each tc= in full"),
     ("debug", "Arbiter does not print engine input and output"),
     ("log", "Arbiter writes no engine log yet (each failure's last engine lines are in match.log)"),
@@ -270,9 +269,8 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
         }
     }
     if !openings {
-        return Err("-openings is missing: Arbiter plays every game pair from an opening (for the start position \
-                    only, give an EPD file holding it, such as `-openings file=start.epd format=epd`)"
-            .to_string());
+        // Both tools play every game from the start position without -openings.
+        push(&mut args, "openings", Some(arbiter::runner::START_POSITION.to_string()));
     }
     if engines.len() < 2 {
         return Err(format!("{} needs at least two -engine options", tool.program()));

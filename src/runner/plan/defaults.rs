@@ -12,7 +12,7 @@ use crate::games::GameKind;
 use crate::player::MoveLimit;
 use crate::player::plan::{EngineBuild, EnginePlan, absolute};
 use crate::runner::adjudication::AdjudicationRules;
-use crate::runner::openings::OpeningsOption;
+use crate::runner::openings::{OpeningsOption, is_start_position};
 use crate::runner::scheduler::{MatchLength, Tournament};
 use std::path::{Path, PathBuf};
 
@@ -89,6 +89,7 @@ pub fn default_engines(game: GameKind) -> Vec<EnginePlan> {
             source: "built-in".to_string(),
             limit: MoveLimit::default(),
             bench: None,
+            book: None,
         })
         .collect()
 }
@@ -152,7 +153,7 @@ impl MatchPlan {
             variant: Variant::Standard,
             engines,
             openings: OpeningsPlan {
-                file: absolute(&book.file, cwd),
+                file: if is_start_position(&book.file, cwd) { book.file.clone() } else { absolute(&book.file, cwd) },
                 shown: book.file.display().to_string(),
                 format: book.format,
                 order: book.order.unwrap_or_default(),

@@ -625,6 +625,7 @@ impl MatchPlan {
                 limits: Default::default(),
                 adjudication: self.adjudication,
                 tablebase: self.tablebase.as_ref().map(TablebasePlan::open).transpose()?,
+                ..Default::default()
             },
             recover: self.recover,
             sprt: self.sprt.as_ref().map(SprtPlan::spec).transpose()?,
