@@ -245,6 +245,12 @@ pub struct MatchArgs {
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
 
+    /// Play the whole match of FILE, a TOML plan in the form a run folder records it: a run folder's run.toml
+    /// (to repeat or edit a run), or its [plan] keys alone. The run gets a new folder under the plan's results
+    /// folder (or --out); only --out, --concurrency, --recover, --format and --verdict-exit may be given too.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub config: Option<PathBuf>,
+
     /// Play shard I of N (1-based: 1/8 to 8/8): the game pairs k (0-based) with k mod N = I-1. Needs a fixed
     /// length (--games or --rounds). With --sprt, the shards of one run (sibling folders `RUN/shard-I`) take the SPRT
     /// together over all their pairs and all stop when it decides (RUN/decision.toml). Combine the shards with

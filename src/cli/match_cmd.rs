@@ -19,6 +19,8 @@ pub use super::EXIT_INTERRUPTED;
 use super::progress::MatchProgress;
 use super::{Failure, exit_code, install_interrupt_handler};
 use arbiter::runner::run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver};
+use arbiter::runner::MatchPlan;
+use arbiter::runner::rundir::runfile::RunFile;
 use std::sync::atomic::AtomicBool;
 
 pub use super::match_plan::MatchArgs;
@@ -27,6 +29,9 @@ use super::match_plan::plan_of;
 /// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
 /// in its `run.toml`; `--format` and `--verdict-exit` only shape what is printed and the exit code.
 pub const RESUME_FLAGS: [&str; 5] = ["resume", "concurrency", "recover", "format", "verdict-exit"];
+
+/// The flags that `--config FILE` takes beside the plan of its file.
+pub const CONFIG_FLAGS: [&str; 6] = ["config", "out", "concurrency", "recover", "format", "verdict-exit"];
 
 /// The parser of `arbiter match` arguments on their own (without the program and subcommand names), as
 /// main's parser reads them.
@@ -141,7 +146,10 @@ pub(crate) fn play(
             arbiter::runner::rundir::resume::resume(dir, overrides, observer, interrupt)
         }
         None => {
-            let plan = plan_of(&args)?;
+            let plan = match &args.config {
+                Some(file) => config_plan(file, &args, given)?,
+                None => plan_of(&args)?,
+            };
             arbiter::runner::run::run(&plan, observer, interrupt)
         }
     };
@@ -191,6 +199,27 @@ pub(crate) fn play(
             Ok(0)
         }
     }
+}
+
+/// The plan of `--config FILE` ([`RunFile::read_plan`]) with the flags it takes ([`CONFIG_FLAGS`]): a new run
+/// folder (`--out`, else one under the plan's results folder), `--concurrency`, `--recover`.
+fn config_plan(file: &std::path::Path, args: &MatchArgs, given: &clap::ArgMatches) -> Result<MatchPlan, Failure> {
+    let refused = super::flags_given_except(given, &match_command(), &CONFIG_FLAGS);
+    if !refused.is_empty() {
+        return Err(Failure::Input(anyhow::anyhow!(
+            "--config: {} cannot be given with --config: the plan is the file's (edit it there; only --out, \
+             --concurrency, --recover, --format and --verdict-exit may be given too)",
+            refused.join(", ")
+        )));
+    }
+    let mut plan = RunFile::read_plan(file).map_err(|e| Failure::Input(anyhow::anyhow!("--config: {e}")))?;
+    let cwd = arbiter::runner::plan::working_directory().map_err(|e| Failure::System(e.into()))?;
+    plan.output.out = args.out.as_deref().map(|out| arbiter::runner::plan::absolute(out, &cwd));
+    if args.concurrency.is_some() {
+        plan.concurrency = args.concurrency;
+    }
+    plan.recover |= args.recover;
+    Ok(plan)
 }
 
 #[cfg(test)]

@@ -291,3 +291,30 @@ fn damaged_files_are_quoted_with_invisible_characters_escaped_and_cut_short() {
         assert!(stderr.contains(" more bytes)") && stderr.len() < 2000, "{}", &stderr[..stderr.len().min(2000)]);
     }
 }
+
+#[test]
+fn a_run_is_repeated_and_edited_from_its_plan_file() {
+    let dir = scratch("config");
+    let first = dir.join("first");
+    arbiter_exits(0, &match_into(&first));
+    // The run folder's run.toml as it is: the same games again, in a new folder.
+    let again = dir.join("again");
+    arbiter_exits(0, &["match", "--config", path_str(&first.join("run.toml")), "--out", path_str(&again)]);
+    assert_eq!(sorted_rows(&again), sorted_rows(&first), "the plan plays the same games");
+    // Its [plan] keys alone at the top level, edited by hand: two more games.
+    let run = std::fs::read_to_string(first.join("run.toml")).unwrap();
+    let plan = run.split_once("[plan]\n").unwrap().1.replace("[plan.", "[").replace("[[plan.", "[[");
+    let games = RunFile::read(&first.join("run.toml")).unwrap().plan.length;
+    let arbiter::runner::MatchLength::Games(n) = games else { panic!("{games:?}") };
+    let edited = dir.join("edited.toml");
+    std::fs::write(&edited, plan.replace(&format!("games = {n}\n"), &format!("games = {}\n", n + 2))).unwrap();
+    let out = dir.join("edited");
+    arbiter_exits(0, &["match", "--config", path_str(&edited), "--out", path_str(&out), "--concurrency", "1"]);
+    assert_eq!(sorted_rows(&out).len(), sorted_rows(&first).len() + 2);
+    // The plan is the file's: other flags are refused, a bad key is named with its line.
+    let stderr = arbiter_exits(2, &["match", "--config", path_str(&edited), "--games", "4"]);
+    assert!(stderr.contains("--games cannot be given with --config"), "{stderr}");
+    std::fs::write(&edited, format!("{plan}colour = 1\n")).unwrap();
+    let stderr = arbiter_exits(2, &["match", "--config", path_str(&edited)]);
+    assert!(stderr.contains("edited.toml") && stderr.contains("unknown field `colour`"), "{stderr}");
+}

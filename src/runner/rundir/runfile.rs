@@ -282,30 +282,15 @@ impl RunFile {
     /// [`RunFileError::Read`] when it cannot be read, [`RunFileError::Old`] for a file of arbiter 0.1,
     /// [`RunFileError::Format`] when it is not TOML of this format (a missing or unknown key, another version).
     pub fn read(path: &Path) -> Result<RunFile, RunFileError> {
+        let (text, table) = read_table(path)?;
+        RunFile::of_table(path, &text, &table)
+    }
+
+    /// The run file of `text` (read from `path`), whose TOML is `table`.
+    fn of_table(path: &Path, text: &str, table: &toml::Table) -> Result<RunFile, RunFileError> {
         let shown = path.display().to_string();
         let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
-        // Only a regular file of a plausible size: a FIFO would block the read, a huge file fill the memory.
-        let meta = std::fs::metadata(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
-        if !meta.is_file() {
-            return Err(format("not a regular file".to_string()));
-        }
-        if meta.len() > MAX_RUN_FILE_BYTES {
-            return Err(format(format!(
-                "{} bytes; a run file holds at most {MAX_RUN_FILE_BYTES} (a plan, not data)",
-                meta.len()
-            )));
-        }
-        let text =
-            std::fs::read_to_string(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
-        let syntax = |e: toml::de::Error| {
-            // The line the parser stopped at, quoted as other damaged files are (escaped, cut short).
-            let at = e.span().map_or(0, |span| span.start.min(text.len()));
-            let line = text[..text.floor_char_boundary(at)].matches('\n').count() + 1;
-            let shown = text.split('\n').nth(line - 1).map_or_else(String::new, |l| format!(" ({})", quote_shown(l)));
-            format(format!("line {line}{shown}: {}", e.message()))
-        };
         // The version first, so that another version is named as such rather than as a missing key.
-        let table: toml::Table = toml::from_str(&text).map_err(syntax)?;
         let arbiter = table.get("arbiter").and_then(toml::Value::as_str).unwrap_or("0.1").to_string();
         let version = match table.get("version") {
             None => return Err(format("missing key `version`".to_string())),
@@ -322,11 +307,57 @@ impl RunFile {
                  {arbiter})"
             )));
         }
-        let run: RunFile = toml::from_str(&text).map_err(syntax)?;
+        let run: RunFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
         // The plan's own checks, so that a hand-edited value is named here, in its file, not as a flag.
         run.plan.validate().map_err(|e| format(format!("[plan]: {e}")))?;
         Ok(run)
     }
+
+    /// The match of a plan file (`arbiter match --config FILE`): a run folder's `run.toml` as it is (its
+    /// fingerprint is not checked: the plan is played as a new run), or the `[plan]` table's keys alone at the
+    /// top level, written or edited by hand.
+    ///
+    /// # Errors
+    /// As [`RunFile::read`], the file and line named.
+    pub fn read_plan(path: &Path) -> Result<MatchPlan, RunFileError> {
+        let (text, table) = read_table(path)?;
+        if table.contains_key("plan") || table.contains_key("version") {
+            return Ok(RunFile::of_table(path, &text, &table)?.plan);
+        }
+        let plan: MatchPlan = toml::from_str(&text).map_err(|e| syntax_error(path, &text, &e))?;
+        let format = |reason: String| RunFileError::Format { path: path.display().to_string(), reason };
+        plan.validate().map_err(|e| format(e.to_string()))?;
+        Ok(plan)
+    }
+}
+
+/// The text of the TOML file at `path` (a regular file of at most [`MAX_RUN_FILE_BYTES`]) and its table.
+fn read_table(path: &Path) -> Result<(String, toml::Table), RunFileError> {
+    let shown = path.display().to_string();
+    let format = |reason: String| RunFileError::Format { path: shown.clone(), reason };
+    // Only a regular file of a plausible size: a FIFO would block the read, a huge file fill the memory.
+    let meta = std::fs::metadata(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
+    if !meta.is_file() {
+        return Err(format("not a regular file".to_string()));
+    }
+    if meta.len() > MAX_RUN_FILE_BYTES {
+        return Err(format(format!(
+            "{} bytes; a run file holds at most {MAX_RUN_FILE_BYTES} (a plan, not data)",
+            meta.len()
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(|reason| RunFileError::Read { path: shown.clone(), reason })?;
+    let table: toml::Table = toml::from_str(&text).map_err(|e| syntax_error(path, &text, &e))?;
+    Ok((text, table))
+}
+
+/// A TOML error of `text` (read from `path`) with the line the parser stopped at, quoted as other damaged files
+/// are (escaped, cut short).
+fn syntax_error(path: &Path, text: &str, e: &toml::de::Error) -> RunFileError {
+    let at = e.span().map_or(0, |span| span.start.min(text.len()));
+    let line = text[..text.floor_char_boundary(at)].matches('\n').count() + 1;
+    let shown = text.split('\n').nth(line - 1).map_or_else(String::new, |l| format!(" ({})", quote_shown(l)));
+    RunFileError::Format { path: path.display().to_string(), reason: format!("line {line}{shown}: {}", e.message()) }
 }
 
 /// The largest `run.toml` read, in bytes (4 MiB): a plan with many engines and options is a few kilobytes.
