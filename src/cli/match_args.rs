@@ -94,6 +94,16 @@ pub struct MatchArgs {
     #[arg(value_parser = crate::cli::args::timeout_ms, long, value_name = "MS", default_value_t = arbiter::player::uci::DEFAULT_STALL_TIMEOUT_MS)]
     pub stall_timeout_ms: u64,
 
+    /// Write every line sent to and read from every engine to FILE (`-` for standard output), each stamped with
+    /// the seconds since the start, the game number and the engine's name and process id (`>` sent, `<` its
+    /// stdout, `!` its stderr), flushed at once; at most --log-limit bytes.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    /// The most bytes --log writes; a last line then says the bound was reached.
+    #[arg(long, value_name = "BYTES", default_value_t = arbiter::uci::log::DEFAULT_MAX_BYTES, requires = "log")]
+    pub log_limit: u64,
+
     /// Opening file: EPD (one position per line) or PGN (see --plies), as a plain path or in cutechess form
     /// `file=PATH[,format=epd|pgn][,order=random|sequential][,plies=N][,start=N]` (`start`: the 1-based number
     /// of the first opening played in the playing order; the openings before it are played last when the

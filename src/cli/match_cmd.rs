@@ -28,10 +28,12 @@ use super::match_plan::plan_of;
 
 /// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
 /// in its `run.toml`; `--format` and `--verdict-exit` only shape what is printed and the exit code.
-pub const RESUME_FLAGS: [&str; 5] = ["resume", "concurrency", "recover", "format", "verdict-exit"];
+pub const RESUME_FLAGS: [&str; 7] =
+    ["resume", "concurrency", "recover", "format", "verdict-exit", "log", "log-limit"];
 
 /// The flags that `--config FILE` takes beside the plan of its file.
-pub const CONFIG_FLAGS: [&str; 6] = ["config", "out", "concurrency", "recover", "format", "verdict-exit"];
+pub const CONFIG_FLAGS: [&str; 8] =
+    ["config", "out", "concurrency", "recover", "format", "verdict-exit", "log", "log-limit"];
 
 /// The parser of `arbiter match` arguments on their own (without the program and subcommand names), as
 /// main's parser reads them.
@@ -132,6 +134,10 @@ pub(crate) fn play(
     report: &mut dyn FnMut(&MatchRun),
     interrupt: &AtomicBool,
 ) -> Result<i32, Failure> {
+    if let Some(file) = &args.log {
+        arbiter::uci::log::install(file, args.log_limit)
+            .map_err(|e| Failure::Input(anyhow::anyhow!("--log {}: cannot write: {e}", file.display())))?;
+    }
     let ended = match &args.resume {
         Some(dir) => {
             let refused = flags_refused_with_resume(given);

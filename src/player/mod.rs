@@ -196,6 +196,12 @@ pub trait Player<G: Game = chess::ChessGame>: Send {
     /// chess engine ends its search (the Xiangqi one finishes it); the runner then abandons the game.
     fn set_cancel(&mut self, _flag: Arc<AtomicBool>) {}
 
+    /// An external engine's last output lines (stdout and stderr), oldest first, for the record of a game it
+    /// lost by an illegal move; empty for a built-in engine (the default).
+    fn last_lines(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The principal variation of the last [`Player::go`], starting with the move it returned: the built-in
     /// engine's PV, or the moves of an external engine's last `info ... pv` line (of `multipv 1`), read up to
     /// the first move that is not legal and at most [`MAX_PV_PLIES`] long. Empty when the player gave none

@@ -360,7 +360,7 @@ impl<G: Game> UciPlayer<G> {
         self.chess960 = false;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = spawn_engine(engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
+        let mut process = spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
         process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;
@@ -422,8 +422,13 @@ impl<G: Game> UciPlayer<G> {
 
 /// Starts `engine`'s program in its folder, watching `cancel` while it waits ([`EngineProcess::spawn`]); for
 /// the UCI and the xboard player alike.
-pub(super) fn spawn_engine(engine: &UciEngine, cancel: Option<&Arc<AtomicBool>>) -> Result<EngineProcess, UciError> {
+pub(super) fn spawn_engine(
+    name: &str,
+    engine: &UciEngine,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<EngineProcess, UciError> {
     let mut process = EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref())?;
+    process.set_log_name(name);
     if let Some(flag) = cancel {
         process.set_cancel(Arc::clone(flag));
     }
@@ -540,6 +545,10 @@ impl<G: Game> Player<G> for UciPlayer<G> {
 
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+
+    fn last_lines(&self) -> Vec<String> {
+        self.process.as_ref().map(EngineProcess::last_lines).unwrap_or_default()
     }
 
     fn set_cancel(&mut self, flag: Arc<AtomicBool>) {

@@ -142,7 +142,7 @@ impl<G: Game> XboardPlayer<G> {
         self.sent = None;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = spawn_engine(engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
+        let mut process = spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let with_lines = |e: UciError, p: &EngineProcess| format!("{e}; last lines: {:?}", p.last_lines());
         process
             .send("xboard")
@@ -464,6 +464,10 @@ impl<G: Game> Player<G> for XboardPlayer<G> {
 
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+
+    fn last_lines(&self) -> Vec<String> {
+        self.process.as_ref().map(EngineProcess::last_lines).unwrap_or_default()
     }
 
     fn set_cancel(&mut self, flag: Arc<AtomicBool>) {

@@ -333,7 +333,12 @@ fn play_out<G: Game>(
             // `Game::play` changed nothing: the position is the one the move was meant for.
             let text = game.move_text(answer.mv);
             let fen = game.fen();
-            let note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
+            let mut note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
+            let last = players[mover.index()].last_lines();
+            if !last.is_empty() {
+                let quoted: Vec<String> = last.iter().map(|l| crate::notation::quote::shown(l)).collect();
+                note.push_str(&format!("; last lines: [{}]", quoted.join(", ")));
+            }
             return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
         // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth

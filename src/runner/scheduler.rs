@@ -830,6 +830,7 @@ fn worker<G: Game>(
             let mut settings = spec.game_settings(white, black);
             settings.book_seed = crate::chess::polyglot::splitmix(spec.seed ^ pair.index.wrapping_mul(2) ^ game as u64);
             let _ = sender.send(Event::Started { pair, game });
+            crate::uci::log::set_game(pair.game_number(game) + 1);
             let Some(record) = play_game_unless(white_player, black_player, opening, &settings, flags.abandon) else {
                 let _ = sender.send(Event::Abandoned);
                 return;

@@ -4,6 +4,7 @@
 //! what the engine prints. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
 use super::group;
+use super::log::LogTag;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -133,11 +134,14 @@ enum Output {
 }
 
 /// The stdout reader: lines into `tx` until the output ends or nobody listens.
-fn read_stdout(stdout: impl std::io::Read, tx: SyncSender<Output>, counted: Arc<AtomicU64>) {
+fn read_stdout(stdout: impl std::io::Read, tx: SyncSender<Output>, counted: Arc<AtomicU64>, log: Option<Arc<LogTag>>) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     while let Ok(Some(read)) = read_line_bounded(&mut reader, &mut buf, &counted) {
         let text = decode_line(&buf);
+        if let Some(log) = &log {
+            log.read('<', &text);
+        }
         let sent = match read {
             LineRead::Line => tx.send(Output::Line(text)),
             LineRead::TooLong => {
@@ -158,11 +162,20 @@ fn read_stdout(stdout: impl std::io::Read, tx: SyncSender<Output>, counted: Arc<
 
 /// The stderr reader: every line into the ring of last lines (cut at [`MAX_LINE_BYTES`]), until the output
 /// ends; stderr is always drained, so an engine never blocks on it.
-fn read_stderr(stderr: impl std::io::Read, last: Arc<Mutex<VecDeque<String>>>, counted: Arc<AtomicU64>) {
+fn read_stderr(
+    stderr: impl std::io::Read,
+    last: Arc<Mutex<VecDeque<String>>>,
+    counted: Arc<AtomicU64>,
+    log: Option<Arc<LogTag>>,
+) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
     while let Ok(Some(read)) = read_line_bounded(&mut reader, &mut buf, &counted) {
-        let mut text = format!("stderr: {}", decode_line(&buf));
+        let line = decode_line(&buf);
+        if let Some(log) = &log {
+            log.read('!', &line);
+        }
+        let mut text = format!("stderr: {line}");
         if read == LineRead::TooLong {
             text.push_str(&format!(" [cut at {MAX_LINE_BYTES} bytes]"));
             if skip_line(&mut reader, &counted).is_err() {
@@ -271,6 +284,8 @@ pub struct EngineProcess {
     stderr_reader: Option<std::thread::JoinHandle<()>>,
     /// When set, a wait for a reply sends `stop` and returns [`UciError::Cancelled`].
     cancel: Option<Arc<AtomicBool>>,
+    /// The tag of this process's lines in the engine I/O log, when one is open ([`super::log`]).
+    log: Option<Arc<LogTag>>,
 }
 
 /// Appends `line` to the ring of last lines.
@@ -330,9 +345,11 @@ impl EngineProcess {
         let bytes_read = Arc::new(AtomicU64::new(0));
         let (tx, rx) = sync_channel(CHANNEL_LINES);
         let counted = Arc::clone(&bytes_read);
-        std::thread::spawn(move || read_stdout(stdout, tx, counted));
-        let (stderr_last, counted) = (Arc::clone(&last), Arc::clone(&bytes_read));
-        let stderr_reader = std::thread::spawn(move || read_stderr(stderr, stderr_last, counted));
+        let log = LogTag::new(cmd, child.id());
+        let stdout_log = log.clone();
+        std::thread::spawn(move || read_stdout(stdout, tx, counted, stdout_log));
+        let (stderr_last, counted, stderr_log) = (Arc::clone(&last), Arc::clone(&bytes_read), log.clone());
+        let stderr_reader = std::thread::spawn(move || read_stderr(stderr, stderr_last, counted, stderr_log));
         Ok(EngineProcess {
             cmd: cmd.to_string(),
             child,
@@ -343,7 +360,15 @@ impl EngineProcess {
             bytes_read,
             stderr_reader: Some(stderr_reader),
             cancel: None,
+            log,
         })
+    }
+
+    /// Names the engine in the engine I/O log (the player's name rather than its program's).
+    pub fn set_log_name(&self, name: &str) {
+        if let Some(log) = &self.log {
+            log.set_name(name);
+        }
     }
 
     /// Makes every later wait for a reply watch `flag`: once it is set, the engine is sent `stop` and the wait
@@ -395,6 +420,9 @@ impl EngineProcess {
     pub fn send(&mut self, line: &str) -> Result<(), UciError> {
         if !is_sendable(line) {
             return Err(UciError::BadCommand { cmd: self.cmd.clone(), line: line.to_string() });
+        }
+        if let Some(log) = &self.log {
+            log.sent(line);
         }
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())

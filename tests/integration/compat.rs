@@ -209,7 +209,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
     let book = format!("-openings file={SHARED}/suites/openings/2moves_v1.epd format=epd");
     let base = format!("-engine cmd=x name=a -engine cmd=y name=b -each nodes=10 -games 2 {book}");
     for (tool, extra, message) in [
-        ("cutechess", "-debug", "-debug: not supported by Arbiter"),
+        ("cutechess", "-debug yes", "-debug: takes no value, got yes"),
         ("cutechess", "-frobnicate 3", "-frobnicate: unknown option of cutechess-cli"),
         ("cutechess", "-variant atomic", "-variant atomic: Arbiter plays standard chess and fischerandom"),
         ("cutechess", "-tournament knockout", "-tournament knockout: not supported by Arbiter"),
@@ -217,7 +217,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("cutechess", "-games 1 -rounds 5", "5 games per encounter"),
         ("cutechess", "-each book=b.bin", "/b.bin: cannot read"),
         ("fastchess", "-each proto=xboard", "expected uci (fastchess speaks UCI only)"),
-        ("fastchess", "-log file=x.log", "-log: not supported by Arbiter"),
+        ("fastchess", "-log file=x.log compress=true", "compress=true: Arbiter writes the log uncompressed"),
         ("fastchess", "-pgnout file=x.pgn notation=lan", "notation=lan: Arbiter writes SAN only"),
         ("fastchess", "-report penta=false", "Arbiter reports pentanomial counts always"),
         ("fastchess", "-pgnout file=/", "--pgnout /: is a folder, not a file"),

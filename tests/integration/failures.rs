@@ -138,6 +138,29 @@ fn illegal_and_unparsable_moves_lose() {
 }
 
 #[test]
+fn the_engine_log_holds_every_line_of_every_game_and_is_bounded() {
+    let log = out_dir("io").with_extension("log");
+    let flags = ["--games", "2", "--nodes", "300", "--log", log.to_str().unwrap()];
+    let (out, dir) = play("io", "--mode illegal --after 3", &flags);
+    assert_exit(&out, 0);
+    let lines = std::fs::read_to_string(&log).unwrap();
+    for game in ["game 1", "game 2"] {
+        for (engine, sent) in [("faulty", "< bestmove a1a1"), ("faulty", "> go "), ("seed", "> position startpos")] {
+            let found = lines.lines().any(|l| l.contains(&format!("{game} {engine} pid ")) && l.contains(sent));
+            assert!(found || engine == "seed", "{game} {engine} {sent}: {lines}");
+        }
+    }
+    // The game's record holds the engine's last lines, the illegal move's among them.
+    let record = std::fs::read_to_string(dir.join("match.log")).unwrap();
+    assert!(record.contains("illegal move") && record.contains("\"bestmove a1a1\"]"), "{record}");
+    // Bounded: a last line says so.
+    let (out, _) = play("io-bounded", "--mode illegal --after 3", &[&flags[..], &["--log-limit", "1000"]].concat());
+    assert_exit(&out, 0);
+    let bounded = std::fs::read_to_string(&log).unwrap();
+    assert!(bounded.len() <= 1000 + 200 && bounded.trim_end().ends_with("later lines are not written]"), "{bounded}");
+}
+
+#[test]
 fn overrunning_the_clock_is_a_time_forfeit() {
     // 1 s + 0.1 s: the third move takes 1.5 s. The runner sends `stop` when the clock runs out; the move that
     // comes (within the ping timeout) is late.

@@ -33,10 +33,8 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 10] = [
+const REFUSED: [(&str, &str); 8] = [
     ("quick", "give the engines, -openings and -each tc= in full"),
-    ("debug", "Arbiter does not print engine input and output"),
-    ("log", "Arbiter writes no engine log yet (each failure's last engine lines are in match.log)"),
     ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
     ("strict", "not supported yet"),
     ("show-latency", "not supported yet"),
@@ -265,6 +263,12 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
                     crc32 = boolean("crc32", &pair)?;
                 }
             }
+            // cutechess-cli prints every engine line with -debug; Arbiter's --log to standard output does.
+            "debug" if tool == Tool::Cutechess => {
+                none(option)?;
+                push(&mut args, "log", Some("-".to_string()));
+            }
+            "log" if tool == Tool::Fastchess => push(&mut args, "log", Some(log_file(option, &mut t.notes)?)),
             _ => return Err(format!("{option}: unknown option of {}", tool.program())),
         }
     }
@@ -314,6 +318,28 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     }
     t.args = args;
     Ok(t)
+}
+
+/// fastchess's `-log file= level= append= compress= realtime= engine=` as the file of Arbiter's `--log`, which
+/// holds every engine line (fastchess's `engine=true`), written at once (`realtime=true`), afresh.
+fn log_file(option: &OptionWords, notes: &mut Vec<String>) -> Result<String, String> {
+    let mut file = None;
+    for pair in pairs(option) {
+        match pair.key.as_str() {
+            "file" if !pair.value.is_empty() => file = Some(pair.value.clone()),
+            "compress" if boolean("log compress", &pair)? => {
+                return Err(format!("{option} compress=true: Arbiter writes the log uncompressed"));
+            }
+            "level" | "append" | "realtime" | "engine" | "compress" => {
+                notes.push(format!(
+                    "{option} {}={}: Arbiter's --log holds every engine line, written at once, in a new file",
+                    pair.key, pair.value
+                ));
+            }
+            key => return Err(format!("{option} {key}: expected file= level= append= compress= realtime= engine=")),
+        }
+    }
+    file.ok_or_else(|| format!("{option}: file= is missing"))
 }
 
 /// `-openings file= format= order= plies= start= policy=` as Arbiter's `--openings` spec, with the tool's
