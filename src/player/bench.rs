@@ -435,6 +435,10 @@ pub fn scale_limit(limit: MoveLimit, factor: f64) -> MoveLimit {
     if let Some(tc) = &mut scaled.tc {
         tc.base_ms = scale(tc.base_ms);
         tc.inc_ms = scale(tc.inc_ms);
+        for period in tc.then.as_mut_slice() {
+            period.base_ms = scale(period.base_ms);
+            period.inc_ms = scale(period.inc_ms);
+        }
     }
     scaled.movetime_ms = limit.movetime_ms.map(scale);
     scaled
@@ -814,7 +818,7 @@ mod tests {
             timemargin_ms: 50,
         };
         let scaled = scale_limit(limit, factor);
-        assert_eq!(scaled.tc, Some(TimeControl { moves: Some(40), base_ms: 15_000, inc_ms: 150 }));
+        assert_eq!(scaled.tc, Some(TimeControl { moves: Some(40), base_ms: 15_000, inc_ms: 150, ..TimeControl::default() }));
         assert_eq!(scaled.movetime_ms, Some(300));
         assert_eq!((scaled.nodes, scaled.depth, scaled.timemargin_ms), (Some(5000), Some(9), 50));
         // fishtest's case: 691,680 nps reference on a machine at 345,840 nps doubles 10+0.1 to 20+0.2.
@@ -823,7 +827,7 @@ mod tests {
         assert_eq!(scaled.tc.unwrap().to_string(), "20+0.2");
         // A tiny factor keeps every time above zero; no increment stays none.
         let tiny = scale_limit(MoveLimit { tc: Some(TimeControl::parse("1").unwrap()), ..tc }, 1e-9);
-        assert_eq!(tiny.tc, Some(TimeControl { moves: None, base_ms: 1, inc_ms: 0 }));
+        assert_eq!(tiny.tc, Some(TimeControl { moves: None, base_ms: 1, inc_ms: 0, ..TimeControl::default() }));
     }
 
     #[test]

@@ -711,7 +711,7 @@ mod tests {
         assert_eq!(
             err,
             "engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
-             nodes, depth, timemargin, option.*"
+             nodes, depth, timemargin, book, bookdepth, option.*"
         );
         let err = parse_engine("name=x").unwrap_err().to_string();
         assert!(err.contains("`x` has no config="), "{err}");

@@ -135,7 +135,7 @@ impl Clocks {
     /// The request for `mover` under `limit`: the UCI limits (both clocks, clamped at 0) and the time it has.
     fn request(&self, mover: Color, limit: &MoveLimit) -> GoRequest {
         let left = |c: Color| self.0[c.index()].map(|clock| clock.left_ms().max(0) as u64);
-        let inc = |c: Color| self.0[c.index()].map(|clock| clock.control().inc_ms);
+        let inc = |c: Color| self.0[c.index()].map(|clock| clock.inc_ms());
         let own = self.0[mover.index()];
         let mut limits =
             GoLimits { depth: limit.depth, nodes: limit.nodes, movetime_ms: limit.movetime_ms, ..GoLimits::default() };
@@ -357,9 +357,9 @@ fn play_out<G: Game>(
 /// Charges `spent_ms` to `mover`'s clock and checks its time per move; the note of a time forfeit, if the move
 /// came too late.
 fn overrun(clocks: &mut Clocks, mover: Color, limit: &MoveLimit, spent_ms: u64, name: &str) -> Option<String> {
-    if let Some(clock) = clocks.0[mover.index()].as_mut() {
+    if let Some(clock) = clocks.0[mover.index()] {
         let before = clock.left_ms();
-        if !clock.charge(spent_ms, limit.timemargin_ms) {
+        if !crate::player::timecontrol::charge_move(&mut clocks.0, mover.index(), spent_ms, limit.timemargin_ms) {
             return Some(format!(
                 "{name} lost on time: the move took {spent_ms} ms with {before} ms on the clock (time margin {} ms)",
                 limit.timemargin_ms

@@ -58,9 +58,6 @@ pub fn engine_spec(tool: Tool, own: &[Pair], each: &[Pair]) -> Result<String, St
                 let words = shlex::split(&pair.value).ok_or_else(|| format!("{option} args: unbalanced quotes"))?;
                 args.extend(words);
             }
-            "tc" if pair.value.starts_with("hg") => {
-                return Err(format!("{option} tc={}: hourglass time controls are not supported", pair.value));
-            }
             "tc" | "st" | "nodes" | "timemargin" | "bookdepth" => set(&mut fields, key, pair.value.clone()),
             "book" => set(&mut fields, "book", quoted(&pair.value)?),
             "depth" | "plies" => set(&mut fields, "depth", pair.value.clone()),

@@ -672,6 +672,7 @@ pub(crate) mod tests {
             source: "built-in".into(),
             limit,
             bench: None,
+            book: None,
         };
         MatchPlan {
             format: PLAN_FORMAT,

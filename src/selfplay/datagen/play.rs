@@ -57,10 +57,10 @@ fn request_of(limit: &MoveLimit, clocks: &[Option<Clock>; 2], mover: Color) -> G
     if let Some(own) = clocks[usize::from(mover == Color::Black)] {
         // Each side's clock as it stands (a side without one, in a game of two engines, sends none).
         if let Some(white) = clocks[0] {
-            (go.wtime_ms, go.winc_ms) = (Some(left(&white)), Some(white.control().inc_ms));
+            (go.wtime_ms, go.winc_ms) = (Some(left(&white)), Some(white.inc_ms()));
         }
         if let Some(black) = clocks[1] {
-            (go.btime_ms, go.binc_ms) = (Some(left(&black)), Some(black.control().inc_ms));
+            (go.btime_ms, go.binc_ms) = (Some(left(&black)), Some(black.inc_ms()));
         }
         go.movestogo = own.moves_to_go();
         let clock_ms = left(&own) + limit.timemargin_ms;
@@ -182,8 +182,7 @@ pub fn play_game(players: &mut Players, spec: &DatagenSpec, number: u64) -> Resu
         let started = Instant::now();
         let (answer, score) = ask(players.players[index].as_mut(), &game, &request, number)?;
         let spent_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        if let Some(clock) = clocks[usize::from(mover == Color::Black)].as_mut()
-            && !clock.charge(spent_ms, limit.timemargin_ms)
+        if !crate::player::timecontrol::charge_move(&mut clocks, usize::from(mover == Color::Black), spent_ms, limit.timemargin_ms)
         {
             break (GameResult::win_for(mover.flip()), GameEnd::TimeForfeit);
         }
