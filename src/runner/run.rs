@@ -288,6 +288,7 @@ fn start<G: Game>(
     RunFile::new(recorded, &Fingerprint::of(&spec)).write(&dir.join(RUN_TOML))?;
     let mut sink = ResultSink::create(&dir, &plan.output.event())?;
     sink.configure(&plan.output)?;
+    sink.set_time_controls(&plan.engines);
     let state = MatchState::new(spec.schedule());
     play(&spec, plan, &dir, sink, state, &HashSet::new(), observer, interrupt, lock)
 }

@@ -325,6 +325,19 @@ pub struct ResultSink {
     pgnout: Option<(PathBuf, BufWriter<File>, bool)>,
     /// The final position of every game, one FEN per line (`--epdout`).
     epdout: Option<(PathBuf, BufWriter<File>)>,
+    /// Each engine's time control as the PGN `TimeControl` tag gives it ([`pgn_time_control`]), by name.
+    time_controls: Vec<(String, String)>,
+}
+
+/// A move limit as cutechess-cli writes it in the PGN `TimeControl` tag (`TimeControl::toString` in
+/// `projects/lib/src/timecontrol.cpp`): the time control (`40/60+0.6`, `hg60`), `N/move` for a time per move,
+/// `inf` for a limit of nodes or depth only.
+pub fn pgn_time_control(limit: &crate::player::MoveLimit) -> String {
+    match (limit.tc, limit.movetime_ms) {
+        (Some(tc), _) => tc.to_string(),
+        (None, Some(ms)) => format!("{}/move", ms as f64 / 1000.0),
+        (None, None) => "inf".to_string(),
+    }
 }
 
 /// The PGN `Site` tag when `--site` is not given.
@@ -375,7 +388,14 @@ impl ResultSink {
             site: DEFAULT_SITE.to_string(),
             pgnout: None,
             epdout: None,
+            time_controls: Vec::new(),
         }
+    }
+
+    /// Writes the `TimeControl` tag of each game from its engines' limits (`WhiteTimeControl` and
+    /// `BlackTimeControl` when they differ, as cutechess-cli does); `engines` are (name, limit).
+    pub fn set_time_controls(&mut self, engines: &[crate::player::EnginePlan]) {
+        self.time_controls = engines.iter().map(|e| (e.name.clone(), pgn_time_control(&e.limit))).collect();
     }
 
     /// Applies the output settings of a plan: move comments, the `Site` tag, and the extra files `--pgnout`
@@ -435,7 +455,7 @@ impl ResultSink {
         record: &GameRecord<G>,
     ) -> Result<(), OutputError> {
         let now = SystemTime::now();
-        let header = PgnHeader { event: &self.event, site: &self.site };
+        let header = PgnHeader { event: &self.event, site: &self.site, time_controls: &self.time_controls };
         let text = pgn_game_text(&header, pair, game, record, now, self.comments);
         self.pgn.write_all(text.as_bytes()).map_err(|e| io_error(&self.pgn_path, e))?;
         self.pgn.flush().map_err(|e| io_error(&self.pgn_path, e))?;
@@ -479,7 +499,7 @@ impl ResultSink {
 /// [`play_game`]: crate::runner::game::play_game
 /// [`EndReason`]: crate::runner::game::EndReason
 pub fn pgn_text<G: Game>(event: &str, pair: &GamePair, game: u8, record: &GameRecord<G>, date: SystemTime) -> String {
-    pgn_game_text(&PgnHeader { event, site: DEFAULT_SITE }, pair, game, record, date, true)
+    pgn_game_text(&PgnHeader { event, site: DEFAULT_SITE, time_controls: &[] }, pair, game, record, date, true)
 }
 
 /// The tags of a run's games that are the same in every game: `Event` and `Site`.
@@ -489,6 +509,8 @@ pub struct PgnHeader<'a> {
     pub event: &'a str,
     /// The `Site` tag (`--site`, else [`DEFAULT_SITE`]).
     pub site: &'a str,
+    /// Each engine's `TimeControl` tag text by name; no tag for a game whose engines are not listed.
+    pub time_controls: &'a [(String, String)],
 }
 
 /// cutechess-cli's minimal PGN (`-pgnout FILE min`): the seven-tag roster (and `SetUp`/`FEN` for a start other
@@ -527,6 +549,12 @@ fn pgn_tags<G: Game>(
     date: SystemTime,
 ) -> Vec<(String, String)> {
     let (y, m, d, ..) = utc(date);
+    let control = |name: &str| header.time_controls.iter().find(|(n, _)| n == name).map(|(_, tc)| tc.clone());
+    let time_controls = match (control(&record.white), control(&record.black)) {
+        (Some(white), Some(black)) if white == black => vec![("TimeControl", white)],
+        (Some(white), Some(black)) => vec![("WhiteTimeControl", white), ("BlackTimeControl", black)],
+        _ => Vec::new(),
+    };
     [
         ("Event", header.event.to_string()),
         ("Site", header.site.to_string()),
@@ -539,6 +567,7 @@ fn pgn_tags<G: Game>(
         ("PlyCount", record.moves.len().to_string()),
     ]
     .into_iter()
+    .chain(time_controls)
     .map(|(k, v)| (k.to_string(), v))
     .collect()
 }

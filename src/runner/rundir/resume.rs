@@ -95,6 +95,7 @@ fn resume_as<G: Game>(
     }
     let mut sink = ResultSink::append(dir, &plan.output.event())?;
     sink.configure(&plan.output)?;
+    sink.set_time_controls(&plan.engines);
     let status = match state.verdict {
         Some(_) => "the SPRT had decided; rewriting the summary".to_string(),
         None if done.len() as u64 >= state.games_total() => "complete; rewriting the summary".to_string(),
