@@ -33,6 +33,8 @@ enum Command {
     /// Serves tablebase probes to a parent arbiter (internal: see arbiter::tablebase::isolate_probes).
     #[command(name = "tb-prober", hide = true)]
     TbProber(cli::tb_cmd::ProberArgs),
+    /// Check an external UCI engine before a long run: a compliance checklist with a reason per failed item.
+    CheckEngine(cli::check_engine_cmd::CheckEngineArgs),
     /// Run cutechess-cli's command line (its options, its output lines) as `arbiter match`.
     #[command(disable_help_flag = true)]
     Cutechess(cli::compat::CompatArgs),
@@ -117,6 +119,7 @@ fn main() {
         Command::Eval(args) => cli::eval_cmd::run(args),
         Command::Tb(args) => cli::tb_cmd::run(args),
         Command::TbProber(args) => cli::tb_cmd::serve(args),
+        Command::CheckEngine(args) => cli::check_engine_cmd::run(args),
         Command::Cutechess(args) => cli::compat::run(cli::compat::Tool::Cutechess, &args.words),
         Command::Fastchess(args) => cli::compat::run(cli::compat::Tool::Fastchess, &args.words),
         Command::Uci(args) => cli::uci_cmd::run(args),

@@ -18,8 +18,8 @@
 pub use super::EXIT_INTERRUPTED;
 use super::progress::MatchProgress;
 use super::{Failure, exit_code, install_interrupt_handler};
-use arbiter::runner::run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver};
 use arbiter::runner::MatchPlan;
+use arbiter::runner::run::{MatchRun, ResumeOverrides, RunEnd, RunError, RunObserver};
 use arbiter::runner::rundir::runfile::RunFile;
 use std::sync::atomic::AtomicBool;
 
@@ -28,8 +28,7 @@ use super::match_plan::plan_of;
 
 /// The flags (long names) that may be given with `--resume`: every other flag of the run is the one recorded
 /// in its `run.toml`; `--format` and `--verdict-exit` only shape what is printed and the exit code.
-pub const RESUME_FLAGS: [&str; 7] =
-    ["resume", "concurrency", "recover", "format", "verdict-exit", "log", "log-limit"];
+pub const RESUME_FLAGS: [&str; 7] = ["resume", "concurrency", "recover", "format", "verdict-exit", "log", "log-limit"];
 
 /// The flags that `--config FILE` takes beside the plan of its file.
 pub const CONFIG_FLAGS: [&str; 8] =

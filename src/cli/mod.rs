@@ -16,6 +16,7 @@
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod check_engine_cmd;
 pub mod checkers_cmd;
 pub mod compat;
 pub mod config_cmd;

@@ -818,7 +818,10 @@ mod tests {
             timemargin_ms: 50,
         };
         let scaled = scale_limit(limit, factor);
-        assert_eq!(scaled.tc, Some(TimeControl { moves: Some(40), base_ms: 15_000, inc_ms: 150, ..TimeControl::default() }));
+        assert_eq!(
+            scaled.tc,
+            Some(TimeControl { moves: Some(40), base_ms: 15_000, inc_ms: 150, ..TimeControl::default() })
+        );
         assert_eq!(scaled.movetime_ms, Some(300));
         assert_eq!((scaled.nodes, scaled.depth, scaled.timemargin_ms), (Some(5000), Some(9), 50));
         // fishtest's case: 691,680 nps reference on a machine at 345,840 nps doubles 10+0.1 to 20+0.2.

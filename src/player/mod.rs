@@ -13,6 +13,7 @@
 pub mod bench;
 pub mod book;
 pub mod builtin;
+pub mod check;
 pub mod engine_arg;
 pub mod error;
 pub mod plan;

@@ -360,7 +360,8 @@ impl<G: Game> UciPlayer<G> {
         self.chess960 = false;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
+        let mut process =
+            spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let handshake = Duration::from_millis(engine.handshake_timeout_ms);
         let with_lines = |e: UciError, p: &EngineProcess| describe(&e, p);
         process.send("uci").map_err(|e| start_error(with_lines(e, &process)))?;

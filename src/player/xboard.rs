@@ -142,7 +142,8 @@ impl<G: Game> XboardPlayer<G> {
         self.sent = None;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
-        let mut process = spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
+        let mut process =
+            spawn_engine(&self.name, engine, self.cancel.as_ref()).map_err(|e| start_error(e.to_string()))?;
         let with_lines = |e: UciError, p: &EngineProcess| format!("{e}; last lines: {:?}", p.last_lines());
         process
             .send("xboard")

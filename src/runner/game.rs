@@ -4,10 +4,10 @@
 use super::adjudication::{Adjudicated, AdjudicationRules, Adjudicator, PlayedMove};
 use crate::game::opening::Opening;
 use crate::game::{Color, Game, GameResult, RuleEnd};
+use crate::player::book::EngineBook;
 use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
 use crate::tablebase::adjudicate::{TablebaseAdjudicator, TbVerdict};
-use crate::player::book::EngineBook;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -36,8 +36,8 @@ pub use crate::player::timecontrol::{Clock, TimeControl};
 pub use adjudication::{Adjudicated, AdjudicationRules, Adjudicator, DrawAdjudication, PlayedMove, ResignAdjudication};
 pub use game::{EndReason, GameRecord, GameSettings, play_game, play_game_unless};
 pub use openings::{
-    OpeningOrder, OpeningsOption, START_POSITION, is_start_position, load_game_openings, load_match_openings, load_openings, load_openings_as,
-    opening_order, opening_order_from,
+    OpeningOrder, OpeningsOption, START_POSITION, is_start_position, load_game_openings, load_match_openings,
+    load_openings, load_openings_as, opening_order, opening_order_from,
 };
 pub use plan::{
     EngineBuild, EnginePlan, MatchPlan, MatchRequest, OpeningsPlan, OutputPlan, PlanError, SprtPlan, TcScalePlan,

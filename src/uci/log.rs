@@ -109,7 +109,10 @@ impl LogTag {
         }
         let text = if sink.written + text.len() as u64 > log.max_bytes {
             sink.full = true;
-            format!("{seconds:.6} [arbiter: the log reached its bound of {} bytes; later lines are not written]\n", log.max_bytes)
+            format!(
+                "{seconds:.6} [arbiter: the log reached its bound of {} bytes; later lines are not written]\n",
+                log.max_bytes
+            )
         } else {
             text
         };

@@ -222,6 +222,10 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("fastchess", "-report penta=false", "Arbiter reports pentanomial counts always"),
         ("fastchess", "-pgnout file=/", "--pgnout /: is a folder, not a file"),
         ("cutechess", "-epdout /no/such/dir/end.epd", "the folder /no/such/dir does not exist"),
+        ("fastchess", "-pgnout file=", "-pgnout file=: the file name is missing"),
+        ("cutechess", "-event", "-event: a value is missing"),
+        ("cutechess", "-tbpieces 5", "-tbpieces: give the tables with -tb PATHS"),
+        ("cutechess", "-concurrency 2 -concurrency x", "-concurrency x: expected a whole number"),
     ] {
         let line = format!("{tool} {base} {extra}");
         let out = Command::new(arbiter_bin()).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
@@ -291,7 +295,10 @@ fn cutechess_engines_json_and_the_start_position_without_openings() {
     let plan = std::fs::read_to_string(run.join("run.toml")).unwrap();
     assert!(plan.contains("Hash") && plan.contains("nodes = 300"), "the entry's options, -each last: {plan}");
     for (line, message) in [
-        ("-engine conf=Nope -engine conf=Slow -each nodes=1 -games 2", "has no engine of that name (it has: Fast, Slow, Lies)"),
+        (
+            "-engine conf=Nope -engine conf=Slow -each nodes=1 -games 2",
+            "has no engine of that name (it has: Fast, Slow, Lies)",
+        ),
         ("-engine conf=Lies -engine conf=Slow -each nodes=1 -games 2", "ponder: not supported"),
     ] {
         let out = run_in(&dir, &tool, line);

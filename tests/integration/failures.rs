@@ -505,3 +505,29 @@ fn a_resume_ends_the_engines_a_killed_session_left() {
     assert_eq!(status.code(), Some(130));
     assert_eq!(left_after_a_while(&marker), Vec::<u32>::new());
 }
+
+#[test]
+fn check_engine_passes_stockfish_and_names_each_fault() {
+    let check = |spec: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["check-engine", "--engine", spec, "--timeout-ms", "2000"])
+            .output()
+            .expect("run arbiter");
+        (out.status.code(), text(&out.stdout))
+    };
+    let (code, stdout) = check("name=sf,cmd=/usr/games/stockfish,option.Hash=16");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("15 of 15 items hold") && stdout.contains("bestmove (none)"), "{stdout}");
+    let faulty = faulty_engine().display().to_string();
+    let (code, stdout) = check(&format!("name=f,cmd={faulty},args=--mode illegal --after 0"));
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("[FAIL] position fen ..., go nodes 5000") && stdout.contains("\"a1a1\" is not legal"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("[FAIL] a checkmated root: bestmove (none) or 0000: bestmove a1a1 where no move is legal"));
+    assert!(stdout.contains("[ok]   quit ends the process"), "the checks go on after a wrong answer: {stdout}");
+    let (code, stdout) = check(&format!("name=f,cmd={faulty},args=--mode crash --after 1"));
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("exited or closed its output") && stdout.contains("items not checked"), "{stdout}");
+}

@@ -32,8 +32,8 @@ pub fn read_entries() -> Result<(String, Vec<serde_json::Map<String, Value>>), S
     };
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-    let value: Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{shown}: line {} column {}: {e}", e.line(), e.column()))?;
+    let value: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{shown}: line {} column {}: {e}", e.line(), e.column()))?;
     let Value::Array(items) = value else { return Err(format!("{shown}: expected an array of engines")) };
     let mut entries = Vec::new();
     for (i, item) in items.into_iter().enumerate() {

@@ -40,7 +40,7 @@ const REFUSED: [(&str, &str); 8] = [
     ("show-latency", "not supported yet"),
     ("check-mate-pvs", "not supported yet"),
     ("outcomeinterval", "Arbiter's summary lists the terminations at the end"),
-    ("compliance", "not supported yet"),
+    ("compliance", "check an engine with `arbiter check-engine --engine name=N,cmd=PROGRAM`"),
     ("seeds", "a gauntlet in Arbiter has one seed, the first engine (-tournament gauntlet)"),
 ];
 
@@ -109,7 +109,18 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     let mut output = tool;
     let mut pgnout: Option<PathBuf> = None;
     let mut crc32 = false;
-    for option in options {
+    // An option given twice counts once, the last (as both tools' parsers overwrite); -engine and -each add up.
+    let mut kept: Vec<&OptionWords> = Vec::new();
+    for (i, option) in options.iter().enumerate() {
+        let later = options[i + 1..].iter().any(|o| o.name == option.name);
+        if later && option.name != "engine" && option.name != "each" {
+            t.notes.push(format!("{option} is given more than once: the last one counts"));
+        } else {
+            kept.push(option);
+        }
+    }
+    t.notes.dedup();
+    for option in kept {
         let name = option.name.as_str();
         if let Some((_, why)) = REFUSED.iter().find(|(n, _)| *n == name) {
             if name == "seeds" && value(option) == Ok("1") {
@@ -153,6 +164,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "srand" => push(&mut args, "seed", Some(number(option)?.to_string())),
             "maxmoves" => push(&mut args, "maxmoves", Some(number(option)?.to_string())),
             "tbpieces" => push(&mut args, "tbpieces", Some(number(option)?.to_string())),
+            "event" | "site" if option.values.is_empty() => return Err(format!("{option}: a value is missing")),
             "event" => push(&mut args, "event", Some(option.values.join(" "))),
             "site" => push(&mut args, "site", Some(option.values.join(" "))),
             "startup-ms" => push(&mut args, "handshake-timeout-ms", Some(number(option)?.to_string())),
@@ -271,6 +283,13 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "log" if tool == Tool::Fastchess => push(&mut args, "log", Some(log_file(option, &mut t.notes)?)),
             _ => return Err(format!("{option}: unknown option of {}", tool.program())),
         }
+    }
+    if args.iter().any(|a| a == "--tbpieces") && !args.iter().any(|a| a == "--tb") {
+        return Err("-tbpieces: give the tables with -tb PATHS".to_string());
+    }
+    if !args.iter().any(|a| a == "--concurrency") {
+        // Both tools play one game at a time unless told otherwise (Arbiter's own default is one per core).
+        push(&mut args, "concurrency", Some("1".to_string()));
     }
     if !openings {
         // Both tools play every game from the start position without -openings.
@@ -403,6 +422,7 @@ fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String
     let (mut file, mut words) = (None, Vec::new());
     for pair in pairs(option) {
         match pair.key.as_str() {
+            "file" if pair.value.is_empty() => return Err(format!("{option} file=: the file name is missing")),
             "file" => file = Some(pair.value.clone()),
             "notation" if pair.value == "san" => {}
             "notation" => return Err(format!("{option} notation={}: Arbiter writes SAN only", pair.value)),

@@ -182,8 +182,12 @@ pub fn play_game(players: &mut Players, spec: &DatagenSpec, number: u64) -> Resu
         let started = Instant::now();
         let (answer, score) = ask(players.players[index].as_mut(), &game, &request, number)?;
         let spent_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-        if !crate::player::timecontrol::charge_move(&mut clocks, usize::from(mover == Color::Black), spent_ms, limit.timemargin_ms)
-        {
+        if !crate::player::timecontrol::charge_move(
+            &mut clocks,
+            usize::from(mover == Color::Black),
+            spent_ms,
+            limit.timemargin_ms,
+        ) {
             break (GameResult::win_for(mover.flip()), GameEnd::TimeForfeit);
         }
         let cp = score_cp(score);
