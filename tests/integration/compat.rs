@@ -224,6 +224,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("cutechess", "-epdout /no/such/dir/end.epd", "the folder /no/such/dir does not exist"),
         ("fastchess", "-pgnout file=", "-pgnout file=: the file name is missing"),
         ("cutechess", "-event", "-event: a value is missing"),
+        ("cutechess", "-openings file=b.epd", "reads openings as PGN by default; add format=epd"),
         ("cutechess", "-tbpieces 5", "-tbpieces: give the tables with -tb PATHS"),
         ("cutechess", "-concurrency 2 -concurrency x", "-concurrency x: expected a whole number"),
     ] {

@@ -404,6 +404,12 @@ fn openings_spec(tool: Tool, option: &OptionWords) -> Result<String, String> {
         spec.push("order=sequential".into());
     }
     if !format && tool == Tool::Cutechess {
+        if epd {
+            // cutechess-cli reads openings as PGN unless told (its help: format defaults to pgn).
+            return Err(format!(
+                "{option} file=...epd: cutechess-cli reads openings as PGN by default; add format=epd"
+            ));
+        }
         spec.push("format=pgn".into());
     }
     Ok(spec.join(","))
