@@ -225,8 +225,9 @@ impl Book {
 
     /// The move cutechess-cli's weighted choice takes among `moves` (`OpeningBook::move` in
     /// `projects/lib/src/openingbook.cpp`): with `total` the sum of the weights and `pick = random % total`,
-    /// the first move whose running sum of weights exceeds `pick`; `None` when the weights sum to 0.
-    pub fn choose(moves: &[(Move, u16)], random: u64) -> Option<Move> {
+    /// the first move whose running sum of weights exceeds `pick`; `None` when the weights sum to 0. The moves
+    /// may be decoded ([`Move`]) or raw ([`Entry::raw_move`]).
+    pub fn choose<M: Copy>(moves: &[(M, u16)], random: u64) -> Option<M> {
         let total: u64 = moves.iter().map(|&(_, w)| u64::from(w)).sum();
         if total == 0 {
             return None;

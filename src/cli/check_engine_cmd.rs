@@ -39,7 +39,7 @@ pub fn run(args: CheckEngineArgs) -> Result<i32, Failure> {
         return Err(Failure::Input(anyhow::anyhow!("--engine: proto=xboard: check-engine checks UCI engines only")));
     }
     super::stdout_text(format_args!("check-engine: {} ({})\n", plan.name, plan.source));
-    let items = arbiter::player::check::check_engine(&engine, Duration::from_millis(args.timeout_ms));
+    let items = arbiter::player::check::check_engine(&plan.name, &engine, Duration::from_millis(args.timeout_ms));
     let failed = items.iter().filter(|i| i.failure.is_some()).count();
     for item in &items {
         match &item.failure {

@@ -328,63 +328,6 @@ pub struct AdjudicationArgs {
     pub tbadjudicate: Option<TbAdjudicate>,
 }
 
-impl MatchArgs {
-    /// Sets the plan's fields of `--reverse`, `--affinity`, `--wait`, `--event`, `--site`, `--pgnout` and `--epdout`, with
-    /// files made absolute against `cwd`.
-    ///
-    /// # Errors
-    /// A `--pgnout` word after the file that is neither `min` nor `fi`; a bad `--affinity` CPU list.
-    pub fn set_extras(&self, plan: &mut arbiter::runner::MatchPlan, cwd: &std::path::Path) -> anyhow::Result<()> {
-        use arbiter::player::plan::absolute;
-        plan.reverse = self.reverse;
-        plan.affinity = match self.affinity.as_deref() {
-            None => None,
-            Some("") => Some(Vec::new()),
-            Some(text) => {
-                let cpus =
-                    arbiter::runner::affinity::parse_cpus(text).map_err(|e| anyhow::anyhow!("--affinity: {e}"))?;
-                let available = arbiter::runner::affinity::available_cpus();
-                if let Some(cpu) = cpus.iter().find(|c| !available.contains(c)) {
-                    anyhow::bail!("--affinity: CPU {cpu} is not one this process may run on ({available:?})");
-                }
-                Some(cpus)
-            }
-        };
-        plan.output.reports = self.report_format;
-        plan.wait_ms = self.wait;
-        plan.output.event.clone_from(&self.event);
-        plan.output.site.clone_from(&self.site);
-        plan.output.epdout = self.epdout.as_deref().map(|p| absolute(p, cwd));
-        // An extra output file that cannot be one is the user's input (exit 2), found before the run folder exists.
-        let check = |flag: &str, path: &std::path::Path| -> anyhow::Result<()> {
-            if path.is_dir() {
-                anyhow::bail!("{flag} {}: is a folder, not a file", path.display());
-            }
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty() && !p.is_dir()) {
-                anyhow::bail!("{flag} {}: the folder {} does not exist", path.display(), parent.display());
-            }
-            Ok(())
-        };
-        if let Some(path) = &plan.output.epdout {
-            check("--epdout", path)?;
-        }
-        if let Some((file, modifiers)) = self.pgnout.split_first() {
-            let mut min = false;
-            for word in modifiers {
-                match word.as_str() {
-                    "min" => min = true,
-                    "fi" => {}
-                    other => anyhow::bail!("--pgnout: {other:?} after the file: expected `min` or `fi`"),
-                }
-            }
-            let file = absolute(std::path::Path::new(file), cwd);
-            check("--pgnout", &file)?;
-            plan.output.pgnout = Some(arbiter::runner::plan::PgnOutPlan { file, min });
-        }
-        Ok(())
-    }
-}
-
 impl AdjudicationArgs {
     /// The tablebase part of the plan, with relative folders made absolute against `cwd`.
     pub fn tablebase(&self, cwd: &std::path::Path) -> Option<TablebasePlan> {

@@ -60,12 +60,6 @@ pub fn clap_error_text(error: &clap::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-/// The flags given on the command line in `matches` (by long name, as `--name`) that [`RESUME_FLAGS`] does not
-/// allow with `--resume`.
-pub fn flags_refused_with_resume(matches: &clap::ArgMatches) -> Vec<String> {
-    super::flags_given_except(matches, &match_command(), &RESUME_FLAGS)
-}
-
 /// The failure of a run error: bad input, or a failure of the system.
 fn run_failure(error: RunError) -> Failure {
     if error.is_input() { Failure::Input(error.into()) } else { Failure::System(error.into()) }
@@ -139,14 +133,7 @@ pub(crate) fn play(
     }
     let ended = match &args.resume {
         Some(dir) => {
-            let refused = flags_refused_with_resume(given);
-            if !refused.is_empty() {
-                return Err(Failure::Input(anyhow::anyhow!(
-                    "--resume: {} cannot be given with --resume: the run keeps the flags recorded in its run.toml \
-                     (only --concurrency and --recover may be given)",
-                    refused.join(", ")
-                )));
-            }
+            refuse_other_flags(given, &RESUME_FLAGS, "the run keeps the flags recorded in its run.toml")?;
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
             arbiter::runner::rundir::resume::resume(dir, overrides, observer, interrupt)
         }
@@ -206,17 +193,26 @@ pub(crate) fn play(
     }
 }
 
+/// Refuses the flags given in `given` that `allowed` (the flag that takes a whole run first, then those it
+/// takes beside it) does not list; `why` says why the others cannot be given.
+fn refuse_other_flags(given: &clap::ArgMatches, allowed: &[&str], why: &str) -> Result<(), Failure> {
+    let refused = super::flags_given_except(given, &match_command(), allowed);
+    if refused.is_empty() {
+        return Ok(());
+    }
+    let flag = allowed[0];
+    let others: Vec<String> = allowed[1..].iter().map(|f| format!("--{f}")).collect();
+    Err(Failure::Input(anyhow::anyhow!(
+        "--{flag}: {} cannot be given with --{flag}: {why}; only {} may be given too",
+        refused.join(", "),
+        others.join(", ")
+    )))
+}
+
 /// The plan of `--config FILE` ([`RunFile::read_plan`]) with the flags it takes ([`CONFIG_FLAGS`]): a new run
 /// folder (`--out`, else one under the plan's results folder), `--concurrency`, `--recover`.
 fn config_plan(file: &std::path::Path, args: &MatchArgs, given: &clap::ArgMatches) -> Result<MatchPlan, Failure> {
-    let refused = super::flags_given_except(given, &match_command(), &CONFIG_FLAGS);
-    if !refused.is_empty() {
-        return Err(Failure::Input(anyhow::anyhow!(
-            "--config: {} cannot be given with --config: the plan is the file's (edit it there; only --out, \
-             --concurrency, --recover, --format and --verdict-exit may be given too)",
-            refused.join(", ")
-        )));
-    }
+    refuse_other_flags(given, &CONFIG_FLAGS, "the plan is the file's (edit it there)")?;
     let mut plan = RunFile::read_plan(file).map_err(|e| Failure::Input(anyhow::anyhow!("--config: {e}")))?;
     let cwd = arbiter::runner::plan::working_directory().map_err(|e| Failure::System(e.into()))?;
     plan.output.out = args.out.as_deref().map(|out| arbiter::runner::plan::absolute(out, &cwd));
@@ -253,7 +249,7 @@ mod tests {
     fn resume_takes_only_its_allowed_flags() {
         let given = |args: &[&str]| {
             let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-            flags_refused_with_resume(&parse_match_args(&args).unwrap().1)
+            crate::cli::flags_given_except(&parse_match_args(&args).unwrap().1, &match_command(), &RESUME_FLAGS)
         };
         assert!(given(&["--resume", "results/run"]).is_empty());
         assert!(given(&["--resume=results/run", "--concurrency", "3"]).is_empty());

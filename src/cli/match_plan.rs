@@ -8,9 +8,7 @@ use arbiter::games::GameKind;
 use arbiter::player::engine_arg::{EachArgs, parse_engine_plan};
 use arbiter::player::timecontrol::TimeControl;
 use arbiter::player::{EngineBuild, MoveLimit};
-use arbiter::runner::plan::{
-    MatchRequest, SprtPlan, TcScaleError, TcScalePlan, absolute, parse_adjudication, parse_sprt, working_directory,
-};
+use arbiter::runner::plan::{MatchRequest, SprtPlan, absolute, parse_adjudication, parse_sprt, working_directory};
 use arbiter::runner::{MatchPlan, OpeningsOption};
 
 pub use super::match_args::{AdjudicationArgs, LimitArgs, MatchArgs, PgnComments};
@@ -83,7 +81,7 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     };
     let mut plan = MatchPlan::with_defaults(request, &cwd).input()?;
     if let Some(reference) = args.tc_scale_nps {
-        plan.tc_scale = Some(scale_time_controls(&mut plan, reference, args)?);
+        plan.tc_scale = Some(super::match_extras::scale_time_controls(&mut plan, reference, args)?);
     }
     plan.openings.plies = plies;
     if let Some(order) = order {
@@ -108,34 +106,8 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     plan.output.name = args.name.clone();
     plan.output.pgn_comments = args.pgn_comments == PgnComments::On;
     plan.output.rating_interval = args.rating_interval;
-    args.set_extras(&mut plan, &cwd).input()?;
+    super::match_extras::set_extras(args, &mut plan, &cwd).input()?;
     Ok(plan)
-}
-
-/// Scales the limits of the plan's engines (`--tc-scale-nps`, [`MatchPlan::scale_time_controls`]), and says so
-/// on stderr.
-///
-/// # Errors
-/// No engine with a time limit (exit 2); the bench's [`BenchError`](arbiter::player::BenchError): exit 2 when it
-/// is the input, else an internal failure.
-fn scale_time_controls(plan: &mut MatchPlan, reference: u64, args: &MatchArgs) -> Result<TcScalePlan, Failure> {
-    let scale = plan.scale_time_controls_by(reference, args.tc_scale_by, args.min_nps).map_err(|e| match e {
-        TcScaleError::Engine(e) => Failure::Input(e.into()),
-        e if e.is_input() => Failure::Input(anyhow::anyhow!("--tc-scale-nps: {e}")),
-        e => Failure::Internal(anyhow::anyhow!("--tc-scale-nps: {e}")),
-    })?;
-    let scaled: Vec<String> = plan.engines.iter().map(|e| e.limit.to_string()).collect();
-    let nps: Vec<String> =
-        [Some(scale.measured_nps), scale.second_nps].into_iter().flatten().map(|n| n.to_string()).collect();
-    super::stderr_line(format_args!(
-        "arbiter match: --tc-scale-nps {reference}: {} benches {} nps here: factor {:.4}; limits {} -> {}",
-        scale.engine,
-        nps.join(" and "),
-        scale.factor,
-        scale.unscaled.join(" vs "),
-        scaled.join(" vs ")
-    ));
-    Ok(scale)
 }
 
 /// The value given by a flag or by the matching key of `--openings` (they must agree when both are given).

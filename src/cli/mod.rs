@@ -27,6 +27,7 @@ pub mod eval_cmd;
 pub mod flags;
 pub mod match_args;
 pub mod match_cmd;
+pub mod match_extras;
 pub mod match_plan;
 pub mod merge;
 pub mod perft;

@@ -59,17 +59,8 @@ impl EngineBook {
             return None;
         }
         let (_, entries) = self.book.find(game.polyglot_key()?);
-        let total: u64 = entries.iter().map(|e| u64::from(e.weight)).sum();
-        if total == 0 {
-            return None;
-        }
-        let pick = splitmix(random ^ game.plies() as u64) % total;
-        let mut sum = 0;
-        let raw = entries.iter().find(|e| {
-            sum += u64::from(e.weight);
-            sum > pick
-        })?;
-        let m = game.polyglot_move(raw.raw_move)?;
+        let raw: Vec<(u16, u16)> = entries.iter().map(|e| (e.raw_move, e.weight)).collect();
+        let m = game.polyglot_move(Book::choose(&raw, splitmix(random ^ game.plies() as u64))?)?;
         let mut next = game.clone();
         next.play(m);
         (!repeats(&next)).then_some(m)

@@ -31,9 +31,10 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 /// The moves played from the start position in the `position startpos moves` item.
 const MOVES: &str = "e2e4 e7e5 g1f3 b8c6 f1b5";
 
-/// Checks `engine` (its program, arguments, folder and options as given), each wait bounded by `timeout`.
+/// Checks `engine`, named `name` (its program, arguments, folder and options as given), each wait bounded by
+/// `timeout`.
 /// Returns every item in order; the engine is ended before this returns.
-pub fn check_engine(engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
+pub fn check_engine(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
     let mut items = Vec::new();
     let mut item = |what: &str, result: Result<String, String>| {
         let (failure, detail) = match result {
@@ -43,7 +44,7 @@ pub fn check_engine(engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
         items.push(CheckItem { what: what.to_string(), failure, detail });
     };
     let started = Instant::now();
-    let mut process = match EngineProcess::spawn(&engine.cmd, &engine.args, engine.dir.as_deref()) {
+    let mut process = match super::uci::spawn_engine(name, engine, None) {
         Ok(process) => process,
         Err(error) => {
             item("the program starts", Err(error.to_string()));
@@ -60,14 +61,14 @@ pub fn check_engine(engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
             return items;
         }
     };
-    let name = lines.iter().find_map(|l| l.strip_prefix("id name ")).unwrap_or("").trim().to_string();
+    let id_name = lines.iter().find_map(|l| l.strip_prefix("id name ")).unwrap_or("").trim().to_string();
     let options: Vec<UciOption> = lines.iter().filter_map(|l| UciOption::parse(l)).collect();
     item(
         "uci is answered by id name, id author and uciok",
-        if name.is_empty() || !lines.iter().any(|l| l.starts_with("id author")) {
+        if id_name.is_empty() || !lines.iter().any(|l| l.starts_with("id author")) {
             Err("no `id name` or no `id author` line before uciok".to_string())
         } else {
-            Ok(format!("{name}, {} options, {} ms", options.len(), started.elapsed().as_millis()))
+            Ok(format!("{id_name}, {} options, {} ms", options.len(), started.elapsed().as_millis()))
         },
     );
     let mut steps: Vec<(String, Run)> = Vec::new();

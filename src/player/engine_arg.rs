@@ -328,8 +328,7 @@ pub fn parse_engine_for(text: &str, each: &EachArgs, game: GameKind) -> Result<E
             bench: plan.bench,
             ..EngineSpec::from_build(&plan.name, build, Origin::Config(plan.source))
         }),
-        Some(_) => plan.load(game),
-        None => plan.load(game),
+        _ => plan.load(game),
     }
 }
 

@@ -304,13 +304,7 @@ fn play_out<G: Game>(
         if let Some(m) = settings.books[mover.index()].as_ref().and_then(|b| b.move_for(game, settings.book_seed)) {
             game.play(m);
             comments.push("book".to_string());
-            adjudicated = adjudicator.record(PlayedMove {
-                mover,
-                score: None,
-                plies: game.plies(),
-                irreversible: game.halfmove_clock() == 0,
-            });
-            by_tables = settings.tablebase.as_ref().and_then(|tables| tables.verdict(&game.piece_sets()?));
+            (adjudicated, by_tables) = judge(game, &mut adjudicator, mover, None, settings);
             continue;
         }
         let limit = &settings.limits[mover.index()];
@@ -336,22 +330,29 @@ fn play_out<G: Game>(
             let mut note = format!("{} played the illegal move {text} in {fen}", names[mover.index()]);
             let last = players[mover.index()].last_lines();
             if !last.is_empty() {
-                let quoted: Vec<String> = last.iter().map(|l| crate::notation::quote::shown(l)).collect();
-                note.push_str(&format!("; last lines: [{}]", quoted.join(", ")));
+                note.push_str(&format!("; last lines: {}", crate::uci::process::shown_lines(&last)));
             }
             return Some(Ending::failure(mover, EndReason::IllegalMove, note));
         }
         // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth
         // replay to the same PGN.
         comments.push(answer.comment(limit.is_timed().then_some(answer.time_ms)));
-        adjudicated = adjudicator.record(PlayedMove {
-            mover,
-            score: answer.score,
-            plies: game.plies(),
-            irreversible: game.halfmove_clock() == 0,
-        });
-        by_tables = settings.tablebase.as_ref().and_then(|tables| tables.verdict(&game.piece_sets()?));
+        (adjudicated, by_tables) = judge(game, &mut adjudicator, mover, answer.score, settings);
     }
+}
+
+/// After `mover`'s move (scored `score` by its engine; `None` for a book move): the adjudication it reaches and
+/// the tables' verdict on the new position, if any.
+fn judge<G: Game>(
+    game: &G,
+    adjudicator: &mut Adjudicator,
+    mover: Color,
+    score: Option<crate::player::EngineScore>,
+    settings: &GameSettings,
+) -> (Option<Adjudicated>, Option<TbVerdict>) {
+    let irreversible = game.halfmove_clock() == 0;
+    let adjudicated = adjudicator.record(PlayedMove { mover, score, plies: game.plies(), irreversible });
+    (adjudicated, settings.tablebase.as_ref().and_then(|tables| tables.verdict(&game.piece_sets()?)))
 }
 
 /// Charges `spent_ms` to `mover`'s clock and checks its time per move; the note of a time forfeit, if the move

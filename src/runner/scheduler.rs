@@ -828,7 +828,7 @@ fn worker<G: Game>(
             let (white_player, black_player) = two_mut(&mut players, white, black);
             let opening = &spec.openings[pair.opening];
             let mut settings = spec.game_settings(white, black);
-            settings.book_seed = crate::chess::polyglot::splitmix(spec.seed ^ pair.index.wrapping_mul(2) ^ game as u64);
+            settings.book_seed = crate::chess::polyglot::splitmix(spec.seed ^ pair.game_number(game));
             let _ = sender.send(Event::Started { pair, game });
             crate::uci::log::set_game(pair.game_number(game) + 1);
             let Some(record) = play_game_unless(white_player, black_player, opening, &settings, flags.abandon) else {

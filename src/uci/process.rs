@@ -299,7 +299,7 @@ fn remember(last: &Mutex<VecDeque<String>>, line: String) {
 
 /// An engine's last lines for an error message: each quoted and cut by [`shown`](crate::notation::quote::shown)
 /// (a line may hold up to [`MAX_LINE_BYTES`] bytes), in brackets.
-fn shown_lines(lines: &[String]) -> String {
+pub fn shown_lines(lines: &[String]) -> String {
     let quoted: Vec<String> = lines.iter().map(|l| crate::notation::quote::shown(l)).collect();
     format!("[{}]", quoted.join(", "))
 }

@@ -15,6 +15,11 @@ const REFUSED_KEYS: [(&str, &str); 7] = [
     ("debug", "give --log FILE to arbiter match for every engine's input and output"),
 ];
 
+/// Why Arbiter refuses the engine key `key` ([`REFUSED_KEYS`]); `None` for a key it takes.
+pub fn refused_key(key: &str) -> Option<&'static str> {
+    REFUSED_KEYS.iter().find(|(k, _)| *k == key).map(|(_, why)| *why)
+}
+
 /// Quotes `value` as a shell word when it needs it (a comma, a space, a quote), for the keys of an Arbiter
 /// engine spec that take shell quoting.
 fn quoted(value: &str) -> Result<String, String> {
@@ -42,7 +47,7 @@ pub fn engine_spec(tool: Tool, own: &[Pair], each: &[Pair]) -> Result<String, St
     for (pair, from_each) in own.iter().map(|p| (p, false)).chain(each.iter().map(|p| (p, true))) {
         let option = if from_each { "-each" } else { "-engine" };
         let key = pair.key.as_str();
-        if let Some((_, why)) = REFUSED_KEYS.iter().find(|(k, _)| *k == key) {
+        if let Some(why) = refused_key(key) {
             return Err(format!("{option} {key}: not supported: {why}"));
         }
         if pair.flag && !matches!(key, "ponder" | "whitepov" | "trust" | "debug") {

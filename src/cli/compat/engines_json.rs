@@ -93,29 +93,31 @@ pub fn conf_words(name: &str) -> Result<Vec<Pair>, String> {
     if let Some(restart) = text("restart")? {
         push("restart", restart);
     }
-    let refused = |key: &str, why: &str| Err(format!("{}: not supported: {why}", at(key)));
+    // Each entry key as the engine key it stands for, refused for the same reason ([`super::engine`]).
+    let refused = |key: &str, engine_key: &str| {
+        let why = super::engine::refused_key(engine_key).unwrap_or("not carried by Arbiter");
+        Err(format!("{}: not supported: {why}", at(key)))
+    };
     if text("stderrFile")?.is_some_and(|f| !f.is_empty()) {
-        return refused("stderrFile", "Arbiter does not redirect an engine's standard error to a file");
+        return refused("stderrFile", "stderr");
     }
     if entry.get("initStrings").and_then(Value::as_array).is_some_and(|a| !a.is_empty()) {
-        return refused("initStrings", "Arbiter sends no text of the user's at an engine's start");
+        return refused("initStrings", "initstr");
     }
-    if truth("whitepov") == Some(true) {
-        return refused("whitepov", "Arbiter takes UCI scores from the side to move and does not invert them");
-    }
-    if truth("ponder") == Some(true) {
-        return refused("ponder", "Arbiter does not let engines ponder");
-    }
-    if truth("validateClaims") == Some(false) {
-        return refused("validateClaims", "Arbiter validates every game end itself");
-    }
-    if truth("debug") == Some(true) {
-        return refused("debug", "give --log FILE to arbiter match for the engines' input and output");
+    for (key, refused_when, engine_key) in [
+        ("whitepov", true, "whitepov"),
+        ("ponder", true, "ponder"),
+        ("validateClaims", false, "trust"),
+        ("debug", true, "debug"),
+    ] {
+        if truth(key) == Some(refused_when) {
+            return refused(key, engine_key);
+        }
     }
     if let Some(scale) = entry.get("timeoutScaleFactor").and_then(Value::as_f64)
         && scale != 1.0
     {
-        return refused("timeoutScaleFactor", "Arbiter's engine timeouts are set by -startup-ms and -ping-ms");
+        return refused("timeoutScaleFactor", "tscale");
     }
     if let Some(options) = entry.get("options") {
         let Value::Array(options) = options else { return Err(format!("{}: expected an array", at("options"))) };
@@ -126,7 +128,7 @@ pub fn conf_words(name: &str) -> Result<Vec<Pair>, String> {
             }
             let value = match option.get("value") {
                 _ if option.get("type").and_then(Value::as_str) == Some("button") => {
-                    return refused(&format!("options {option_name}"), "Arbiter does not press button options");
+                    return Err(format!("{}: not supported: Arbiter does not press button options", at(option_name)));
                 }
                 Some(Value::String(s)) => s.clone(),
                 Some(Value::Bool(b)) => b.to_string(),
