@@ -3,6 +3,7 @@
 
 use arbiter::games::GameKind;
 use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
+use arbiter::runner::comments::CommentFields;
 use arbiter::runner::report::formats::ReportFormat;
 use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
 use arbiter::tablebase::adjudicate::{TablebasePlan, TbAdjudicate};
@@ -171,6 +172,12 @@ pub struct MatchArgs {
     /// cutechess-cli habit) or off (minimal PGN).
     #[arg(long = "pgn-comments", value_enum, default_value_t = PgnComments::On)]
     pub pgn_comments: PgnComments,
+
+    /// What the comment after an engine's move holds, a comma-separated list of score, depth, time (the
+    /// default: `{+0.35/12 0.123s}`, cutechess-cli's), timeleft, latency, nodes, seldepth, nps, hashfull, tbhits,
+    /// pv (fastchess's `tl=`, `latency=`, `n=`, `sd=`, `nps=`, `hashfull=`, `tbhits=`, `pv="..."`), or none.
+    #[arg(long = "pgn-fields", value_name = "FIELDS")]
+    pub pgn_fields: Option<CommentFields>,
 
     /// Games played at once, 1 to 1024 (default: the number of cores); never more than the pairs to play.
     #[arg(long, value_name = "N")]

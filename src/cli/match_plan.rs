@@ -105,6 +105,9 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     plan.output.out = args.out.as_deref().map(|out| absolute(out, &cwd));
     plan.output.name = args.name.clone();
     plan.output.pgn_comments = args.pgn_comments == PgnComments::On;
+    if let Some(fields) = args.pgn_fields {
+        plan.output.pgn_fields = fields;
+    }
     plan.output.rating_interval = args.rating_interval;
     super::match_extras::set_extras(args, &mut plan, &cwd).input()?;
     Ok(plan)

@@ -140,30 +140,6 @@ pub struct PlayerMove<M = Move> {
     pub time_ms: u64,
 }
 
-impl<M> PlayerMove<M> {
-    /// The PGN comment for this move in the cutechess style: `+0.35/12` (score/depth) and, when the thinking time
-    /// `time_ms` (milliseconds) is given, ` 0.123s` after it: `+0.35/12 0.123s`. Without a score the comment is
-    /// the time alone (`0.123s`), or empty.
-    ///
-    /// # Examples
-    /// ```
-    /// use arbiter::chess::Move;
-    /// use arbiter::player::{EngineScore, PlayerMove};
-    /// let answer = PlayerMove { mv: Move::NULL, score: Some(EngineScore::Cp(35)), depth: 12, nodes: 0, time_ms: 0 };
-    /// assert_eq!(answer.comment(None), "+0.35/12");
-    /// assert_eq!(answer.comment(Some(123)), "+0.35/12 0.123s");
-    /// ```
-    pub fn comment(&self, time_ms: Option<u64>) -> String {
-        let time = time_ms.map(|ms| format!("{}.{:03}s", ms / 1000, ms % 1000));
-        match (self.score, time) {
-            (Some(score), Some(time)) => format!("{score}/{} {time}", self.depth),
-            (Some(score), None) => format!("{score}/{}", self.depth),
-            (None, Some(time)) => time,
-            (None, None) => String::new(),
-        }
-    }
-}
-
 /// Something that plays moves of the game `G` (chess by default): a built-in engine in-process or an external
 /// UCI engine.
 ///
@@ -211,9 +187,32 @@ pub trait Player<G: Game = chess::ChessGame>: Send {
         Vec::new()
     }
 
+    /// What the last [`Player::go`] reported besides its score, depth and nodes (an external engine's last
+    /// `info` fields: `seldepth`, `nps`, `hashfull`, `tbhits`, `time`), for the PGN comment fields of
+    /// `--pgn-fields`. All unknown by default.
+    fn last_detail(&self) -> SearchDetail {
+        SearchDetail::default()
+    }
+
     /// Told when a game it played has ended, with the PGN result (`1-0`) and why (`checkmate`): an xboard
     /// engine gets `result`. Nothing by default.
     fn game_over(&mut self, _result: &str, _why: &str) {}
+}
+
+/// What a player reported about its last search besides [`PlayerMove`]'s fields; `None` where it said nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchDetail {
+    /// The selective depth (`seldepth`).
+    pub seldepth: Option<u32>,
+    /// Nodes per second as the engine gave them (`nps`).
+    pub nps: Option<u64>,
+    /// The hash table's fill in permille (`hashfull`).
+    pub hashfull: Option<u32>,
+    /// Tablebase hits (`tbhits`).
+    pub tbhits: Option<u64>,
+    /// The search time the engine reported in milliseconds (`time`), against which the runner's own measure
+    /// gives the latency.
+    pub time_ms: Option<u64>,
 }
 
 /// The most moves of a principal variation [`Player::last_pv`] keeps (engine output is untrusted).

@@ -8,7 +8,7 @@
 //! ([`PlayerError::Stalled`]), move text that is not a move ([`PlayerError::BadMove`]). Each error carries the
 //! engine's last output lines. Protocol: the UCI specification (Stefan Meyer-Kahlen, 2004).
 
-use super::{EngineScore, GoLimits, GoRequest, MAX_PV_PLIES, Player, PlayerError, PlayerMove};
+use super::{EngineScore, GoLimits, GoRequest, MAX_PV_PLIES, Player, PlayerError, PlayerMove, SearchDetail};
 use crate::game::Game;
 use crate::uci::{EngineProcess, UciError};
 use std::marker::PhantomData;
@@ -206,7 +206,8 @@ pub fn position_command<G: Game>(game: &G) -> String {
     text
 }
 
-/// What the `info` lines of one search said last: score (mover's view), depth and nodes.
+/// What the `info` lines of one search said last: score (mover's view), depth, nodes and the other fields of
+/// [`SearchDetail`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InfoSummary {
     /// The last score given.
@@ -215,6 +216,8 @@ pub struct InfoSummary {
     pub depth: u32,
     /// The last node count given.
     pub nodes: u64,
+    /// The last `seldepth`, `nps`, `hashfull`, `tbhits` and `time` given.
+    pub detail: SearchDetail,
 }
 
 /// An integer of any length, saturated to the `i64` range (`-99999999999999999999999` is `i64::MIN`), so that a
@@ -260,6 +263,11 @@ impl InfoSummary {
                         self.nodes = n;
                     }
                 }
+                "seldepth" => self.detail.seldepth = next.and_then(|w| w.parse().ok()).or(self.detail.seldepth),
+                "nps" => self.detail.nps = next.and_then(|w| w.parse().ok()).or(self.detail.nps),
+                "hashfull" => self.detail.hashfull = next.and_then(|w| w.parse().ok()).or(self.detail.hashfull),
+                "tbhits" => self.detail.tbhits = next.and_then(|w| w.parse().ok()).or(self.detail.tbhits),
+                "time" => self.detail.time_ms = next.and_then(|w| w.parse().ok()).or(self.detail.time_ms),
                 "score" => {
                     // Read wide and clamped (`EngineScore::clamped_cp`): a score at or past the integer limit
                     // is a very large score, never an overflow.
@@ -328,6 +336,8 @@ pub struct UciPlayer<G: Game> {
     cancel: Option<Arc<AtomicBool>>,
     /// The principal variation of the last `go` ([`Player::last_pv`]).
     last_pv: Vec<G::Move>,
+    /// The other `info` fields of the last `go` ([`Player::last_detail`]).
+    last_detail: SearchDetail,
     game: PhantomData<fn(&G)>,
 }
 
@@ -348,6 +358,7 @@ impl<G: Game> UciPlayer<G> {
             warnings: vec![],
             cancel: None,
             last_pv: Vec::new(),
+            last_detail: SearchDetail::default(),
             game: PhantomData,
         };
         player.launch()?;
@@ -537,11 +548,16 @@ impl<G: Game> Player<G> for UciPlayer<G> {
             reason: format!("{e}; last lines: {:?}", process.last_lines()),
         })?;
         self.last_pv = principal_variation(game, &lines, mv);
+        self.last_detail = info.detail;
         Ok(PlayerMove { mv, score: info.score, depth: info.depth, nodes: info.nodes, time_ms: 0 })
     }
 
     fn last_pv(&self) -> Vec<G::Move> {
         self.last_pv.clone()
+    }
+
+    fn last_detail(&self) -> SearchDetail {
+        self.last_detail
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -647,17 +663,17 @@ mod tests {
     fn info_lines() {
         let mut info = InfoSummary::default();
         info.read("info depth 12 seldepth 18 multipv 1 score cp -35 nodes 123456 nps 1000 pv e2e4 e7e5");
-        assert_eq!(info, InfoSummary { score: Some(EngineScore::Cp(-35)), depth: 12, nodes: 123_456 });
+        assert_eq!(info, InfoSummary { score: Some(EngineScore::Cp(-35)), depth: 12, nodes: 123_456, detail: SearchDetail { seldepth: Some(18), nps: Some(1000), ..SearchDetail::default() } });
         info.read("info depth 13 score mate 3 lowerbound nodes 200000 pv e2e4");
-        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        assert_eq!((info.score, info.depth, info.nodes), (Some(EngineScore::Mate(3)), 13, 200_000));
         info.read("info string depth 99 nodes 1");
         info.read("info depth x score cp nodes");
         info.read("bestmove e2e4");
         info.read("info currmove e2e4 currmovenumber 1");
-        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        assert_eq!((info.score, info.depth, info.nodes), (Some(EngineScore::Mate(3)), 13, 200_000));
         // Only the first line of a MultiPV search is the engine's evaluation (as cutechess-cli reads it).
         info.read("info depth 14 multipv 2 score cp 10 nodes 300000 pv d2d4");
-        assert_eq!(info, InfoSummary { score: Some(EngineScore::Mate(3)), depth: 13, nodes: 200_000 });
+        assert_eq!((info.score, info.depth, info.nodes), (Some(EngineScore::Mate(3)), 13, 200_000));
         info.read("info depth 14 multipv 1 score cp 20 nodes 300000 pv e2e4");
         assert_eq!(info.score, Some(EngineScore::Cp(20)));
         // Scores at or past the integer limit are clamped, not dropped and never overflowing.

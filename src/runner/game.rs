@@ -7,6 +7,7 @@ use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::book::EngineBook;
 use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
+use crate::runner::comments::CommentField;
 use crate::tablebase::adjudicate::{TablebaseAdjudicator, TbVerdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -115,6 +116,8 @@ pub struct GameSettings {
     pub books: [Option<Arc<EngineBook>>; 2],
     /// The random number the book moves of this game are drawn from ([`EngineBook::move_for`]).
     pub book_seed: u64,
+    /// What the comment after each engine move holds (`--pgn-fields`).
+    pub comment_fields: crate::runner::comments::CommentFields,
 }
 
 impl GameSettings {
@@ -319,6 +322,9 @@ fn play_out<G: Game>(
             Err(error) => return Some(Ending::failure(mover, EndReason::of_error(&error), error.to_string())),
         };
         answer.time_ms = spent_ms;
+        let fields = settings.comment_fields;
+        let pv = if fields.has(CommentField::Pv) { players[mover.index()].last_pv() } else { Vec::new() };
+        let before = fields.has(CommentField::Pv).then(|| game.clone());
         if let Some(note) = overrun(&mut clocks, mover, limit, spent_ms, &names[mover.index()]) {
             let result = if game.can_win(mover.flip()) { GameResult::win_for(mover.flip()) } else { GameResult::Draw };
             return Some(Ending { result, end: EndReason::TimeForfeit, note: Some(note) });
@@ -336,7 +342,10 @@ fn play_out<G: Game>(
         }
         // The time goes into the comment only under a timed limit, so that games at fixed nodes or depth
         // replay to the same PGN.
-        comments.push(answer.comment(limit.is_timed().then_some(answer.time_ms)));
+        let timed = limit.is_timed().then_some(answer.time_ms);
+        let left = clocks.0[mover.index()].map(|clock| clock.left_ms());
+        let detail = players[mover.index()].last_detail();
+        comments.push(fields.comment(before.as_ref().unwrap_or(game), &answer, timed, left, &detail, &pv));
         (adjudicated, by_tables) = judge(game, &mut adjudicator, mover, answer.score, settings);
     }
 }

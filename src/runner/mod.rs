@@ -20,6 +20,7 @@
 //! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
 
 pub mod adjudication;
+pub mod comments;
 pub mod affinity;
 pub mod game;
 pub mod openings;

@@ -190,8 +190,8 @@ fn fastchess_documentation_examples_run() {
         "fastchess -engine cmd={a} name=Engine1 option.Threads=1 nodes=400 -engine cmd={a} name=Engine2 \
          option.Threads=1 nodes=200 -openings file={SHARED}/suites/openings/2moves_v1.epd format=epd order=random \
          -each tc=inf -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
-         -sprt elo0=0 elo1=2 alpha=0.05 beta=0.05 -rounds 3 -concurrency 2 -pgnout notation=san nodes=false \
-         file=./games/sprt.pgn -output format=cutechess"
+         -sprt elo0=0 elo1=2 alpha=0.05 beta=0.05 -rounds 3 -concurrency 2 -pgnout notation=san nodes=true \
+         seldepth=true pv=true file=./games/sprt.pgn -output format=cutechess"
     );
     std::fs::create_dir_all(dir.join("games")).unwrap();
     let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
@@ -200,7 +200,21 @@ fn fastchess_documentation_examples_run() {
     assert_eq!(stdout.lines().filter(|l| l.starts_with("Score of Engine1 vs Engine2: ")).count(), 6 + 1, "{stdout}");
     assert!(stdout.contains("SPRT: llr "), "{stdout}");
     assert!(stdout.contains("Elo difference: "), "{stdout}");
-    assert_eq!(std::fs::read_to_string(dir.join("games/sprt.pgn")).unwrap().matches("[Event ").count(), 6);
+    let pgn = std::fs::read_to_string(dir.join("games/sprt.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 6);
+    // fastchess's comment fields: `{+0.12/5, n=400, sd=9, pv="e2e4 e7e5"}` (no time at fixed nodes).
+    let comments: Vec<&str> = pgn.split('{').skip(1).filter_map(|c| c.split('}').next()).collect();
+    let nodes: Vec<u64> = comments
+        .iter()
+        .map(|c| {
+            let parts: Vec<&str> = c.split(", ").collect();
+            assert!(parts.len() == 4 && parts[0].contains('/') && parts[2].starts_with("sd="), "{c}");
+            assert!(parts[3].starts_with("pv=\"") && parts[3].ends_with('"'), "{c}");
+            parts[1].strip_prefix("n=").expect("n=").parse().unwrap()
+        })
+        .collect();
+    assert!(nodes.len() > 50, "{pgn}");
+    assert!(nodes.iter().all(|&n| (1..=400).contains(&n)), "{nodes:?}");
 }
 
 #[test]

@@ -227,11 +227,16 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
                 }
             }
             "pgnout" => {
-                let (file, words) = pgnout_words(option, &mut t.notes)?;
+                let (file, words, fields) = pgnout_words(option, &mut t.notes)?;
                 pgnout = Some(PathBuf::from(&file));
                 args.push("--pgnout".into());
                 args.push(file);
                 args.extend(words);
+                if !fields.is_empty() {
+                    // fastchess's comment: score/depth and time, then the fields asked for.
+                    args.push("--pgn-fields".into());
+                    args.push(format!("score,depth,time,{}", fields.join(",")));
+                }
             }
             "epdout" => {
                 let file = match option.values.as_slice() {
@@ -416,16 +421,17 @@ fn openings_spec(tool: Tool, option: &OptionWords) -> Result<String, String> {
 }
 
 /// The file and Arbiter's modifiers of `-pgnout`: cutechess-cli's `FILE [min] [fi]` or fastchess's `file=
-/// notation= append= nodes= ... min= match_line=`; what Arbiter writes differently is noted.
-fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String, Vec<String>), String> {
+/// notation= append= nodes= ... min= match_line=`, and the comment fields asked for (`nodes=true` ...); what
+/// Arbiter writes differently is noted.
+fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String, Vec<String>, Vec<String>), String> {
     if let Some(first) = option.values.first().filter(|v| !v.contains('=')) {
         let rest = &option.values[1..];
         if let Some(bad) = rest.iter().find(|w| *w != "min" && *w != "fi") {
             return Err(format!("{option} {bad}: expected min or fi after the file"));
         }
-        return Ok((first.clone(), rest.to_vec()));
+        return Ok((first.clone(), rest.to_vec(), Vec::new()));
     }
-    let (mut file, mut words) = (None, Vec::new());
+    let (mut file, mut words, mut fields) = (None, Vec::new(), Vec::new());
     for pair in pairs(option) {
         match pair.key.as_str() {
             "file" if pair.value.is_empty() => return Err(format!("{option} file=: the file name is missing")),
@@ -438,10 +444,7 @@ fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String
             "min" => {}
             "nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "pv" | "timeleft" | "latency" => {
                 if boolean("pgnout", &pair)? {
-                    notes.push(format!(
-                        "{option} {}=true: accepted; Arbiter's move comments hold the score, depth and time, not the {}",
-                        pair.key, pair.key
-                    ));
+                    fields.push(pair.key.clone());
                 }
             }
             "match_line" => {
@@ -450,5 +453,5 @@ fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String
             key => return Err(format!("{option} {key}: unknown key")),
         }
     }
-    Ok((file.ok_or_else(|| format!("{option}: file= is missing"))?, words))
+    Ok((file.ok_or_else(|| format!("{option}: file= is missing"))?, words, fields))
 }

@@ -12,6 +12,7 @@ use crate::games::GameKind;
 use crate::player::MoveLimit;
 use crate::player::plan::{EngineBuild, EnginePlan, absolute};
 use crate::runner::adjudication::AdjudicationRules;
+use crate::runner::comments::CommentFields;
 use crate::runner::openings::{OpeningsOption, is_start_position};
 use crate::runner::scheduler::{MatchLength, Tournament};
 use std::path::{Path, PathBuf};
@@ -181,6 +182,7 @@ impl MatchPlan {
                 results: cwd.join("results"),
                 name: None,
                 pgn_comments: true,
+                pgn_fields: CommentFields::default(),
                 rating_interval: DEFAULT_RATING_INTERVAL,
                 event: None,
                 site: None,

@@ -19,6 +19,7 @@
 //! plan that decide the games ([`canonical_json`]): see `results/README.md`.
 
 use super::adjudication::AdjudicationRules;
+use super::comments::CommentFields;
 use super::openings::{MAX_BOOK_LINES, OpeningOrder, load_match_openings};
 use super::scheduler::{MAX_CONCURRENCY, MatchLength, MatchSpec, Shard, Tournament};
 use crate::chess::Variant;
@@ -389,6 +390,9 @@ pub struct OutputPlan {
     pub name: Option<String>,
     /// Whether `games.pgn` holds a comment after each move.
     pub pgn_comments: bool,
+    /// What the comment after an engine's move holds (`--pgn-fields`; default score, depth and time).
+    #[serde(default, skip_serializing_if = "CommentFields::is_default")]
+    pub pgn_fields: CommentFields,
     /// Print the reports every N games (0: only at the end).
     #[serde(with = "wide")]
     pub rating_interval: u64,
@@ -625,6 +629,7 @@ impl MatchPlan {
                 limits: Default::default(),
                 adjudication: self.adjudication,
                 tablebase: self.tablebase.as_ref().map(TablebasePlan::open).transpose()?,
+                comment_fields: self.output.pgn_fields,
                 ..Default::default()
             },
             recover: self.recover,
@@ -708,6 +713,7 @@ pub(crate) mod tests {
                 results: PathBuf::from("/runs"),
                 name: None,
                 pgn_comments: true,
+                pgn_fields: CommentFields::default(),
                 rating_interval: 10,
                 event: None,
                 site: None,
