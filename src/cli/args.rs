@@ -239,16 +239,26 @@ pub fn opening_order() -> impl clap::builder::TypedValueParser<Value = arbiter::
     ])
 }
 
-/// The `--tournament` parser: `round-robin` or `gauntlet` (the runner's enum stays free of clap).
+/// The `--tournament` parser: `round-robin`, `gauntlet`, `pyramid`, `knockout` or `pairs` (the runner's enum stays free of clap).
 pub fn tournament() -> impl clap::builder::TypedValueParser<Value = arbiter::runner::Tournament> {
     use arbiter::runner::Tournament;
     use clap::builder::{PossibleValue, TypedValueParser as _};
     clap::builder::PossibleValuesParser::new([
         PossibleValue::new(Tournament::RoundRobin.name()).help("Every engine plays every other"),
         PossibleValue::new(Tournament::Gauntlet.name())
-            .help("The first engine plays every other; the others do not meet"),
+            .help("The first engine (or the first --seeds N) plays every other; the others do not meet"),
+        PossibleValue::new(Tournament::Pyramid.name())
+            .help("Every engine plays all engines before it (cutechess-cli's pyramid order and colours)"),
+        PossibleValue::new(Tournament::Knockout.name())
+            .help("Single elimination: a bracket (seeded by --seeds), a tied encounter goes on by game pairs"),
+        PossibleValue::new(Tournament::Pairs.name()).help("The engines meet in twos, in order: 1-2, 3-4, ..."),
     ])
-    .map(|name| if name == Tournament::Gauntlet.name() { Tournament::Gauntlet } else { Tournament::RoundRobin })
+    .map(|name| {
+        [Tournament::Gauntlet, Tournament::Pyramid, Tournament::Knockout, Tournament::Pairs]
+            .into_iter()
+            .find(|t| t.name() == name)
+            .unwrap_or_default()
+    })
 }
 
 /// The output format of `arbiter sprt` and `arbiter elo`.

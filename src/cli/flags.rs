@@ -164,6 +164,7 @@ fn plan_flag(field: PlanField) -> &'static str {
         PlanField::OpeningsDepth => "--openings depth",
         PlanField::Tablebase => "--tb",
         PlanField::TablebasePieces => "--tbpieces",
+        PlanField::Seeds => "--seeds",
     }
 }
 

@@ -2,8 +2,8 @@
 //! shares): what clap reads; `match_plan::plan_of` turns them into a plan.
 
 use arbiter::games::GameKind;
-use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
 use arbiter::runner::comments::CommentFields;
+use arbiter::runner::plan::{DEFAULT_RATING_INTERVAL, DEFAULT_SEED};
 use arbiter::runner::report::formats::ReportFormat;
 use arbiter::runner::{OpeningOrder, Shard, Tournament, Variant};
 use arbiter::tablebase::adjudicate::{TablebasePlan, TbAdjudicate};
@@ -142,6 +142,15 @@ pub struct MatchArgs {
     /// each of the others (gauntlet: pairings first-second, first-third, ...).
     #[arg(long, value_parser = crate::cli::args::tournament(), default_value = "round-robin")]
     pub tournament: Tournament,
+
+    /// A gauntlet's seeds: the first N engines each play every other engine; the others do not meet
+    /// (cutechess-cli's -seeds N; default 1).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub seeds: Option<u32>,
+
+    /// A gauntlet's seeds play one another too, each the engines after it (fastchess's -seeds N).
+    #[arg(long = "seeds-meet")]
+    pub seeds_meet: bool,
 
     /// Play each opening as a game pair with colours swapped (the default; accepted for cutechess-cli habit).
     #[arg(long)]

@@ -134,6 +134,13 @@ pub(crate) fn play(
     let ended = match &args.resume {
         Some(dir) => {
             refuse_other_flags(given, &RESUME_FLAGS, "the run keeps the flags recorded in its run.toml")?;
+            if dir.join(arbiter::runner::knockout::KNOCKOUT_TOML).exists() {
+                return Err(Failure::Input(anyhow::anyhow!(
+                    "--resume {}: a knockout's folder; resume the round that stopped (its round-N folder inside), \
+                     the knockout itself is not resumed",
+                    dir.display()
+                )));
+            }
             let overrides = ResumeOverrides { concurrency: args.concurrency, recover: args.recover };
             arbiter::runner::rundir::resume::resume(dir, overrides, observer, interrupt)
         }
@@ -142,6 +149,9 @@ pub(crate) fn play(
                 Some(file) => config_plan(file, &args, given)?,
                 None => plan_of(&args)?,
             };
+            if plan.tournament == arbiter::runner::Tournament::Knockout {
+                return knockout(&plan, observer, report, interrupt);
+            }
             arbiter::runner::run::run(&plan, observer, interrupt)
         }
     };
@@ -153,44 +163,76 @@ pub(crate) fn play(
             Ok(EXIT_INTERRUPTED)
         }
         RunEnd::Played(run) => {
-            let dir = run.dir.display();
             report(&run);
-            // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
-            match &run.charts {
-                Ok(files) if !files.is_empty() => {
-                    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
-                    super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
-                }
-                Ok(_) => {}
-                Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
-            }
-            let state = &run.state;
-            if let Some(failure) = &state.failure
-                && state.failure_is_input
-            {
-                return Err(Failure::Input(anyhow::anyhow!("the match stopped: {failure}")));
-            }
-            if let Some(failure) = &state.failure {
-                return Err(Failure::Internal(anyhow::anyhow!(
-                    "the match stopped: {failure} (continue it with `arbiter match --resume {dir}`)"
-                )));
-            }
-            if let Some(halted) = &state.halted {
-                return Err(Failure::Internal(anyhow::anyhow!(
-                    "the match stopped: {halted} (continue it with `arbiter match --resume {dir} --recover`)"
-                )));
-            }
-            if state.interrupted {
-                super::stderr_line(format_args!(
-                    "arbiter match: interrupted; {} games recorded and summarized in {dir} (exit code \
-                     {EXIT_INTERRUPTED}); continue with `arbiter match --resume {dir}`",
-                    state.tally.games
-                ));
-                return Ok(EXIT_INTERRUPTED);
-            }
-            Ok(0)
+            outcome(&run)
         }
     }
+}
+
+/// Plays the knockout of `plan` (each round's match reported by `report` as it ends), prints its bracket and
+/// returns the exit code of the match that stopped it, or 0.
+fn knockout(
+    plan: &MatchPlan,
+    observer: &mut dyn RunObserver,
+    report: &mut dyn FnMut(&MatchRun),
+    interrupt: &AtomicBool,
+) -> Result<i32, Failure> {
+    let mut code = Ok(0);
+    let mut played = |run: &MatchRun| {
+        report(run);
+        if matches!(code, Ok(0)) {
+            code = outcome(run);
+        }
+    };
+    let ko = arbiter::runner::knockout::run_knockout(plan, observer, &mut played, interrupt).map_err(run_failure)?;
+    super::stdout_text(format_args!("\n{}", ko.bracket));
+    super::stdout_text(format_args!("\nKnockout: {}\n", ko.dir.display()));
+    if let Some(why) = &ko.undecided {
+        return Err(Failure::Internal(anyhow::anyhow!("the knockout stopped undecided: {why}")));
+    }
+    if ko.matches.is_empty() && code.as_ref().is_ok_and(|&c| c == 0) && ko.winner.is_none() {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    code
+}
+
+/// The exit code of a played match: 0, or the failure that stopped it, or [`EXIT_INTERRUPTED`].
+fn outcome(run: &MatchRun) -> Result<i32, Failure> {
+    let dir = run.dir.display();
+    // The charts are a view of games.csv: a failure to draw them loses nothing, so it is a warning.
+    match &run.charts {
+        Ok(files) if !files.is_empty() => {
+            let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+            super::stderr_line(format_args!("arbiter match: charts {}", names.join(", ")));
+        }
+        Ok(_) => {}
+        Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
+    }
+    let state = &run.state;
+    if let Some(failure) = &state.failure
+        && state.failure_is_input
+    {
+        return Err(Failure::Input(anyhow::anyhow!("the match stopped: {failure}")));
+    }
+    if let Some(failure) = &state.failure {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "the match stopped: {failure} (continue it with `arbiter match --resume {dir}`)"
+        )));
+    }
+    if let Some(halted) = &state.halted {
+        return Err(Failure::Internal(anyhow::anyhow!(
+            "the match stopped: {halted} (continue it with `arbiter match --resume {dir} --recover`)"
+        )));
+    }
+    if state.interrupted {
+        super::stderr_line(format_args!(
+            "arbiter match: interrupted; {} games recorded and summarized in {dir} (exit code \
+             {EXIT_INTERRUPTED}); continue with `arbiter match --resume {dir}`",
+            state.tally.games
+        ));
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(0)
 }
 
 /// Refuses the flags given in `given` that `allowed` (the flag that takes a whole run first, then those it

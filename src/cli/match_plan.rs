@@ -97,6 +97,8 @@ pub(crate) fn plan_of(args: &MatchArgs) -> Result<MatchPlan, Failure> {
     plan.variant = args.variant;
     plan.seed = args.seed;
     plan.tournament = args.tournament;
+    plan.seeds = args.seeds.unwrap_or(1);
+    plan.seeds_meet = args.seeds_meet;
     plan.swap = !args.noswap;
     plan.shard = args.shard;
     plan.concurrency = args.concurrency;

@@ -663,7 +663,15 @@ mod tests {
     fn info_lines() {
         let mut info = InfoSummary::default();
         info.read("info depth 12 seldepth 18 multipv 1 score cp -35 nodes 123456 nps 1000 pv e2e4 e7e5");
-        assert_eq!(info, InfoSummary { score: Some(EngineScore::Cp(-35)), depth: 12, nodes: 123_456, detail: SearchDetail { seldepth: Some(18), nps: Some(1000), ..SearchDetail::default() } });
+        assert_eq!(
+            info,
+            InfoSummary {
+                score: Some(EngineScore::Cp(-35)),
+                depth: 12,
+                nodes: 123_456,
+                detail: SearchDetail { seldepth: Some(18), nps: Some(1000), ..SearchDetail::default() }
+            }
+        );
         info.read("info depth 13 score mate 3 lowerbound nodes 200000 pv e2e4");
         assert_eq!((info.score, info.depth, info.nodes), (Some(EngineScore::Mate(3)), 13, 200_000));
         info.read("info string depth 99 nodes 1");

@@ -242,7 +242,8 @@ mod tests {
 
     #[test]
     fn names_round_trip_and_unknown_names_are_refused() {
-        let all: CommentFields = "score,depth,time,timeleft,latency,nodes,seldepth,nps,hashfull,tbhits,pv".parse().unwrap();
+        let all: CommentFields =
+            "score,depth,time,timeleft,latency,nodes,seldepth,nps,hashfull,tbhits,pv".parse().unwrap();
         assert_eq!(all.to_string().parse::<CommentFields>().unwrap(), all);
         assert_eq!(CommentFields::default().to_string(), "score,depth,time");
         assert_eq!("none".parse::<CommentFields>().unwrap().to_string(), "none");

@@ -20,9 +20,10 @@
 //! implementation, external UCI engine processes ([`crate::player::UciPlayer`]) another.
 
 pub mod adjudication;
-pub mod comments;
 pub mod affinity;
+pub mod comments;
 pub mod game;
+pub mod knockout;
 pub mod openings;
 pub mod plan;
 pub mod report;
@@ -55,6 +56,6 @@ pub use rundir::replay::{check_game, check_games, replay};
 pub use rundir::runfile::{Fingerprint, RunFile, RunFileError};
 pub use scheduler::{
     GamePair, GameSink, MAX_GAMES, MatchLength, MatchObserver, MatchSpec, MatchState, Schedule, Shard, ShardError,
-    Silent, SprtVerdict, Tournament, gauntlet, round_robin, run_match, run_match_from,
+    Silent, SprtVerdict, Tournament, gauntlet, pyramid, round_robin, run_match, run_match_from, seeded_gauntlet,
 };
 pub use tally::{MatchTally, PairingTally, score_of};

@@ -226,6 +226,10 @@ impl RunError {
 /// folder that holds results or cannot be created); after it, a summary that cannot be written.
 pub fn run(plan: &MatchPlan, observer: &mut dyn RunObserver, interrupt: &AtomicBool) -> Result<RunEnd, RunError> {
     plan.validate()?;
+    if plan.tournament == super::Tournament::Knockout {
+        let problem = ": a knockout is played round by round (runner::knockout::run_knockout)".to_string();
+        return Err(PlanError::Invalid { field: super::plan::PlanField::Engines, problem }.into());
+    }
     match plan.game {
         GameKind::Xiangqi => start::<crate::xiangqi::XiangqiGame>(plan, observer, interrupt),
         GameKind::Chess => start::<crate::chess::ChessGame>(plan, observer, interrupt),

@@ -104,6 +104,36 @@ pub fn gauntlet(engines: usize) -> Vec<(usize, usize)> {
     (1..engines).map(|b| (0, b)).collect()
 }
 
+/// The pairings of a gauntlet whose first `seeds` entrants each play every other entrant, `(0, seeds), ...,
+/// (0, engines - 1), (1, seeds), ...` (cutechess-cli's `-seeds N`, `GauntletTournament::nextPair`); with `meet`
+/// the seeds also play one another, each the entrants after it (fastchess's `-seeds N`,
+/// `app/src/matchmaking/tournament/gauntlet/scheduler.hpp`). `seeds` is clamped to `1..engines`.
+///
+/// # Examples
+/// ```
+/// use arbiter::runner::seeded_gauntlet;
+/// assert_eq!(seeded_gauntlet(4, 2, false), vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+/// assert_eq!(seeded_gauntlet(4, 2, true), vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]);
+/// assert_eq!(seeded_gauntlet(4, 1, false), vec![(0, 1), (0, 2), (0, 3)]);
+/// ```
+pub fn seeded_gauntlet(engines: usize, seeds: usize, meet: bool) -> Vec<(usize, usize)> {
+    let seeds = seeds.clamp(1, engines.saturating_sub(1).max(1));
+    (0..seeds).flat_map(|a| (if meet { a + 1 } else { seeds }..engines).map(move |b| (a, b))).collect()
+}
+
+/// The pairings of cutechess-cli's pyramid tournament: every engine plays all its predecessors, each
+/// encounter with the later engine first (White in its first game), `(1, 0), (2, 0), (2, 1), (3, 0), ...`
+/// (`PyramidTournament::nextPair`, `projects/lib/src/pyramidtournament.cpp`).
+///
+/// # Examples
+/// ```
+/// use arbiter::runner::pyramid;
+/// assert_eq!(pyramid(4), vec![(1, 0), (2, 0), (2, 1), (3, 0), (3, 1), (3, 2)]);
+/// ```
+pub fn pyramid(engines: usize) -> Vec<(usize, usize)> {
+    (1..engines).flat_map(|a| (0..a).map(move |b| (a, b))).collect()
+}
+
 /// How the entrants of a match are paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -111,24 +141,45 @@ pub enum Tournament {
     /// Every engine plays every other ([`round_robin`]).
     #[default]
     RoundRobin,
-    /// The first engine plays every other; the others do not meet ([`gauntlet`]).
+    /// The first engine (or the first `--seeds N`) plays every other; the others do not meet
+    /// ([`seeded_gauntlet`]).
     Gauntlet,
+    /// Every engine plays all engines before it ([`pyramid`]): the pairs of a round robin in cutechess-cli's
+    /// pyramid order and colours.
+    Pyramid,
+    /// The engines meet in twos, in the order given: the first against the second, the third against the
+    /// fourth, ... (an odd last engine sits out); a round of a knockout.
+    Pairs,
+    /// cutechess-cli's single-elimination tournament, played round by round by [`crate::runner::knockout`];
+    /// its schedule is that of its first round's encounters ([`Tournament::Pairs`] of the bracket order).
+    Knockout,
 }
 
 impl Tournament {
-    /// The pairings of `engines` entrants, first engine first.
+    /// The pairings of `engines` entrants, first engine first, a gauntlet with one seed.
     pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
+        self.seeded_pairings(engines, 1, false)
+    }
+
+    /// The pairings of `engines` entrants with `seeds` seeds (used by a gauntlet, see [`seeded_gauntlet`]).
+    pub fn seeded_pairings(self, engines: usize, seeds: usize, meet: bool) -> Vec<(usize, usize)> {
         match self {
             Tournament::RoundRobin => round_robin(engines),
-            Tournament::Gauntlet => gauntlet(engines),
+            Tournament::Gauntlet => seeded_gauntlet(engines, seeds, meet),
+            Tournament::Pyramid => pyramid(engines),
+            Tournament::Pairs | Tournament::Knockout => (0..engines / 2).map(|k| (2 * k, 2 * k + 1)).collect(),
         }
     }
 
-    /// The name on the command line and in the summary: `round-robin` or `gauntlet`.
+    /// The name on the command line and in the summary: `round-robin`, `gauntlet`, `pyramid`, `pairs` or
+    /// `knockout`.
     pub fn name(self) -> &'static str {
         match self {
             Tournament::RoundRobin => "round-robin",
             Tournament::Gauntlet => "gauntlet",
+            Tournament::Pyramid => "pyramid",
+            Tournament::Pairs => "pairs",
+            Tournament::Knockout => "knockout",
         }
     }
 }
@@ -321,6 +372,10 @@ pub struct MatchSpec<G: Game> {
     pub variant: Variant,
     /// How the entrants are paired.
     pub tournament: Tournament,
+    /// How many of the first engines are a gauntlet's seeds (1 unless `--seeds N`).
+    pub seeds: usize,
+    /// Whether a gauntlet's seeds also play one another (fastchess's `-seeds`).
+    pub seeds_meet: bool,
     /// Whether game 1 of each pair swaps colours (the default, `--repeat`); false under `--noswap`, where the
     /// pairing's first engine has White in both games and the pentanomial still counts the two games as a pair.
     pub swap: bool,
@@ -355,7 +410,7 @@ impl<G: Game> MatchSpec<G> {
     /// The schedule of this spec: the tournament's pairings, the opening order from `start`, the number of
     /// pairs and the shard.
     pub fn schedule(&self) -> Schedule {
-        let pairings = self.tournament.pairings(self.engines.len());
+        let pairings = self.tournament.seeded_pairings(self.engines.len(), self.seeds, self.seeds_meet);
         let total_pairs = self.length.pairs(pairings.len(), self.openings.len());
         let order = opening_order_from(self.openings.len(), self.order, self.seed, self.start);
         Schedule { pairings, order, total_pairs, swap: self.swap, reverse: self.reverse, shard: self.shard }
@@ -1052,6 +1107,8 @@ mod tests {
             start: 1,
             variant: Variant::Standard,
             tournament: Tournament::RoundRobin,
+            seeds: 1,
+            seeds_meet: false,
             swap: true,
             reverse: false,
             wait_ms: 0,

@@ -142,8 +142,9 @@ fn openbench_command_line_counts_crashes_once() {
     assert_eq!(ob["crashes"], 8, "every game of the crashing engine, once: {worker}");
     assert_eq!(worker["fishtest"]["crashes"], 8, "no failure said twice: {worker}");
     assert_eq!(ob["pentanomial"], serde_json::json!([4, 0, 0, 0, 0]));
-    let stderr = text(&out.stderr);
-    assert!(stderr.contains("-pgnout nodes=true: accepted"), "the difference is said: {stderr}");
+    // OpenBench's nodes= and seldepth= are written as fastchess writes them.
+    let pgn = std::fs::read_to_string(dir.join("ob.pgn")).unwrap();
+    assert!(pgn.contains(", n=") && pgn.contains(", sd="), "{pgn}");
 }
 
 #[test]
@@ -179,6 +180,75 @@ fn cutechess_round_robin_pairs_colours_openings_and_rank_table() {
     let pgn = std::fs::read_to_string(dir.join("all.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 12);
     assert!(!pgn.contains("Termination") && !pgn.contains('{'), "minimal PGN: seven tags, no comments");
+}
+
+#[test]
+fn cutechess_knockout_pyramid_and_seeded_gauntlets() {
+    let a = arbiter_bin();
+    let book = format!("-openings file={SHARED}/suites/openings/2moves_v1.epd format=epd order=random");
+    // A knockout of five engines, two seeded: a bracket of 8 with three byes (beside the top seeds), one
+    // first-round game pair, tie-breaks by game pairs, the bracket printed as cutechess-cli prints it.
+    let dir = scratch_in("compat", "knockout");
+    let line = format!(
+        "cutechess -engine cmd={a} name=S1 nodes=3000 -engine cmd={a} name=S2 nodes=2000 -engine cmd={a} name=U3 \
+         nodes=100 -engine cmd={a} name=U4 nodes=150 -engine cmd={a} name=U5 nodes=200 -each proto=uci \
+         -tournament knockout -seeds 2 -games 2 -concurrency 2 -srand 7 {book}"
+    );
+    let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let ko = run_folder(&dir);
+    let bracket = std::fs::read_to_string(ko.join("knockout.txt")).unwrap();
+    assert!(stdout.contains(&bracket), "{stdout}");
+    let lines: Vec<&str> = bracket.lines().collect();
+    // Slots of 8: S1, bye, (U), (U), S2, bye, (U), bye; round 1 on lines 1, 5, 9, 13, round 2 on 3 and 11.
+    assert_eq!((lines[0], lines[2]), ("S1", "bye"), "{bracket}");
+    assert_eq!(lines.iter().filter(|l| **l == "bye").count(), 3, "{bracket}");
+    assert_eq!(lines[1], "\t\tS1", "{bracket}");
+    let final_line = lines[7];
+    assert!(final_line.starts_with("\t\t\t\t\t\t") && final_line.contains(" ("), "{bracket}");
+    let round1 = games(&ko.join("round-1"));
+    assert_eq!(round1.len(), 2, "one first-round encounter (two unseeded engines), one pair");
+    assert!(round1.iter().all(|g| g.2.starts_with('U') && g.3.starts_with('U')), "{round1:?}");
+    assert!(ko.join("round-2").join("summary.json").exists() && ko.join("round-3").join("summary.json").exists());
+    for entry in std::fs::read_dir(&ko).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        assert!(name.starts_with("round-") || name.starts_with("knockout."), "{name}");
+    }
+
+    // A pyramid: every engine against all before it, the later one White first.
+    let dir = scratch_in("compat", "pyramid");
+    let engines =
+        format!("-engine cmd={a} name=A -engine cmd={a} name=B -engine cmd={a} name=C -each proto=uci nodes=100");
+    let line = format!("cutechess {engines} -tournament pyramid -games 2 {book}");
+    let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let firsts: Vec<(String, String)> =
+        games(&run_folder(&dir)).iter().step_by(2).map(|g| (g.2.clone(), g.3.clone())).collect();
+    let pairs: Vec<(&str, &str)> = firsts.iter().map(|(w, b)| (w.as_str(), b.as_str())).collect();
+    assert_eq!(pairs, [("B", "A"), ("C", "A"), ("C", "B")]);
+
+    // Seeded gauntlets: cutechess-cli's seeds do not meet, fastchess's do.
+    for (tool, expected) in
+        [("cutechess", vec![("A", "C"), ("B", "C")]), ("fastchess", vec![("A", "B"), ("A", "C"), ("B", "C")])]
+    {
+        let dir = scratch_in("compat", &format!("seeds-{tool}"));
+        let line = format!("{tool} {engines} -tournament gauntlet -seeds 2 -rounds 1 -games 2 {book}");
+        let line = line.replace("-rounds 1 -games 2", if tool == "cutechess" { "-games 2" } else { "-rounds 1" });
+        let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{line}: {}", text(&out.stderr));
+        let mut pairs: Vec<(String, String)> = games(&run_folder(&dir))
+            .iter()
+            .map(|g| {
+                let mut two = [g.2.clone(), g.3.clone()];
+                two.sort();
+                (two[0].clone(), two[1].clone())
+            })
+            .collect();
+        pairs.dedup();
+        let expected: Vec<(String, String)> = expected.iter().map(|(x, y)| (x.to_string(), y.to_string())).collect();
+        assert_eq!(pairs, expected, "{tool}");
+    }
 }
 
 #[test]
@@ -226,7 +296,7 @@ fn options_arbiter_cannot_carry_are_refused_by_name() {
         ("cutechess", "-debug yes", "-debug: takes no value, got yes"),
         ("cutechess", "-frobnicate 3", "-frobnicate: unknown option of cutechess-cli"),
         ("cutechess", "-variant atomic", "-variant atomic: Arbiter plays standard chess and fischerandom"),
-        ("cutechess", "-tournament knockout", "-tournament knockout: not supported by Arbiter"),
+        ("fastchess", "-tournament knockout", "-tournament knockout: not supported by Arbiter"),
         ("cutechess", "-games 3", "3 games per encounter (-games x -rounds)"),
         ("cutechess", "-games 1 -rounds 5", "5 games per encounter"),
         ("cutechess", "-each book=b.bin", "/b.bin: cannot read"),

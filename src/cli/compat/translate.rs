@@ -33,7 +33,7 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 8] = [
+const REFUSED: [(&str, &str); 7] = [
     ("quick", "give the engines, -openings and -each tc= in full"),
     ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
     ("strict", "not supported yet"),
@@ -41,7 +41,6 @@ const REFUSED: [(&str, &str); 8] = [
     ("check-mate-pvs", "not supported yet"),
     ("outcomeinterval", "Arbiter's summary lists the terminations at the end"),
     ("compliance", "check an engine with `arbiter check-engine --engine name=N,cmd=PROGRAM`"),
-    ("seeds", "a gauntlet in Arbiter has one seed, the first engine (-tournament gauntlet)"),
 ];
 
 /// Appends `--name` and its value to `args`.
@@ -109,6 +108,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     let mut output = tool;
     let mut pgnout: Option<PathBuf> = None;
     let mut crc32 = false;
+    let mut seeds: Option<u64> = None;
     // An option given twice counts once, the last (as both tools' parsers overwrite); -engine and -each add up.
     let mut kept: Vec<&OptionWords> = Vec::new();
     for (i, option) in options.iter().enumerate() {
@@ -123,9 +123,6 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     for option in kept {
         let name = option.name.as_str();
         if let Some((_, why)) = REFUSED.iter().find(|(n, _)| *n == name) {
-            if name == "seeds" && value(option) == Ok("1") {
-                continue;
-            }
             return Err(format!("{option}: not supported by Arbiter: {why}"));
         }
         if let Some((_, why)) = NO_EFFECT.iter().find(|(n, _)| *n == name) {
@@ -208,11 +205,16 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
                     ));
                 }
             },
+            "seeds" => seeds = Some(number(option)?),
             "tournament" => match value(option)? {
                 "round-robin" | "roundrobin" => {}
                 "gauntlet" => push(&mut args, "tournament", Some("gauntlet".into())),
+                "pyramid" if tool == Tool::Cutechess => push(&mut args, "tournament", Some("pyramid".into())),
+                "knockout" if tool == Tool::Cutechess => push(&mut args, "tournament", Some("knockout".into())),
                 other => {
-                    return Err(format!("{option} {other}: not supported by Arbiter (round-robin and gauntlet are)"));
+                    return Err(format!(
+                        "{option} {other}: not supported by Arbiter (round-robin, gauntlet and, of cutechess-cli, knockout and pyramid are)"
+                    ));
                 }
             },
             "resultformat" => match value(option)? {
@@ -291,6 +293,19 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     }
     if args.iter().any(|a| a == "--tbpieces") && !args.iter().any(|a| a == "--tb") {
         return Err("-tbpieces: give the tables with -tb PATHS".to_string());
+    }
+    match seeds {
+        Some(n) if args.windows(2).any(|w| w[0] == "--tournament" && (w[1] == "gauntlet" || w[1] == "knockout")) => {
+            push(&mut args, "seeds", Some(n.to_string()));
+            if tool == Tool::Fastchess && args.iter().any(|a| a == "gauntlet") {
+                // fastchess's seeds play one another too (its GauntletScheduler), cutechess-cli's do not.
+                args.push("--seeds-meet".into());
+            }
+        }
+        Some(n) if n > 1 => {
+            t.notes.push(format!("-seeds {n}: no effect outside a gauntlet (as in {})", tool.program()))
+        }
+        _ => {}
     }
     if !args.iter().any(|a| a == "--concurrency") {
         // Both tools play one game at a time unless told otherwise (Arbiter's own default is one per core).

@@ -164,6 +164,8 @@ impl MatchPlan {
             },
             seed: DEFAULT_SEED,
             tournament: Tournament::RoundRobin,
+            seeds: 1,
+            seeds_meet: false,
             swap: true,
             reverse: false,
             wait_ms: 0,

@@ -110,6 +110,8 @@ pub enum PlanField {
     Tablebase,
     /// `tablebase.pieces`: the most pieces adjudicated.
     TablebasePieces,
+    /// `seeds`: a gauntlet's (or knockout's) seeded engines.
+    Seeds,
 }
 
 impl PlanField {
@@ -132,6 +134,7 @@ impl PlanField {
             PlanField::OpeningsDepth => "openings.depth",
             PlanField::Tablebase => "tablebase",
             PlanField::TablebasePieces => "tablebase.pieces",
+            PlanField::Seeds => "seeds",
         }
     }
 }
@@ -250,6 +253,12 @@ pub struct MatchPlan {
     pub seed: u64,
     /// How the entrants are paired.
     pub tournament: Tournament,
+    /// How many of the first engines are a gauntlet's seeds (`--seeds N`; 1 by default).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub seeds: u32,
+    /// Whether a gauntlet's seeds play one another too (fastchess's `-seeds N`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub seeds_meet: bool,
     /// Whether game 1 of each pair swaps colours (false under `--noswap`).
     pub swap: bool,
     /// Whether each pair starts with the pairing's second engine as White (`--reverse`).
@@ -435,6 +444,14 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
+}
+
 fn is_false(b: &bool) -> bool {
     !*b
 }
@@ -499,6 +516,16 @@ impl MatchPlan {
                 PlanField::Engines,
                 format!(": a match needs two or more engines, got {}", self.engines.len()),
             );
+        }
+        let most_seeds =
+            if self.tournament == Tournament::Knockout { self.engines.len() } else { self.engines.len() - 1 };
+        if self.seeds == 0 || self.seeds as usize > most_seeds && self.seeds > 1 {
+            return invalid(PlanField::Seeds, format!(" {}: expected 1 to {most_seeds}", self.seeds));
+        }
+        let seeded = matches!(self.tournament, Tournament::Gauntlet | Tournament::Knockout);
+        if self.seeds > 1 && !seeded || self.seeds_meet && self.tournament != Tournament::Gauntlet {
+            let problem = format!(" {}: seeds are a gauntlet's or a knockout's", self.seeds);
+            return invalid(PlanField::Seeds, problem);
         }
         for (i, engine) in self.engines.iter().enumerate() {
             if self.engines[..i].iter().any(|other| other.name == engine.name) {
@@ -594,7 +621,8 @@ impl MatchPlan {
             engine.bench_check = self.bench_check;
         }
         let book = &self.openings;
-        let lines = self.length.pairs(self.tournament.pairings(self.engines.len()).len(), MAX_BOOK_LINES);
+        let pairings = self.tournament.seeded_pairings(self.engines.len(), self.seeds as usize, self.seeds_meet);
+        let lines = self.length.pairs(pairings.len(), MAX_BOOK_LINES);
         let lines = usize::try_from(lines).unwrap_or(MAX_BOOK_LINES).clamp(1, MAX_BOOK_LINES);
         let openings =
             load_match_openings::<G>(&book.file, book.format, book.plies, book.depth, self.variant, self.seed, lines)?;
@@ -615,6 +643,8 @@ impl MatchPlan {
             start: book.start,
             variant: self.variant,
             tournament: self.tournament,
+            seeds: self.seeds as usize,
+            seeds_meet: self.seeds_meet,
             swap: self.swap,
             reverse: self.reverse,
             wait_ms: self.wait_ms,
@@ -695,6 +725,8 @@ pub(crate) mod tests {
             },
             seed: 1,
             tournament: Tournament::RoundRobin,
+            seeds: 1,
+            seeds_meet: false,
             swap: true,
             reverse: false,
             wait_ms: 0,

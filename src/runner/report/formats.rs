@@ -71,7 +71,7 @@ pub fn score_line<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> Option<St
 
 /// cutechess-cli's rank table of a match of more than two engines (its `default` result format: rank, name,
 /// Elo, error margin, games, score and draw percentage), each engine's results over all its games; sorted by
-/// score, a gauntlet's first engine first, as cutechess does.
+/// score, a gauntlet's seeds first (rank 0), as cutechess does (`Tournament::results`).
 pub fn cutechess_ranking<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> String {
     let mut totals = vec![Wdl::default(); spec.engines.len()];
     for tally in &state.tally.pairings {
@@ -83,7 +83,7 @@ pub fn cutechess_ranking<G: Game>(spec: &MatchSpec<G>, state: &MatchState) -> St
     let mut order: Vec<usize> = (0..totals.len()).collect();
     let key = |i: usize| {
         let w = totals[i];
-        if gauntlet && i == 0 {
+        if gauntlet && i < spec.seeds.max(1) {
             -1.0
         } else if w.games() == 0 {
             2.0

@@ -335,6 +335,8 @@ mod tests {
             start: 1,
             variant: Variant::Standard,
             tournament: Tournament::RoundRobin,
+            seeds: 1,
+            seeds_meet: false,
             swap: true,
             reverse: false,
             wait_ms: 0,

@@ -391,6 +391,8 @@ pub(crate) mod tests {
             start: 1,
             variant: crate::runner::Variant::Standard,
             tournament: crate::runner::Tournament::RoundRobin,
+            seeds: 1,
+            seeds_meet: false,
             swap: true,
             reverse: false,
             wait_ms: 0,
