@@ -176,6 +176,13 @@ fn cutechess_round_robin_pairs_colours_openings_and_rank_table() {
     assert!(stdout.contains("Rank Name                          Elo     +/-   Games   Score    Draw"), "{stdout}");
     assert_eq!(stdout.lines().filter(|l| l.starts_with("Finished game ")).count(), 12);
     assert!(stdout.trim_end().ends_with("Finished match"), "{stdout}");
+    // cutechess-cli's outcome table at the end (Tournament::outcomes): each engine's 8 games by outcome.
+    let table = &stdout[stdout.rfind("\nPlayer: A\n").expect("the outcome table")..];
+    for (k, player) in table.split("Player: ").skip(1).enumerate() {
+        assert!(player.starts_with(["A", "B", "C"][k]), "{table}");
+        let counts: u64 = player.lines().skip(1).filter_map(|l| l.rsplit(": ").next()?.parse::<u64>().ok()).sum();
+        assert_eq!(counts, 8, "{table}");
+    }
     assert_eq!(std::fs::read_to_string(dir.join("end.epd")).unwrap().lines().count(), 12);
     let pgn = std::fs::read_to_string(dir.join("all.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 12);

@@ -101,6 +101,17 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
     let args = <MatchArgs as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| input(e.to_string()))?;
     install_interrupt_handler(tool.program(), &INTERRUPTED);
     let mut observer = output::CompatOutput::new(translation.score_interval);
+    // The engines in their order, for cutechess-cli's outcome table (every spec starts with `name=`).
+    let names: Vec<String> = translation
+        .args
+        .windows(2)
+        .filter(|w| w[0] == "--engine")
+        .filter_map(|w| w[1].split(',').next()?.strip_prefix("name=").map(String::from))
+        .collect();
+    *observer.outcomes.borrow_mut() = output::Outcomes::of(&names);
+    observer.outcome_interval = translation.outcome_interval.unwrap_or(0);
+    let outcomes = std::rc::Rc::clone(&observer.outcomes);
+    let outcome_interval = translation.outcome_interval;
     let interval = translation.rating_interval;
     let crc32 = translation.crc32.clone();
     let mut finish = |run: &MatchRun| {
@@ -108,6 +119,12 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
         if interval == 0 || !run.state.tally.games.is_multiple_of(interval) {
             let mut out = std::io::stdout().lock();
             let _ = std::io::Write::write_all(&mut out, run.report.as_bytes());
+        }
+        // cutechess-cli prints the outcomes at the end unless the last game just printed them.
+        if let Some(every) = outcome_interval
+            && (every == 0 || !outcomes.borrow().games.is_multiple_of(every))
+        {
+            output::print_line(&outcomes.borrow().text());
         }
         if let Some(file) = &crc32 {
             match std::fs::read(file) {

@@ -3,10 +3,14 @@
 //! `Score of` line after each game, and the tool's report every `-ratinginterval` games
 //! (`arbiter::runner::report::formats`).
 
-use arbiter::runner::MatchState;
-use arbiter::runner::report::formats::finished_game_text;
+use arbiter::game::GameResult;
+use arbiter::runner::report::formats::{finished_game_text, result_description};
 use arbiter::runner::run::{GameLine, RunObserver, RunStart};
+use arbiter::runner::{EndReason, MatchState};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::io::Write as _;
+use std::rc::Rc;
 
 /// The observer of a match run from a cutechess-cli or fastchess command line.
 pub struct CompatOutput {
@@ -14,12 +18,72 @@ pub struct CompatOutput {
     pub score_interval: u64,
     /// The score line after the last game that ended.
     last_score: Option<String>,
+    /// cutechess-cli's outcome counts, shared with the end of the run (which prints them).
+    pub outcomes: Rc<RefCell<Outcomes>>,
+    /// Print the outcomes every N games (`-outcomeinterval`; 0: only at the end).
+    pub outcome_interval: u64,
 }
 
 impl CompatOutput {
     /// An observer printing the score line every `score_interval` games.
     pub fn new(score_interval: u64) -> CompatOutput {
-        CompatOutput { score_interval, last_score: None }
+        CompatOutput { score_interval, last_score: None, outcomes: Rc::default(), outcome_interval: 0 }
+    }
+}
+
+/// cutechess-cli's outcome counts per player (`Tournament::addOutcome` and `Tournament::outcomes`,
+/// `projects/lib/src/tournament.cpp`): a draw under its description for both players, a win as `Win: ...`
+/// and a loss as `Loss: ...`.
+#[derive(Clone, Debug, Default)]
+pub struct Outcomes {
+    /// The players in the tournament's order, each with its counts sorted by text.
+    players: Vec<(String, BTreeMap<String, u64>)>,
+    /// Games counted.
+    pub games: u64,
+}
+
+impl Outcomes {
+    /// Counts for the players `names`, in their order.
+    pub fn of(names: &[String]) -> Outcomes {
+        Outcomes { players: names.iter().map(|n| (n.clone(), BTreeMap::new())).collect(), games: 0 }
+    }
+
+    fn add_for(&mut self, name: &str, text: String) {
+        if !self.players.iter().any(|(n, _)| n == name) {
+            self.players.push((name.to_string(), BTreeMap::new()));
+        }
+        if let Some((_, counts)) = self.players.iter_mut().find(|(n, _)| n == name) {
+            *counts.entry(text).or_insert(0) += 1;
+        }
+    }
+
+    /// Counts one game of `white` against `black`.
+    pub fn add(&mut self, white: &str, black: &str, result: GameResult, end: EndReason) {
+        let text = result_description(result, end);
+        self.games += 1;
+        match result {
+            GameResult::Draw => {
+                self.add_for(white, text.clone());
+                self.add_for(black, text);
+            }
+            GameResult::WhiteWins | GameResult::BlackWins => {
+                let (winner, loser) = if result == GameResult::WhiteWins { (white, black) } else { (black, white) };
+                self.add_for(winner, format!("Win: {text}"));
+                self.add_for(loser, format!("Loss: {text}"));
+            }
+        }
+    }
+
+    /// The table as cutechess-cli prints it: for each player `Player: NAME`, then `   "TEXT": N` per outcome.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        for (name, counts) in &self.players {
+            out.push_str(&format!("\nPlayer: {name}"));
+            for (text, n) in counts {
+                out.push_str(&format!("\n   \"{text}\": {n}"));
+            }
+        }
+        out
     }
 }
 
@@ -44,6 +108,7 @@ impl RunObserver for CompatOutput {
         if let Some((result, end)) = game.ended {
             let text = finished_game_text(result, end);
             print_line(&format!("Finished game {} ({} vs {}): {text}", game.number, game.white, game.black));
+            self.outcomes.borrow_mut().add(&game.white, &game.black, result, end);
         }
         self.last_score.clone_from(&game.score_line);
     }
@@ -58,6 +123,11 @@ impl RunObserver for CompatOutput {
         if let Some(report) = report {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(report.as_bytes()).and_then(|()| out.flush());
+        }
+        // After the ranking, as cutechess-cli's EngineMatch::onGameFinished prints them.
+        let outcomes = self.outcomes.borrow();
+        if self.outcome_interval > 0 && outcomes.games > 0 && outcomes.games.is_multiple_of(self.outcome_interval) {
+            print_line(&outcomes.text());
         }
     }
 

@@ -17,6 +17,9 @@ pub struct Translation {
     pub score_interval: u64,
     /// Print the report every N games (0: only at the end).
     pub rating_interval: u64,
+    /// Print cutechess-cli's outcome table every N games (`-outcomeinterval`; 0: only at the end); `None` for
+    /// a fastchess command line, which prints none.
+    pub outcome_interval: Option<u64>,
     /// Print `File F has CRC32: 0x...` of the -pgnout file at the end (fastchess's `-crc32 pgn=true`).
     pub crc32: Option<PathBuf>,
     /// The differences from the tool that this command line meets, said on stderr before the match.
@@ -33,13 +36,12 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 7] = [
+const REFUSED: [(&str, &str); 6] = [
     ("quick", "give the engines, -openings and -each tc= in full"),
     ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
     ("strict", "not supported yet"),
     ("show-latency", "not supported yet"),
     ("check-mate-pvs", "not supported yet"),
-    ("outcomeinterval", "Arbiter's summary lists the terminations at the end"),
     ("compliance", "check an engine with `arbiter check-engine --engine name=N,cmd=PROGRAM`"),
 ];
 
@@ -97,6 +99,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     let mut t = Translation {
         score_interval: if tool == Tool::Cutechess { 1 } else { 0 },
         rating_interval: if tool == Tool::Cutechess { 0 } else { 10 },
+        outcome_interval: (tool == Tool::Cutechess).then_some(0),
         ..Translation::default()
     };
     let mut args: Vec<String> = Vec::new();
@@ -168,6 +171,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             "ping-ms" | "ucinewgame-ms" => push(&mut args, "ping-timeout-ms", Some(number(option)?.to_string())),
             "ratinginterval" => t.rating_interval = number(option)?,
             "scoreinterval" => t.score_interval = number(option)?,
+            "outcomeinterval" if tool == Tool::Cutechess => t.outcome_interval = Some(number(option)?),
             "tb" => {
                 let paths: Vec<&str> = value(option)?.split([';', ':']).filter(|p| !p.is_empty()).collect();
                 push(&mut args, "tb", Some(paths.join(":")));

@@ -123,6 +123,12 @@ fn add(total: &mut Wdl, w: Wdl) {
 /// `WesternBoard::result`; fastchess `match.hpp`'s messages). The words that the OpenBench and fishtest workers
 /// count are kept: `disconnects`, `connection stalls`, `loses on time`, `illegal move`.
 pub fn finished_game_text(result: GameResult, end: EndReason) -> String {
+    format!("{} {{{}}}", result.pgn(), result_description(result, end))
+}
+
+/// The words of a result in cutechess-cli's form (`White mates`, `Draw by 3-fold repetition`: its
+/// `Result::description`), as [`finished_game_text`] writes them between braces.
+pub fn result_description(result: GameResult, end: EndReason) -> String {
     let (winner, loser) = match result {
         GameResult::WhiteWins => ("White", "Black"),
         GameResult::BlackWins => ("Black", "White"),
@@ -150,5 +156,5 @@ pub fn finished_game_text(result: GameResult, end: EndReason) -> String {
         EndReason::Stall => format!("{loser}'s connection stalls"),
         EndReason::OutputFlood => format!("{loser} disconnects: output flood"),
     };
-    format!("{} {{{text}}}", result.pgn())
+    text
 }
