@@ -54,7 +54,7 @@ pub fn bad_engine_name(name: &str) -> Option<&'static str> {
 }
 
 /// The keys of `--engine`.
-pub const ENGINE_KEYS: [&str; 16] = [
+pub const ENGINE_KEYS: [&str; 19] = [
     "name",
     "bench",
     "config",
@@ -63,6 +63,9 @@ pub const ENGINE_KEYS: [&str; 16] = [
     "dir",
     "proto",
     "restart",
+    "ponder",
+    "whitepov",
+    "initstr",
     "tc",
     "st",
     "nodes",
@@ -76,11 +79,26 @@ pub const ENGINE_KEYS: [&str; 16] = [
 /// The keys of `--engine` and `--each` whose values may be quoted in shell syntax, so that they can hold `,`
 /// (`option.SyzygyPath="/a,/b"`, `cmd="/opt/my engine/bin"`, `args="--threads 1 'a b'"`); the other values
 /// (the name, the limits) are taken as written.
-pub const QUOTED_KEYS: [&str; 6] = ["config", "cmd", "args", "dir", "book", "option.*"];
+pub const QUOTED_KEYS: [&str; 7] = ["config", "cmd", "args", "dir", "book", "initstr", "option.*"];
 
 /// The keys of `--each`: those of `--engine` but `name`, `config` and `cmd`.
-pub const EACH_KEYS: [&str; 12] =
-    ["args", "dir", "proto", "restart", "tc", "st", "nodes", "depth", "timemargin", "book", "bookdepth", "option.*"];
+pub const EACH_KEYS: [&str; 15] = [
+    "args",
+    "dir",
+    "proto",
+    "restart",
+    "ponder",
+    "whitepov",
+    "initstr",
+    "tc",
+    "st",
+    "nodes",
+    "depth",
+    "timemargin",
+    "book",
+    "bookdepth",
+    "option.*",
+];
 
 /// Why an `--engine` (or `--each`) value cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -242,6 +260,8 @@ impl EachArgs {
                 return Err(kv.bad_value("proto", "uci or xboard").into());
             }
             on_off(kv, "restart")?;
+            on_off(kv, "ponder")?;
+            on_off(kv, "whitepov")?;
             kv.words("args")?;
             book_from(kv, None, Path::new(""))?;
         }
@@ -425,7 +445,9 @@ fn parse_plan(
     };
     if kv.text("cmd").is_none() {
         for key in kv.keys() {
-            if matches!(key, "args" | "dir" | "restart") || key.starts_with("option.") {
+            if matches!(key, "args" | "dir" | "restart" | "ponder" | "whitepov" | "initstr")
+                || key.starts_with("option.")
+            {
                 return Err(EngineArgError::UciOnly { key: key.to_string(), name });
             }
         }
@@ -495,6 +517,9 @@ fn check_sent_texts(name: &str, engine: &UciEngine) -> Result<(), EngineArgError
         reason,
     };
     let control = "holds a line break or another control character, which the engine would read as another command";
+    if let Some(line) = engine.init.iter().find(|l| l.chars().any(char::is_control)) {
+        return Err(error("initstr".to_string(), line, "holds a control character (separate lines with \\n)"));
+    }
     for (option, value) in &engine.options {
         if option.chars().any(char::is_control) {
             return Err(error("option name".to_string(), option, control));
@@ -529,6 +554,16 @@ fn uci_engine(cmd: &str, kv: &KeyValues, each: &EachArgs) -> Result<UciEngine, K
         }
         if let Some(restart) = on_off(layer, "restart")? {
             engine.restart = restart;
+        }
+        if let Some(ponder) = on_off(layer, "ponder")? {
+            engine.ponder = ponder;
+        }
+        if let Some(white_pov) = on_off(layer, "whitepov")? {
+            engine.white_pov = white_pov;
+        }
+        if let Some(text) = layer.text("initstr") {
+            // cutechess-cli's initstr: lines separated by a written `\n`.
+            engine.init = text.split("\\n").map(String::from).collect();
         }
         if let Some(proto) = layer.text("proto") {
             engine.xboard = proto == "xboard";

@@ -61,6 +61,16 @@ pub enum EngineScore {
 }
 
 impl EngineScore {
+    /// The score from the other side's view: `Cp(-cp)`, `Mate(-n)` (for an engine that reports from White's
+    /// view, `whitepov`).
+    #[must_use]
+    pub fn negated(self) -> EngineScore {
+        match self {
+            EngineScore::Cp(cp) => EngineScore::Cp(cp.saturating_neg()),
+            EngineScore::Mate(n) => EngineScore::Mate(n.saturating_neg()),
+        }
+    }
+
     /// The centipawn value of a mate score in [`EngineScore::as_cp`]: larger than any real evaluation.
     pub const MATE_CP: i32 = 100_000;
 

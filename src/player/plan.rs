@@ -94,6 +94,15 @@ pub struct UciPlan {
     /// The xboard protocol (`proto=xboard`) instead of UCI.
     #[serde(default, skip_serializing_if = "is_false")]
     pub xboard: bool,
+    /// Think on the opponent's time (`ponder=on`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ponder: bool,
+    /// The engine reports scores from White's view (`whitepov=on`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub white_pov: bool,
+    /// Lines sent to the engine at its start, before the protocol's first command (`initstr=`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init: Vec<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -114,6 +123,9 @@ impl From<&UciEngine> for UciPlan {
             stall_timeout_ms: engine.stall_timeout_ms,
             allow_unknown_options: engine.allow_unknown_options,
             xboard: engine.xboard,
+            ponder: engine.ponder,
+            white_pov: engine.white_pov,
+            init: engine.init.clone(),
         }
     }
 }
@@ -132,6 +144,9 @@ impl From<&UciPlan> for UciEngine {
             stall_timeout_ms: plan.stall_timeout_ms,
             allow_unknown_options: plan.allow_unknown_options,
             xboard: plan.xboard,
+            ponder: plan.ponder,
+            white_pov: plan.white_pov,
+            init: plan.init.clone(),
         }
     }
 }

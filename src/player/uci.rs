@@ -52,6 +52,14 @@ pub struct UciEngine {
     pub allow_unknown_options: bool,
     /// The protocol: UCI, or xboard (CECP 2) with `proto=xboard` ([`super::xboard`]).
     pub xboard: bool,
+    /// Think on the opponent's time (`ponder=on`): after its move the engine is sent the position with its
+    /// expected reply and `go ponder`, then `ponderhit` if the opponent played it, else `stop`.
+    pub ponder: bool,
+    /// The engine reports scores from White's view (`whitepov=on`, cutechess-cli's `whitepov`): they are
+    /// negated when it plays Black.
+    pub white_pov: bool,
+    /// Lines sent at the engine's start, before `uci` (`initstr=`, cutechess-cli's `initstr`).
+    pub init: Vec<String>,
 }
 
 impl UciEngine {
@@ -68,6 +76,9 @@ impl UciEngine {
             stall_timeout_ms: DEFAULT_STALL_TIMEOUT_MS,
             allow_unknown_options: false,
             xboard: false,
+            ponder: false,
+            white_pov: false,
+            init: Vec::new(),
         }
     }
 
@@ -338,6 +349,8 @@ pub struct UciPlayer<G: Game> {
     last_pv: Vec<G::Move>,
     /// The other `info` fields of the last `go` ([`Player::last_detail`]).
     last_detail: SearchDetail,
+    /// While the engine ponders: the `position` command it ponders on (its move and the reply it expects).
+    pondering: Option<String>,
     game: PhantomData<fn(&G)>,
 }
 
@@ -359,6 +372,7 @@ impl<G: Game> UciPlayer<G> {
             cancel: None,
             last_pv: Vec::new(),
             last_detail: SearchDetail::default(),
+            pondering: None,
             game: PhantomData,
         };
         player.launch()?;
@@ -368,6 +382,7 @@ impl<G: Game> UciPlayer<G> {
     /// Starts a fresh process (dropping any old one) and sets it up.
     fn launch(&mut self) -> Result<(), PlayerError> {
         self.process = None;
+        self.pondering = None;
         self.chess960 = false;
         let start_error = |reason: String| PlayerError::Start { player: self.name.clone(), reason };
         let engine = &self.engine;
@@ -421,8 +436,49 @@ impl<G: Game> UciPlayer<G> {
             }
             process.set_option(name, value).map_err(|e| start_error(with_lines(e, &process)))?;
         }
+        if engine.ponder {
+            // The engine is told it may ponder (UCI's `Ponder` option), as cutechess-cli tells it.
+            if listed.as_ref().is_some_and(|l| l.iter().any(|o| o.eq_ignore_ascii_case("Ponder"))) {
+                process.set_option("Ponder", "true").map_err(|e| start_error(with_lines(e, &process)))?;
+            } else {
+                self.warnings.push(format!("{}: ponder=on, but the engine lists no Ponder option", self.name));
+            }
+        }
         process.sync(handshake).map_err(|e| start_error(with_lines(e, &process)))?;
         self.process = Some(process);
+        Ok(())
+    }
+
+    /// Ends a search on the opponent's time, if one is going: `stop`, and its `bestmove` read and dropped.
+    fn stop_pondering(&mut self) -> Result<(), PlayerError> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        let Some(process) = self.process.as_mut() else { return Ok(()) };
+        let ping = Duration::from_millis(self.engine.ping_timeout_ms);
+        let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
+        let stopped = process.send("stop").and_then(|()| process.wait_for(is_bestmove, "bestmove", ping));
+        stopped.map(|_| ()).map_err(|e| self.failed(e, "bestmove after stop of pondering"))
+    }
+
+    /// After the engine's move `mv` in `game` (its `bestmove` line `last`): with `ponder=on` and a legal
+    /// `ponder` move, the engine is sent that position and `go ponder` with the limits of the move just made.
+    fn start_pondering(&mut self, game: &G, mv: G::Move, last: &str, limits: &GoLimits) -> Result<(), PlayerError> {
+        let words: Vec<&str> = last.split_whitespace().collect();
+        let Some(reply) = words.windows(2).find(|w| w[0] == "ponder").map(|w| w[1]) else { return Ok(()) };
+        let mut line = game.clone();
+        if !line.play(mv) || line.outcome().is_some() {
+            return Ok(());
+        }
+        let Ok(reply) = line.parse_engine_move(reply) else { return Ok(()) };
+        if !line.play(reply) || line.outcome().is_some() {
+            return Ok(());
+        }
+        let position = position_command(&line);
+        let go = go_command(limits).replacen("go", "go ponder", 1);
+        let process = self.process.as_mut().expect("a running engine");
+        process.send(&position).and_then(|()| process.send(&go)).map_err(|e| self.failed(e, "position/go ponder"))?;
+        self.pondering = Some(position);
         Ok(())
     }
 
@@ -430,6 +486,13 @@ impl<G: Game> UciPlayer<G> {
     fn failed(&mut self, error: UciError, doing: &str) -> PlayerError {
         process_failure(&self.name, self.process.take(), error, doing)
     }
+}
+
+/// An engine's `score` from the mover's view: negated when the engine reports from White's view
+/// ([`UciEngine::white_pov`]) and plays Black. For the UCI and the xboard player alike.
+pub(super) fn own_view<G: Game>(engine: &UciEngine, game: &G, score: Option<EngineScore>) -> Option<EngineScore> {
+    let flip = engine.white_pov && game.mover() == crate::game::Color::Black;
+    if flip { score.map(EngineScore::negated) } else { score }
 }
 
 /// Starts `engine`'s program in its folder, watching `cancel` while it waits ([`EngineProcess::spawn`]); for
@@ -443,6 +506,9 @@ pub(super) fn spawn_engine(
     process.set_log_name(name);
     if let Some(flag) = cancel {
         process.set_cancel(Arc::clone(flag));
+    }
+    for line in &engine.init {
+        process.send(line)?;
     }
     Ok(process)
 }
@@ -481,6 +547,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.stop_pondering()?;
         let alive = self.process.as_mut().is_some_and(EngineProcess::is_running);
         if self.engine.restart || !alive {
             self.launch()?;
@@ -503,10 +570,20 @@ impl<G: Game> Player<G> for UciPlayer<G> {
             }
             self.chess960 = chess960;
         }
-        let sent = process.send(&position_command(game)).and_then(|()| process.send(&go_command(&request.limits)));
+        let position = position_command(game);
+        let sent = if self.pondering.as_ref() == Some(&position) {
+            // The opponent played the expected reply: the search goes on, now on the engine's own time.
+            self.pondering = None;
+            process.send("ponderhit")
+        } else {
+            self.stop_pondering()?;
+            let process = self.process.as_mut().expect("launched above");
+            process.send(&position).and_then(|()| process.send(&go_command(&request.limits)))
+        };
         if let Err(e) = sent {
             return Err(self.failed(e, "position/go"));
         }
+        let process = self.process.as_mut().expect("launched above");
         let timed = request.allowed_ms.is_some();
         let allowed = Duration::from_millis(request.allowed_ms.unwrap_or(self.engine.stall_timeout_ms));
         let ping = Duration::from_millis(self.engine.ping_timeout_ms);
@@ -549,7 +626,11 @@ impl<G: Game> Player<G> for UciPlayer<G> {
         })?;
         self.last_pv = principal_variation(game, &lines, mv);
         self.last_detail = info.detail;
-        Ok(PlayerMove { mv, score: info.score, depth: info.depth, nodes: info.nodes, time_ms: 0 })
+        if self.engine.ponder {
+            self.start_pondering(game, mv, last, &request.limits)?;
+        }
+        let score = own_view(&self.engine, game, info.score);
+        Ok(PlayerMove { mv, score, depth: info.depth, nodes: info.nodes, time_ms: 0 })
     }
 
     fn last_pv(&self) -> Vec<G::Move> {
@@ -558,6 +639,13 @@ impl<G: Game> Player<G> for UciPlayer<G> {
 
     fn last_detail(&self) -> SearchDetail {
         self.last_detail
+    }
+
+    fn game_over(&mut self, _result: &str, _why: &str) {
+        // A search on the opponent's time is of no use once the game is over; a failure shows at the next game.
+        if self.stop_pondering().is_err() {
+            self.process = None;
+        }
     }
 
     fn warnings(&self) -> Vec<String> {
@@ -657,6 +745,20 @@ mod tests {
         let text = position_command(&game);
         assert!(text.starts_with("position fen r3k2r/8/8/8/8/8/8/R3K2R w "), "{text}");
         assert!(text.ends_with(" moves e1h1"), "{text}");
+    }
+
+    #[test]
+    fn white_pov_scores_are_negated_for_black_only() {
+        let mut engine = UciEngine::new("x");
+        let mut game = crate::chess::ChessGame::new(crate::chess::Position::startpos());
+        let score = Some(EngineScore::Cp(40));
+        assert_eq!(own_view(&engine, &game, score), score);
+        engine.white_pov = true;
+        assert_eq!(own_view(&engine, &game, score), score, "White's view is White's own");
+        let e4 = game.parse_engine_move("e2e4").unwrap();
+        assert!(game.play(e4));
+        assert_eq!(own_view(&engine, &game, score), Some(EngineScore::Cp(-40)));
+        assert_eq!(own_view(&engine, &game, Some(EngineScore::Mate(3))), Some(EngineScore::Mate(-3)));
     }
 
     #[test]

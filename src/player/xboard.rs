@@ -454,6 +454,7 @@ impl<G: Game> Player<G> for XboardPlayer<G> {
             return Err(error);
         };
         self.sent = self.sent.take().map(|(fen, n)| (fen, n + 1));
+        let score = super::uci::own_view(&self.engine, game, score);
         Ok(PlayerMove { mv, score, depth, nodes, time_ms: 0 })
     }
 

@@ -113,16 +113,16 @@ impl CommentFields {
     ///
     /// # Examples
     /// ```
-    /// use arbiter::chess::{ChessGame, Move};
+    /// use arbiter::chess::{ChessGame, Move, Position};
     /// use arbiter::player::{EngineScore, PlayerMove, SearchDetail};
     /// use arbiter::runner::comments::{CommentField, CommentFields};
     /// let answer = PlayerMove { mv: Move::NULL, score: Some(EngineScore::Cp(35)), depth: 12, nodes: 500, time_ms: 0 };
     /// let detail = SearchDetail { seldepth: Some(18), time_ms: Some(120), ..SearchDetail::default() };
     /// let fields = CommentFields::default().with(CommentField::Nodes).with(CommentField::Seldepth);
-    /// let comment = fields.comment(&ChessGame::default(), &answer, Some(123), Some(9877), &detail, &[]);
+    /// let comment = fields.comment(&ChessGame::new(Position::startpos()), &answer, Some(123), Some(9877), &detail, &[]);
     /// assert_eq!(comment, "+0.35/12 0.123s, n=500, sd=18");
     /// let latency = CommentFields::none().with(CommentField::Latency).with(CommentField::Timeleft);
-    /// assert_eq!(latency.comment(&ChessGame::default(), &answer, Some(123), Some(9877), &detail, &[]), "tl=9.877s, latency=0.003s");
+    /// assert_eq!(latency.comment(&ChessGame::new(Position::startpos()), &answer, Some(123), Some(9877), &detail, &[]), "tl=9.877s, latency=0.003s");
     /// ```
     pub fn comment<G: Game>(
         self,

@@ -370,7 +370,7 @@ fn cutechess_engines_json_and_the_start_position_without_openings() {
          "stderrFile": "", "timeoutScaleFactor": 1.0,
          "options": [{"name": "Hash", "type": "spin", "value": 16, "default": 16, "min": 1, "max": 1024}]},
         {"name": "Slow", "command": format!("{a} uci"), "protocol": "uci"},
-        {"name": "Lies", "command": "x", "ponder": true}
+        {"name": "Lies", "command": "x", "ponder": true, "stderrFile": "err.txt"}
     ]);
     std::fs::write(dir.join("engines.json"), serde_json::to_string_pretty(&json).unwrap()).unwrap();
     let tool = link(&dir, "cutechess-cli");
@@ -391,10 +391,39 @@ fn cutechess_engines_json_and_the_start_position_without_openings() {
             "-engine conf=Nope -engine conf=Slow -each nodes=1 -games 2",
             "has no engine of that name (it has: Fast, Slow, Lies)",
         ),
-        ("-engine conf=Lies -engine conf=Slow -each nodes=1 -games 2", "ponder: not supported"),
+        ("-engine conf=Lies -engine conf=Slow -each nodes=1 -games 2", "stderrFile: not supported"),
     ] {
         let out = run_in(&dir, &tool, line);
         assert_eq!(out.status.code(), Some(2), "{line}");
         assert!(text(&out.stderr).contains(message), "{line}: {}", text(&out.stderr));
     }
+}
+
+#[test]
+fn cutechess_ponder_whitepov_and_initstr_reach_stockfish() {
+    const STOCKFISH: &str = "/usr/games/stockfish";
+    assert!(std::path::Path::new(STOCKFISH).exists(), "{STOCKFISH} is missing: run the README test command");
+    let dir = scratch_in("compat", "ponder");
+    // cutechess-cli's engine keys ponder, whitepov and initstr (help.txt), with -debug showing every line.
+    let line = format!(
+        "cutechess -engine cmd={STOCKFISH} name=P ponder initstr='setoption name Hash value 8\\nisready' \
+         -engine cmd={STOCKFISH} name=W whitepov -each proto=uci tc=1+0.03 -games 2 -debug"
+    );
+    let out = Command::new(arbiter_bin()).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    let sent = |engine: &str, what: &str| {
+        stdout.lines().filter(|l| l.contains(&format!(" {engine} pid ")) && l.contains(what)).count()
+    };
+    assert!(sent("P", "> setoption name Ponder value true") >= 1, "{stdout}");
+    assert!(sent("P", "> go ponder ") > 5 && sent("P", "> ponderhit") > 0, "P ponders, and hits: {stdout}");
+    assert_eq!(sent("W", "> go ponder "), 0, "W does not ponder");
+    // initstr goes first, before uci; its lines split at \n.
+    let first: Vec<&str> = stdout.lines().filter(|l| l.contains(" P pid ") && l.contains(" > ")).take(3).collect();
+    assert!(first[0].ends_with("> setoption name Hash value 8") && first[1].ends_with("> isready"), "{first:?}");
+    assert!(first[2].ends_with("> uci"), "{first:?}");
+    // whitepov is recorded for W (its negation as Black: player::uci's unit test).
+    let run = run_folder(&dir);
+    let plan = std::fs::read_to_string(run.join("run.toml")).unwrap();
+    assert!(plan.contains("white_pov = true") && plan.contains("ponder = true"), "{plan}");
 }

@@ -5,11 +5,8 @@ use super::engines_json;
 use super::words::Pair;
 
 /// Engine keys that both tools have and Arbiter refuses, with the reason.
-const REFUSED_KEYS: [(&str, &str); 7] = [
-    ("initstr", "Arbiter sends no text of the user's at an engine's start"),
-    ("stderr", "Arbiter does not redirect an engine's standard error to a file"),
-    ("whitepov", "Arbiter takes UCI scores from the side to move and does not invert them"),
-    ("ponder", "Arbiter does not let engines ponder"),
+const REFUSED_KEYS: [(&str, &str); 4] = [
+    ("stderr", "Arbiter keeps an engine's standard error with its output (the last lines of a failure, --log)"),
     ("tscale", "Arbiter's engine timeouts are set by -startup-ms and -ping-ms"),
     ("trust", "Arbiter validates every game end itself; engines do not claim results"),
     ("debug", "give --log FILE to arbiter match for every engine's input and output"),
@@ -66,6 +63,10 @@ pub fn engine_spec(tool: Tool, own: &[Pair], each: &[Pair]) -> Result<String, St
             "tc" | "st" | "nodes" | "timemargin" | "bookdepth" => set(&mut fields, key, pair.value.clone()),
             "book" => set(&mut fields, "book", quoted(&pair.value)?),
             "depth" | "plies" => set(&mut fields, "depth", pair.value.clone()),
+            "ponder" | "whitepov" if tool == Tool::Cutechess && (pair.flag || pair.value.is_empty()) => {
+                set(&mut fields, key, "on".into())
+            }
+            "initstr" if tool == Tool::Cutechess => set(&mut fields, "initstr", quoted(&pair.value)?),
             "proto" => match pair.value.as_str() {
                 "uci" => fields.retain(|(k, _)| k != "proto"),
                 "xboard" if tool == Tool::Cutechess => set(&mut fields, "proto", "xboard".into()),

@@ -59,7 +59,7 @@ pub fn names() -> Result<Vec<String>, String> {
 ///
 /// # Errors
 /// As [`read_entries`]; no entry of that name; a key's value of the wrong type; a key Arbiter does not carry
-/// with a value that would matter (`stderrFile`, `initStrings`, `whitepov`, `ponder`, `timeoutScaleFactor`
+/// with a value that would matter (`stderrFile`, `timeoutScaleFactor`
 /// other than 1, `validateClaims` false, `debug`, a button option).
 pub fn conf_words(name: &str) -> Result<Vec<Pair>, String> {
     let (file, entries) = read_entries()?;
@@ -101,15 +101,17 @@ pub fn conf_words(name: &str) -> Result<Vec<Pair>, String> {
     if text("stderrFile")?.is_some_and(|f| !f.is_empty()) {
         return refused("stderrFile", "stderr");
     }
-    if entry.get("initStrings").and_then(Value::as_array).is_some_and(|a| !a.is_empty()) {
-        return refused("initStrings", "initstr");
+    if let Some(lines) = entry.get("initStrings").and_then(Value::as_array).filter(|a| !a.is_empty()) {
+        let lines: Option<Vec<&str>> = lines.iter().map(Value::as_str).collect();
+        let lines = lines.ok_or_else(|| format!("{}: expected strings", at("initStrings")))?;
+        push("initstr", lines.join("\\n"));
     }
-    for (key, refused_when, engine_key) in [
-        ("whitepov", true, "whitepov"),
-        ("ponder", true, "ponder"),
-        ("validateClaims", false, "trust"),
-        ("debug", true, "debug"),
-    ] {
+    for key in ["whitepov", "ponder"] {
+        if truth(key) == Some(true) {
+            push(key, String::new());
+        }
+    }
+    for (key, refused_when, engine_key) in [("validateClaims", false, "trust"), ("debug", true, "debug")] {
         if truth(key) == Some(refused_when) {
             return refused(key, engine_key);
         }

@@ -775,6 +775,9 @@ pub(crate) mod tests {
             stall_timeout_ms: u64::MAX,
             allow_unknown_options: true,
             xboard: false,
+            ponder: false,
+            white_pov: false,
+            init: Vec::new(),
         });
         plan.engines[1].limit.tc = Some(TimeControl::parse("40/60+0.6").unwrap());
         let text = toml::to_string(&plan).unwrap();
