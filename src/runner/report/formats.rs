@@ -135,7 +135,7 @@ pub fn result_description(result: GameResult, end: EndReason) -> String {
         GameResult::Draw => ("", ""),
     };
     let drawn = result == GameResult::Draw;
-    let text = match end {
+    match end {
         EndReason::Rules(RuleEnd::Checkmate) => format!("{winner} mates"),
         EndReason::Rules(RuleEnd::Stalemate) if drawn => "Draw by stalemate".to_string(),
         EndReason::Rules(RuleEnd::Stalemate) => format!("{winner} wins by stalemate"),
@@ -155,6 +155,5 @@ pub fn result_description(result: GameResult, end: EndReason) -> String {
         EndReason::Disconnect | EndReason::PlayerFailure => format!("{loser} disconnects"),
         EndReason::Stall => format!("{loser}'s connection stalls"),
         EndReason::OutputFlood => format!("{loser} disconnects: output flood"),
-    };
-    text
+    }
 }
