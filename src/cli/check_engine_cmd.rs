@@ -12,7 +12,8 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 pub struct CheckEngineArgs {
     /// The engine, as `arbiter match --engine` takes it: `name=NAME,cmd=PROGRAM[,args=...][,dir=...]
-    /// [,option.NAME=VALUE]...` (its options are set after the defaults are set back). UCI engines only.
+    /// [,option.NAME=VALUE]...` (its options are set after the defaults are set back); `proto=xboard` for an
+    /// xboard engine.
     #[arg(long = "engine", value_name = "SPEC")]
     pub engine: String,
 
@@ -35,9 +36,6 @@ pub fn run(args: CheckEngineArgs) -> Result<i32, Failure> {
         )));
     };
     let engine = UciEngine::from(uci);
-    if engine.xboard {
-        return Err(Failure::Input(anyhow::anyhow!("--engine: proto=xboard: check-engine checks UCI engines only")));
-    }
     super::stdout_text(format_args!("check-engine: {} ({})\n", plan.name, plan.source));
     let items = arbiter::player::check::check_engine(&plan.name, &engine, Duration::from_millis(args.timeout_ms));
     let failed = items.iter().filter(|i| i.failure.is_some()).count();

@@ -35,6 +35,9 @@ const MOVES: &str = "e2e4 e7e5 g1f3 b8c6 f1b5";
 /// `timeout`.
 /// Returns every item in order; the engine is ended before this returns.
 pub fn check_engine(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
+    if engine.xboard {
+        return check_xboard(name, engine, timeout);
+    }
     let mut items = Vec::new();
     let mut item = |what: &str, result: Result<String, String>| {
         let (failure, detail) = match result {
@@ -146,6 +149,101 @@ pub fn check_engine(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<Ch
             item("the engine answers after a failed item", Err(reason));
             break;
         }
+    }
+    items
+}
+
+/// The checklist of an xboard (CECP 2) engine, played through Arbiter's own xboard player
+/// ([`super::xboard::XboardPlayer`], docs/xboard.md), so that what it checks is what a match needs: the handshake
+/// (`xboard`, `protover 2`, the features up to `done=1`), `new` with `ping`/`pong`, a move at a depth (`sd`),
+/// after moves (`usermove`), from a FEN (`setboard`), at a fixed time per move (`st`), under a clock
+/// (`level`, `time`, `otim`) and with moves to go, each legal and within its time, and `result` then a new game.
+pub fn check_xboard(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<CheckItem> {
+    use super::xboard::XboardPlayer;
+    use super::{GoLimits, GoRequest, Player};
+    use crate::chess::ChessGame;
+    use crate::game::Game as _;
+    let mut items = Vec::new();
+    let mut item = |what: &str, result: Result<String, String>| {
+        let (failure, detail) = match result {
+            Ok(detail) => (None, detail),
+            Err(reason) => (Some(reason), String::new()),
+        };
+        items.push(CheckItem { what: what.to_string(), failure, detail });
+    };
+    let mut engine = engine.clone();
+    engine.handshake_timeout_ms = timeout.as_millis() as u64;
+    engine.ping_timeout_ms = timeout.as_millis() as u64;
+    engine.stall_timeout_ms = timeout.as_millis() as u64;
+    let started = Instant::now();
+    let mut player = match XboardPlayer::<ChessGame>::start(name, engine) {
+        Ok(player) => player,
+        Err(error) => {
+            item("xboard, protover 2: the features up to done=1", Err(error.to_string()));
+            return items;
+        }
+    };
+    item("xboard, protover 2: the features up to done=1", Ok(format!("{} ms", started.elapsed().as_millis())));
+    let game_after = |fen: Option<&str>, moves: &str| {
+        let start = fen.map_or_else(Position::startpos, |f| Position::from_fen(f).expect("a good FEN"));
+        let mut game = ChessGame::new(start);
+        for text in moves.split_whitespace() {
+            let m = parse_uci(game.position(), text).expect("the listed moves are legal");
+            game.play(m);
+        }
+        game
+    };
+    let clock = GoLimits {
+        wtime_ms: Some(3000),
+        btime_ms: Some(3000),
+        winc_ms: Some(100),
+        binc_ms: Some(100),
+        ..GoLimits::default()
+    };
+    let to_go = GoLimits { wtime_ms: Some(2000), btime_ms: Some(2000), movestogo: Some(5), ..GoLimits::default() };
+    let cases: [(&str, ChessGame, GoLimits, Option<u64>); 5] = [
+        (
+            "new, ping/pong; a move from the start position at depth 3 (sd 3)",
+            game_after(None, ""),
+            GoLimits { depth: Some(3), ..GoLimits::default() },
+            None,
+        ),
+        (
+            "a move after moves (usermove), depth 3",
+            game_after(None, MOVES),
+            GoLimits { depth: Some(3), ..GoLimits::default() },
+            None,
+        ),
+        (
+            "a move from a FEN (setboard) at 200 ms per move (st), within 300 ms",
+            game_after(Some(KIWIPETE), ""),
+            GoLimits { movetime_ms: Some(200), ..GoLimits::default() },
+            Some(300),
+        ),
+        (
+            "a move under a clock (level 0 0:03 0.1, time, otim), in time",
+            game_after(Some(KIWIPETE), ""),
+            clock,
+            Some(3000),
+        ),
+        ("a move with moves to go (level 5 ...), in time", game_after(Some(KIWIPETE), ""), to_go, Some(2000)),
+    ];
+    for (what, game, limits, within) in cases {
+        let result = player.new_game().map_err(|e| e.to_string()).and_then(|()| {
+            let asked = Instant::now();
+            let answer = player.go(&game, &GoRequest { limits, allowed_ms: within }).map_err(|e| e.to_string())?;
+            let ms = asked.elapsed().as_millis() as u64;
+            let text = game.move_text(answer.mv);
+            if !game.legal_moves().contains(&answer.mv) {
+                return Err(format!("{text} is not legal in {}", game.fen()));
+            }
+            match within {
+                Some(limit) if ms > limit => Err(format!("{text} after {ms} ms, over {limit} ms")),
+                _ => Ok(format!("{text} in {ms} ms")),
+            }
+        });
+        player.game_over("1/2-1/2", "check-engine");
+        item(what, result);
     }
     items
 }

@@ -530,4 +530,12 @@ fn check_engine_passes_stockfish_and_names_each_fault() {
     let (code, stdout) = check(&format!("name=f,cmd={faulty},args=--mode crash --after 1"));
     assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("exited or closed its output") && stdout.contains("items not checked"), "{stdout}");
+    // xboard engines: Fairy-Max passes; the faulty xboard engine's illegal move is named.
+    let (code, stdout) = check("name=fm,cmd=/usr/games/fairymax,proto=xboard");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("[ok]   a move from a FEN (setboard)") && stdout.contains("6 of 6 items hold"), "{stdout}");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/faulty_xboard.py");
+    let (code, stdout) = check(&format!("name=fx,cmd=python3,args={script} illegal 1,proto=xboard"));
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("[FAIL] a move after moves (usermove)"), "{stdout}");
 }
