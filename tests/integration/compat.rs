@@ -291,6 +291,20 @@ fn fastchess_documentation_examples_run() {
         })
         .collect();
     assert!(nodes.len() > 50, "{pgn}");
+
+    // -quick spelt out as fastchess's parseQuick (tc=10+0.1, random book order, cutechess output), later
+    // options overriding it; -show-latency puts latency= into the move comments.
+    let line = format!(
+        "fastchess -quick cmd={a} cmd={a} book={SHARED}/suites/openings/2moves_v1.epd -rounds 1 -concurrency 1 \
+         -each nodes=200 -show-latency -pgnout file=quick.pgn"
+    );
+    let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("Score of arbiter1 vs arbiter2: "), "cutechess output, names made distinct: {stdout}");
+    let pgn = std::fs::read_to_string(dir.join("quick.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 2);
+    assert!(pgn.contains("[TimeControl \"10+0.1\"]") && pgn.contains(", latency="), "{pgn}");
     assert!(nodes.iter().all(|&n| (1..=400).contains(&n)), "{nodes:?}");
 }
 
@@ -357,6 +371,20 @@ fn match_json_verdicts_and_exit_codes_for_scripts() {
             assert!(json["sprt"].to_string().contains(decision), "{name}: {}", json["sprt"]);
         }
     }
+    // The cutechess-cli command line with Arbiter's --format json and --verdict-exit in front: its lines, then
+    // the JSON object as the last line.
+    let a = arbiter_bin();
+    let line = format!(
+        "cutechess --format json --verdict-exit -engine cmd={a} name=A -engine cmd={a} name=B -each proto=uci \
+         nodes=300 -sprt elo0=400 elo1=500 alpha=0.05 beta=0.05 -games 2 -rounds 50"
+    );
+    let out = Command::new(a).args(shlex::split(&line).unwrap()).current_dir(&dir).output().unwrap();
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(10), "identical engines: H0 of +400 Elo: {stdout}");
+    let last = stdout.lines().last().unwrap();
+    let json: serde_json::Value = serde_json::from_str(last).expect("the last line is one JSON object");
+    assert!(json["sprt"].to_string().contains("accept_h0"), "{json}");
+    assert!(stdout.contains("Finished match\n{"), "{stdout}");
 }
 
 #[test]

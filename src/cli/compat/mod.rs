@@ -10,7 +10,9 @@
 
 mod engine;
 mod engines_json;
+mod files;
 mod output;
+mod quick;
 mod translate;
 pub mod words;
 
@@ -74,7 +76,28 @@ pub struct CompatArgs {
 /// A [`Failure::Input`] for a command line Arbiter cannot carry (exit 2).
 pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
     let input = |text: String| Failure::Input(anyhow::anyhow!("{}: {text}", tool.program()));
-    let options = words::group(words).map_err(input)?;
+    // Arbiter's own `--format json` and `--verdict-exit` may come first: `arbiter cutechess --format json -engine ...`.
+    let mut own: Vec<String> = Vec::new();
+    let mut rest = words;
+    loop {
+        match rest {
+            [flag, value, tail @ ..] if flag == "--format" => {
+                if value != "json" && value != "text" {
+                    return Err(input(format!("--format {value}: expected json or text")));
+                }
+                own.extend([flag.clone(), value.clone()]);
+                rest = tail;
+            }
+            [flag, tail @ ..] if flag == "--verdict-exit" => {
+                own.push(flag.clone());
+                rest = tail;
+            }
+            _ => break,
+        }
+    }
+    let json = own.windows(2).any(|w| w == ["--format", "json"]);
+    let verdict_exit = own.iter().any(|w| w == "--verdict-exit");
+    let options = words::group(rest).map_err(input)?;
     if options.is_empty() || options.iter().any(|o| o.name == "help") {
         print_help(tool);
         return Ok(if options.is_empty() { 2 } else { 0 });
@@ -93,7 +116,9 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
     for note in &translation.notes {
         super::stderr_line(format_args!("{}: note: {note}", tool.program()));
     }
-    let matches = match_command().try_get_matches_from(&translation.args).map_err(|error| {
+    let mut translated = translation.args.clone();
+    translated.extend(own);
+    let matches = match_command().try_get_matches_from(&translated).map_err(|error| {
         let text = error.to_string();
         let first = text.lines().next().unwrap_or("").trim_start_matches("error: ").to_string();
         input(format!("{first} (from the arbiter match flags {})", translation.args.join(" ")))
@@ -114,6 +139,7 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
     let outcome_interval = translation.outcome_interval;
     let interval = translation.rating_interval;
     let crc32 = translation.crc32.clone();
+    let mut verdict = None;
     let mut finish = |run: &MatchRun| {
         // cutechess-cli prints the ranking at the end unless the last game just printed it (enginematch.cpp).
         if interval == 0 || !run.state.tally.games.is_multiple_of(interval) {
@@ -135,9 +161,15 @@ pub fn run(tool: Tool, words: &[String]) -> Result<i32, Failure> {
             }
         }
         output::print_line("Finished match");
+        if json {
+            // One JSON object, every figure at full precision (as `arbiter match --format json`), the last line.
+            output::print_line(&run.json.to_string());
+        }
+        verdict = run.state.verdict.map(|v| v.decision);
         super::stderr_line(format_args!("{}: results in {}", tool.program(), run.dir.display()));
     };
-    Ok(exit_code(play(args, &matches, &mut observer, &mut finish, &INTERRUPTED)))
+    let code = exit_code(play(args, &matches, &mut observer, &mut finish, &INTERRUPTED));
+    Ok(if code == 0 && verdict_exit { super::match_cmd::verdict_code(verdict) } else { code })
 }
 
 /// The usage line and where the options are documented.

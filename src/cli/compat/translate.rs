@@ -5,6 +5,7 @@
 
 use super::Tool;
 use super::engine::engine_spec;
+use super::files::{log_file, openings_spec, pgnout_words};
 use super::words::{OptionWords, Pair, boolean, pairs};
 use std::path::PathBuf;
 
@@ -36,12 +37,10 @@ const NO_EFFECT: [(&str, &str); 5] = [
 ];
 
 /// Options of the two tools that Arbiter refuses, with the reason.
-const REFUSED: [(&str, &str); 6] = [
-    ("quick", "give the engines, -openings and -each tc= in full"),
+const REFUSED: [(&str, &str); 4] = [
     ("config", "Arbiter resumes a run with `arbiter match --resume DIR`"),
-    ("strict", "not supported yet"),
-    ("show-latency", "not supported yet"),
-    ("check-mate-pvs", "not supported yet"),
+    ("strict", "Arbiter has no warnings-as-errors mode (its warnings go to stderr and match.log)"),
+    ("check-mate-pvs", "Arbiter does not check the length of mate PVs"),
     ("compliance", "check an engine with `arbiter check-engine --engine name=N,cmd=PROGRAM`"),
 ];
 
@@ -96,6 +95,13 @@ fn key_values(option: &OptionWords, keys: &[&str]) -> Result<String, String> {
 /// # Errors
 /// The first option (or value) that Arbiter cannot carry, named.
 pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, String> {
+    let quick;
+    let options = if tool == Tool::Fastchess && options.iter().any(|o| o.name == "quick") {
+        quick = super::quick::expand_quick(options)?;
+        quick.as_slice()
+    } else {
+        options
+    };
     let mut t = Translation {
         score_interval: if tool == Tool::Cutechess { 1 } else { 0 },
         rating_interval: if tool == Tool::Cutechess { 0 } else { 10 },
@@ -112,6 +118,7 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     let mut pgnout: Option<PathBuf> = None;
     let mut crc32 = false;
     let mut seeds: Option<u64> = None;
+    let mut latency = false;
     // An option given twice counts once, the last (as both tools' parsers overwrite); -engine and -each add up.
     let mut kept: Vec<&OptionWords> = Vec::new();
     for (i, option) in options.iter().enumerate() {
@@ -146,6 +153,14 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
             continue;
         }
         match name {
+            "show-latency" => {
+                none(option)?;
+                latency = true;
+                t.notes.push(format!(
+                    "{option}: each move's latency (measured less reported time) goes into the PGN move comments \
+                     (latency=), not the log"
+                ));
+            }
             "engine" => engines.push(pairs(option)),
             "each" => each.extend(pairs(option)),
             "games" => games = Some(number(option)?),
@@ -194,9 +209,16 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
                 let mut text = key_values(option, &["elo0", "elo1", "alpha", "beta", "model"])?;
                 let sprt_model_given = text.contains("model=");
                 text = text.replace("model=bayesian", "model=bayeselo");
-                if !sprt_model_given && tool == Tool::Cutechess {
-                    // cutechess-cli's SPRT is over single games with its BayesElo model (sprt.cpp).
-                    text.push_str(",model=bayeselo");
+                if tool == Tool::Cutechess {
+                    if sprt_model_given {
+                        t.notes.push(format!(
+                            "{option}: cutechess-cli's -sprt has no model= (its SPRT is BayesElo's); Arbiter takes \
+                             the model given"
+                        ));
+                    } else {
+                        // cutechess-cli's SPRT is over single games with its BayesElo model (sprt.cpp).
+                        text.push_str(",model=bayeselo");
+                    }
                 }
                 push(&mut args, "sprt", Some(text));
             }
@@ -298,6 +320,12 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     if args.iter().any(|a| a == "--tbpieces") && !args.iter().any(|a| a == "--tb") {
         return Err("-tbpieces: give the tables with -tb PATHS".to_string());
     }
+    if latency {
+        match args.iter().position(|a| a == "--pgn-fields") {
+            Some(i) => args[i + 1].push_str(",latency"),
+            None => args.extend(["--pgn-fields".to_string(), "score,depth,time,latency".to_string()]),
+        }
+    }
     match seeds {
         Some(n) if args.windows(2).any(|w| w[0] == "--tournament" && (w[1] == "gauntlet" || w[1] == "knockout")) => {
             push(&mut args, "seeds", Some(n.to_string()));
@@ -361,116 +389,4 @@ pub fn translate(tool: Tool, options: &[OptionWords]) -> Result<Translation, Str
     }
     t.args = args;
     Ok(t)
-}
-
-/// fastchess's `-log file= level= append= compress= realtime= engine=` as the file of Arbiter's `--log`, which
-/// holds every engine line (fastchess's `engine=true`), written at once (`realtime=true`), afresh.
-fn log_file(option: &OptionWords, notes: &mut Vec<String>) -> Result<String, String> {
-    let mut file = None;
-    for pair in pairs(option) {
-        match pair.key.as_str() {
-            "file" if !pair.value.is_empty() => file = Some(pair.value.clone()),
-            "compress" if boolean("log compress", &pair)? => {
-                return Err(format!("{option} compress=true: Arbiter writes the log uncompressed"));
-            }
-            "level" | "append" | "realtime" | "engine" | "compress" => {
-                notes.push(format!(
-                    "{option} {}={}: Arbiter's --log holds every engine line, written at once, in a new file",
-                    pair.key, pair.value
-                ));
-            }
-            key => return Err(format!("{option} {key}: expected file= level= append= compress= realtime= engine=")),
-        }
-    }
-    file.ok_or_else(|| format!("{option}: file= is missing"))
-}
-
-/// `-openings file= format= order= plies= start= policy=` as Arbiter's `--openings` spec, with the tool's
-/// defaults made explicit (sequential order; cutechess's PGN format).
-fn openings_spec(tool: Tool, option: &OptionWords) -> Result<String, String> {
-    let mut spec = Vec::new();
-    let (mut order, mut format) = (false, false);
-    let (mut plies, mut epd) = (None, false);
-    for pair in pairs(option) {
-        epd |= (pair.key == "format" && pair.value == "epd") || (pair.key == "file" && pair.value.ends_with(".epd"));
-        match pair.key.as_str() {
-            "file" => spec.push(format!("file={}", shlex::try_quote(&pair.value).map_err(|_| "-openings file: NUL")?)),
-            "format" if matches!(pair.value.as_str(), "epd" | "pgn" | "polyglot") => {
-                format = true;
-                spec.push(format!("format={}", pair.value));
-            }
-            "order" if matches!(pair.value.as_str(), "random" | "sequential") => {
-                order = true;
-                spec.push(format!("order={}", pair.value));
-            }
-            "start" => spec.push(format!("start={}", pair.value)),
-            // An EPD opening has no moves to cut: fastchess takes plies= with it and uses none (fishtest sends it).
-            "plies" => plies = Some(pair.value.clone()),
-            "policy" if pair.value == "default" || pair.value == "encounter" => {}
-            "policy" => {
-                return Err(format!(
-                    "-openings policy={}: Arbiter takes a new opening for every game pair (policy=default)",
-                    pair.value
-                ));
-            }
-            key => {
-                return Err(format!(
-                    "-openings {key}={}: expected file= format=epd|pgn order=random|sequential plies= start= policy=",
-                    pair.value
-                ));
-            }
-        }
-    }
-    if let Some(plies) = plies.filter(|_| !epd) {
-        spec.push(format!("plies={plies}"));
-    }
-    if !order {
-        spec.push("order=sequential".into());
-    }
-    if !format && tool == Tool::Cutechess {
-        if epd {
-            // cutechess-cli reads openings as PGN unless told (its help: format defaults to pgn).
-            return Err(format!(
-                "{option} file=...epd: cutechess-cli reads openings as PGN by default; add format=epd"
-            ));
-        }
-        spec.push("format=pgn".into());
-    }
-    Ok(spec.join(","))
-}
-
-/// The file and Arbiter's modifiers of `-pgnout`: cutechess-cli's `FILE [min] [fi]` or fastchess's `file=
-/// notation= append= nodes= ... min= match_line=`, and the comment fields asked for (`nodes=true` ...); what
-/// Arbiter writes differently is noted.
-fn pgnout_words(option: &OptionWords, notes: &mut Vec<String>) -> Result<(String, Vec<String>, Vec<String>), String> {
-    if let Some(first) = option.values.first().filter(|v| !v.contains('=')) {
-        let rest = &option.values[1..];
-        if let Some(bad) = rest.iter().find(|w| *w != "min" && *w != "fi") {
-            return Err(format!("{option} {bad}: expected min or fi after the file"));
-        }
-        return Ok((first.clone(), rest.to_vec(), Vec::new()));
-    }
-    let (mut file, mut words, mut fields) = (None, Vec::new(), Vec::new());
-    for pair in pairs(option) {
-        match pair.key.as_str() {
-            "file" if pair.value.is_empty() => return Err(format!("{option} file=: the file name is missing")),
-            "file" => file = Some(pair.value.clone()),
-            "notation" if pair.value == "san" => {}
-            "notation" => return Err(format!("{option} notation={}: Arbiter writes SAN only", pair.value)),
-            "append" if boolean("pgnout", &pair)? => {}
-            "append" => return Err(format!("{option} append=false: Arbiter appends to the file")),
-            "min" if boolean("pgnout", &pair)? => words.push("min".to_string()),
-            "min" => {}
-            "nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "pv" | "timeleft" | "latency" => {
-                if boolean("pgnout", &pair)? {
-                    fields.push(pair.key.clone());
-                }
-            }
-            "match_line" => {
-                notes.push(format!("{option} match_line: accepted; Arbiter writes no engine lines into the PGN"))
-            }
-            key => return Err(format!("{option} {key}: unknown key")),
-        }
-    }
-    Ok((file.ok_or_else(|| format!("{option}: file= is missing"))?, words, fields))
 }
