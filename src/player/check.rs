@@ -21,6 +21,17 @@ pub struct CheckItem {
     pub detail: String,
 }
 
+impl CheckItem {
+    /// The item `what` with its outcome: `Ok` with what was seen, or `Err` with the reason it failed.
+    fn of(what: &str, result: Result<String, String>) -> CheckItem {
+        let (failure, detail) = match result {
+            Ok(detail) => (None, detail),
+            Err(reason) => (Some(reason), String::new()),
+        };
+        CheckItem { what: what.to_string(), failure, detail }
+    }
+}
+
 /// A position where the side to move is checkmated (the fool's mate).
 const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
 /// A position where the side to move is stalemated.
@@ -39,13 +50,7 @@ pub fn check_engine(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<Ch
         return check_xboard(name, engine, timeout);
     }
     let mut items = Vec::new();
-    let mut item = |what: &str, result: Result<String, String>| {
-        let (failure, detail) = match result {
-            Ok(detail) => (None, detail),
-            Err(reason) => (Some(reason), String::new()),
-        };
-        items.push(CheckItem { what: what.to_string(), failure, detail });
-    };
+    let mut item = |what: &str, result: Result<String, String>| items.push(CheckItem::of(what, result));
     let started = Instant::now();
     let mut process = match super::uci::spawn_engine(name, engine, None) {
         Ok(process) => process,
@@ -164,13 +169,7 @@ pub fn check_xboard(name: &str, engine: &UciEngine, timeout: Duration) -> Vec<Ch
     use crate::chess::ChessGame;
     use crate::game::Game as _;
     let mut items = Vec::new();
-    let mut item = |what: &str, result: Result<String, String>| {
-        let (failure, detail) = match result {
-            Ok(detail) => (None, detail),
-            Err(reason) => (Some(reason), String::new()),
-        };
-        items.push(CheckItem { what: what.to_string(), failure, detail });
-    };
+    let mut item = |what: &str, result: Result<String, String>| items.push(CheckItem::of(what, result));
     let mut engine = engine.clone();
     engine.handshake_timeout_ms = timeout.as_millis() as u64;
     engine.ping_timeout_ms = timeout.as_millis() as u64;

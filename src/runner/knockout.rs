@@ -17,11 +17,10 @@
 
 use super::plan::{MatchPlan, PlanError, PlanField};
 use super::run::{MatchRun, RunEnd, RunError, RunObserver, run};
-use super::rundir::output::{OutputError, create_out_dir, create_run_dir, replace_file, timestamp};
+use super::rundir::output::{OutputError, replace_file};
 use super::scheduler::{MatchLength, Tournament};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::SystemTime;
 
 /// The most tie-break pairs one round plays before the knockout stops undecided.
 pub const MAX_TIEBREAKS: u32 = 20;
@@ -188,16 +187,7 @@ pub fn run_knockout(
     let pairs = check(plan)?;
     // The number of openings, for each round to start where the one before stopped.
     let openings = plan.spec::<crate::chess::ChessGame>().map(|spec| spec.openings.len()).unwrap_or(1).max(1);
-    let dir = match &plan.output.out {
-        Some(dir) => {
-            create_out_dir(dir)?;
-            dir.clone()
-        }
-        None => {
-            let stem = plan.output.name.clone().unwrap_or_else(|| timestamp(SystemTime::now()));
-            create_run_dir(&plan.output.results, &stem)?
-        }
-    };
+    let dir = super::run::new_run_dir(plan)?;
     let mut recorded = plan.clone();
     recorded.output.out = Some(dir.clone());
     let path = dir.join(KNOCKOUT_TOML);

@@ -262,6 +262,24 @@ pub(crate) fn prepare<G: Game>(plan: &MatchPlan, observer: &mut dyn RunObserver)
     Ok(spec)
 }
 
+/// Creates the folder of a new run of `plan`: its `out` (which must not hold results), or a new
+/// `results/NAME-N` (NAME the run's name, else the time).
+///
+/// # Errors
+/// [`OutputError`] for a folder that holds results or cannot be created.
+pub fn new_run_dir(plan: &MatchPlan) -> Result<PathBuf, OutputError> {
+    match &plan.output.out {
+        Some(dir) => {
+            create_out_dir(dir)?;
+            Ok(dir.clone())
+        }
+        None => {
+            let stem = plan.output.name.clone().unwrap_or_else(|| timestamp(SystemTime::now()));
+            create_run_dir(&plan.output.results, &stem)
+        }
+    }
+}
+
 /// Starts the new match of `plan` in the game `G`.
 fn start<G: Game>(
     plan: &MatchPlan,
@@ -272,16 +290,7 @@ fn start<G: Game>(
     if interrupt.load(Ordering::SeqCst) {
         return Ok(RunEnd::NotStarted);
     }
-    let dir = match &plan.output.out {
-        Some(dir) => {
-            create_out_dir(dir)?;
-            dir.clone()
-        }
-        None => {
-            let stem = plan.output.name.clone().unwrap_or_else(|| timestamp(SystemTime::now()));
-            create_run_dir(&plan.output.results, &stem)?
-        }
-    };
+    let dir = new_run_dir(plan)?;
     // The lock first, then the folder checked again under it: of two matches started on one folder at once,
     // one holds the lock and the other is refused (in use), or finds the first one's run.toml (exists).
     let lock = lock_run(&dir, &mut |warning| observer.note(warning))?;
