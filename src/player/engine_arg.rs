@@ -744,7 +744,7 @@ mod tests {
         let err = parse_engine("name=seed,hash=16").unwrap_err().to_string();
         assert_eq!(
             err,
-            "engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, tc, st, \
+            "engine: unknown key `hash`, expected one of: name, bench, config, cmd, args, dir, proto, restart, ponder, whitepov, initstr, tc, st, \
              nodes, depth, timemargin, book, bookdepth, option.*"
         );
         let err = parse_engine("name=x").unwrap_err().to_string();
