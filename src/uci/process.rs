@@ -334,6 +334,15 @@ impl EngineProcess {
         let mut command = Command::new(cmd);
         command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
         if let Some(dir) = dir {
+            if !dir.is_dir() {
+                // The OS blames the program for a missing working folder; name the folder instead.
+                let reason = format!(
+                    "its working folder {} is not a folder",
+                    crate::notation::quote::shown(&dir.display().to_string())
+                );
+                let source = std::io::Error::new(std::io::ErrorKind::NotFound, reason);
+                return Err(UciError::Start { cmd: cmd.to_string(), source });
+            }
             command.current_dir(dir);
         }
         let (mut child, pgid) =
@@ -573,6 +582,12 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_working_folder_is_named_not_the_program() {
+        let error = EngineProcess::spawn("/bin/sh", &[], Some(Path::new("/no/such/folder"))).err().expect("refused");
+        assert!(error.to_string().contains("its working folder \"/no/such/folder\" is not a folder"), "{error}");
+    }
 
     #[test]
     fn invalid_utf8_is_escaped() {
