@@ -14,6 +14,7 @@ pub mod notation;
 pub mod player;
 pub mod runner;
 pub mod selfplay;
+pub mod serve;
 pub mod spsa;
 pub mod stats;
 pub mod suite;

@@ -20,6 +20,8 @@ enum Command {
     Match(Box<cli::match_cmd::MatchArgs>),
     /// A run's progress as it stands (games per shard, combined counts, Elo, LLR, decision), while it plays.
     Status(cli::status_cmd::StatusArgs),
+    /// A read-only web view of the runs under results/ (or the given folders), live while they play.
+    Serve(cli::serve_cmd::ServeArgs),
     /// Merge the run folders of a match's shards (arbiter match --shard I/N) into one set of results.
     Merge(cli::merge::MergeArgs),
     /// Generate Arbiter's own balanced opening book (random plies kept when the seed engine calls them equal).
@@ -114,6 +116,7 @@ fn main() {
         Command::Match(args) => cli::match_cmd::run(*args, &given("match")),
         Command::Merge(args) => cli::merge::run(args),
         Command::Status(args) => cli::status_cmd::run(args),
+        Command::Serve(args) => cli::serve_cmd::run(args),
         Command::Book(args) => cli::book::run(args),
         Command::Config(args) => cli::config_cmd::run(args),
         Command::Eval(args) => cli::eval_cmd::run(args),

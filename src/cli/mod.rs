@@ -32,6 +32,7 @@ pub mod match_plan;
 pub mod merge;
 pub mod perft;
 pub mod progress;
+pub mod serve_cmd;
 pub mod simulate_cmd;
 pub mod sprt_cmd;
 pub mod spsa_cmd;
