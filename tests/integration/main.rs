@@ -10,6 +10,7 @@ mod checkers;
 mod checkers_base;
 mod compare;
 mod compat;
+mod dashboard;
 mod datagen;
 mod datagen_formats;
 mod differential;
