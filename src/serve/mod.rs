@@ -12,8 +12,8 @@
 //! bounds and state, games per second) and `/api/runs/N` (one run). A half-written or malformed run folder is
 //! listed with what could not be read; it never stops the server.
 
-use crate::runner::RUN_TOML;
 use crate::runner::rundir::cluster::{RunStatus, run_status};
+use crate::runner::{RUN_TOML, RunFile};
 use crate::stats::{SprtDecision, elo_estimate};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -109,7 +109,18 @@ pub fn run_json(id: usize, dir: &Path) -> Value {
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     match run_status(dir) {
         Ok(status) => status_json(id, &name, dir, &status),
-        Err(error) => json!({ "id": id, "name": name, "dir": dir, "state": "unreadable", "error": error.to_string() }),
+        Err(error) => match RunFile::read(&dir.join(RUN_TOML)) {
+            // A run of more than two engines: its engines and games so far (the per-pairing view is to come).
+            Ok(run) if run.plan.engines.len() > 2 => {
+                let engines: Vec<&str> = run.plan.engines.iter().map(|e| e.name.as_str()).collect();
+                let rows =
+                    std::fs::read_to_string(dir.join("games.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
+                let state = if dir.join("summary.json").is_file() { "finished" } else { "running" };
+                json!({ "id": id, "name": name, "dir": dir, "state": state, "engines": engines, "games": rows,
+                        "tournament": run.plan.tournament.name() })
+            }
+            _ => json!({ "id": id, "name": name, "dir": dir, "state": "unreadable", "error": error.to_string() }),
+        },
     }
 }
 
