@@ -455,9 +455,7 @@ impl<G: Game> UciPlayer<G> {
             return Ok(());
         }
         let Some(process) = self.process.as_mut() else { return Ok(()) };
-        let ping = Duration::from_millis(self.engine.ping_timeout_ms);
-        let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
-        let stopped = process.send("stop").and_then(|()| process.wait_for(is_bestmove, "bestmove", ping));
+        let stopped = stop_search(process, Duration::from_millis(self.engine.ping_timeout_ms));
         stopped.map(|_| ()).map_err(|e| self.failed(e, "bestmove after stop of pondering"))
     }
 
@@ -486,6 +484,16 @@ impl<G: Game> UciPlayer<G> {
     fn failed(&mut self, error: UciError, doing: &str) -> PlayerError {
         process_failure(&self.name, self.process.take(), error, doing)
     }
+}
+
+/// Whether `line` is a `bestmove` line.
+fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
+}
+
+/// Sends `stop` and waits up to `ping` for the search's `bestmove` (the lines up to it).
+fn stop_search(process: &mut EngineProcess, ping: Duration) -> Result<Vec<String>, UciError> {
+    process.send("stop").and_then(|()| process.wait_for(is_bestmove, "bestmove", ping))
 }
 
 /// An engine's `score` from the mover's view: negated when the engine reports from White's view
@@ -587,7 +595,6 @@ impl<G: Game> Player<G> for UciPlayer<G> {
         let timed = request.allowed_ms.is_some();
         let allowed = Duration::from_millis(request.allowed_ms.unwrap_or(self.engine.stall_timeout_ms));
         let ping = Duration::from_millis(self.engine.ping_timeout_ms);
-        let is_bestmove = |l: &str| l.split_whitespace().next() == Some("bestmove");
         let mut info = InfoSummary::default();
         self.last_pv.clear();
         let lines = match process.wait_for(is_bestmove, "bestmove", allowed) {
@@ -595,7 +602,7 @@ impl<G: Game> Player<G> for UciPlayer<G> {
             Err(UciError::Timeout { .. }) => {
                 // Out of time: ask for the move at once. One that comes is still judged by the runner's
                 // clock (a time forfeit); one that does not is a stall.
-                let stopped = process.send("stop").and_then(|()| process.wait_for(is_bestmove, "bestmove", ping));
+                let stopped = stop_search(process, ping);
                 match stopped {
                     Ok(lines) if timed => lines,
                     Ok(_) => {

@@ -107,9 +107,8 @@ impl CommentFields {
         *self == CommentFields::default()
     }
 
-    /// The comment for an engine's `answer` (the move of `before`, the position it was asked about): the time
-    /// `time_ms` it took when timed, the clock `left_ms` after it when under a clock, its `detail`, and its PV
-    /// `pv` from `before`.
+    /// The comment for an engine's `answer`: the time `time_ms` it took when timed, the clock `left_ms` after it
+    /// when under a clock, its `detail`, and its PV `pv` as [`pv_text`] writes it.
     ///
     /// # Examples
     /// ```
@@ -119,19 +118,26 @@ impl CommentFields {
     /// let answer = PlayerMove { mv: Move::NULL, score: Some(EngineScore::Cp(35)), depth: 12, nodes: 500, time_ms: 0 };
     /// let detail = SearchDetail { seldepth: Some(18), time_ms: Some(120), ..SearchDetail::default() };
     /// let fields = CommentFields::default().with(CommentField::Nodes).with(CommentField::Seldepth);
-    /// let comment = fields.comment(&ChessGame::new(Position::startpos()), &answer, Some(123), Some(9877), &detail, &[]);
+    /// let comment = fields.comment(&answer, Some(123), Some(9877), &detail, "");
     /// assert_eq!(comment, "+0.35/12 0.123s, n=500, sd=18");
     /// let latency = CommentFields::none().with(CommentField::Latency).with(CommentField::Timeleft);
-    /// assert_eq!(latency.comment(&ChessGame::new(Position::startpos()), &answer, Some(123), Some(9877), &detail, &[]), "tl=9.877s, latency=0.003s");
+    /// assert_eq!(latency.comment(&answer, Some(123), Some(9877), &detail, ""), "tl=9.877s, latency=0.003s");
+    /// use arbiter::game::Game as _;
+    /// let start = ChessGame::new(Position::startpos());
+    /// let mut game = start.clone();
+    /// let e4 = game.parse_engine_move("e2e4").unwrap();
+    /// game.play(e4);
+    /// let e5 = game.parse_engine_move("e7e5").unwrap();
+    /// let pv = arbiter::runner::comments::pv_text(&start, &[e4, e5]);
+    /// assert_eq!(CommentFields::none().with(CommentField::Pv).comment(&answer, None, None, &detail, &pv), "pv=\"e2e4 e7e5\"");
     /// ```
-    pub fn comment<G: Game>(
+    pub fn comment<M>(
         self,
-        before: &G,
-        answer: &PlayerMove<G::Move>,
+        answer: &PlayerMove<M>,
         time_ms: Option<u64>,
         left_ms: Option<i64>,
         detail: &SearchDetail,
-        pv: &[G::Move],
+        pv: &str,
     ) -> String {
         let mut head = Vec::new();
         match (self.has(CommentField::Score).then_some(answer.score).flatten(), self.has(CommentField::Depth)) {
@@ -174,18 +180,23 @@ impl CommentFields {
             parts.push(format!("tbhits={tbhits}"));
         }
         if self.has(CommentField::Pv) && !pv.is_empty() {
-            let mut line = before.clone();
-            let mut words = Vec::with_capacity(pv.len());
-            for &m in pv {
-                words.push(line.engine_move_text(m));
-                if !line.play(m) {
-                    break;
-                }
-            }
-            parts.push(format!("pv=\"{}\"", words.join(" ")));
+            parts.push(format!("pv=\"{pv}\""));
         }
         parts.join(", ")
     }
+}
+
+/// The moves `pv` from `before` (the position they start from) in the engine's notation, space-separated.
+pub fn pv_text<G: Game>(before: &G, pv: &[G::Move]) -> String {
+    let mut line = before.clone();
+    let mut words = Vec::with_capacity(pv.len());
+    for &m in pv {
+        words.push(line.engine_move_text(m));
+        if !line.play(m) {
+            break;
+        }
+    }
+    words.join(" ")
 }
 
 /// Milliseconds as fastchess's `formatTime` writes them: seconds with three decimals (`0.123s`, `-0.004s`).

@@ -7,7 +7,7 @@ use crate::game::{Color, Game, GameResult, RuleEnd};
 use crate::player::book::EngineBook;
 use crate::player::timecontrol::Clock;
 use crate::player::{GoLimits, GoRequest, MoveLimit, Player, PlayerError};
-use crate::runner::comments::CommentField;
+use crate::runner::comments::{CommentField, pv_text};
 use crate::tablebase::adjudicate::{TablebaseAdjudicator, TbVerdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -323,8 +323,9 @@ fn play_out<G: Game>(
         };
         answer.time_ms = spent_ms;
         let fields = settings.comment_fields;
-        let pv = if fields.has(CommentField::Pv) { players[mover.index()].last_pv() } else { Vec::new() };
-        let before = fields.has(CommentField::Pv).then(|| game.clone());
+        // The PV is written from the position it starts from, before the move is played.
+        let pv =
+            if fields.has(CommentField::Pv) { pv_text(game, &players[mover.index()].last_pv()) } else { String::new() };
         if let Some(note) = overrun(&mut clocks, mover, limit, spent_ms, &names[mover.index()]) {
             let result = if game.can_win(mover.flip()) { GameResult::win_for(mover.flip()) } else { GameResult::Draw };
             return Some(Ending { result, end: EndReason::TimeForfeit, note: Some(note) });
@@ -345,7 +346,7 @@ fn play_out<G: Game>(
         let timed = limit.is_timed().then_some(answer.time_ms);
         let left = clocks.0[mover.index()].map(|clock| clock.left_ms());
         let detail = players[mover.index()].last_detail();
-        comments.push(fields.comment(before.as_ref().unwrap_or(game), &answer, timed, left, &detail, &pv));
+        comments.push(fields.comment(&answer, timed, left, &detail, &pv));
         (adjudicated, by_tables) = judge(game, &mut adjudicator, mover, answer.score, settings);
     }
 }
