@@ -5,7 +5,9 @@
 # Needs: Rust (cargo). Installs, when missing: python3 with pip and the UCI engines stockfish, fairy-stockfish,
 # ethereal-chess, toga2 and glaurung (Debian packages, via apt-get), and python-chess (PyPI package `chess`), used
 # by the tests to replay games.pgn independently of Arbiter; and Slurm (slurmctld slurmd slurm-client munge), for
-# the last step: the Slurm job-array recipe on a real single-node cluster (scripts/test-slurm.sh, needs root).
+# the last step: the Slurm job-array recipe on a real single-node cluster (scripts/test-slurm.sh, needs root);
+# and headless Chromium with its WebDriver (chromium chromium-driver) and selenium (PyPI), for the dashboard's
+# browser test.
 # The shared suites are read from ../shared (beside the checkout), as CI lays them out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +54,15 @@ if ! python3 -c 'import chess' >/dev/null 2>&1; then
   python3 -m pip install --quiet chess 2>/dev/null || python3 -m pip install --quiet --break-system-packages chess
 fi
 python3 -c 'import chess; print("python-chess", chess.__version__)'
+# Headless Chromium from Debian and selenium from PyPI, for the dashboard's browser test (tests/browser/dashboard.py).
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  echo "== installing chromium chromium-driver (apt-get)"
+  apt_install chromium chromium-driver
+fi
+if ! python3 -c 'import selenium' >/dev/null 2>&1; then
+  echo "== installing selenium (pip install selenium)"
+  python3 -m pip install --quiet selenium 2>/dev/null || python3 -m pip install --quiet --break-system-packages selenium
+fi
 
 if [ ! -d ../shared/suites ]; then
   echo "error: ../shared/suites not found beside the checkout; the tests read the public suites from there" >&2
@@ -79,5 +90,8 @@ echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/
 cargo test --release --test integration -- --ignored perft::full_suites_to_1e8 perft::seed_test_position_depth_5
 echo "== Xiangqi perft suite above 1e8 nodes (the two depth-5 counts of 133 and 141 million)"
 cargo test --release --test integration -- --ignored xiangqi::suite_above_1e8
+echo "== the dashboard in headless Chromium (tests/browser/dashboard.py)"
+cargo build --release --examples
+SE_OFFLINE=true python3 tests/browser/dashboard.py
 echo "== the Slurm job-array recipe on a single-node cluster (scripts/test-slurm.sh)"
 as_root env PATH="$PATH" bash scripts/test-slurm.sh

@@ -208,6 +208,7 @@ fn outcome(run: &MatchRun) -> Result<i32, Failure> {
         Ok(_) => {}
         Err(error) => super::stderr_line(format_args!("warning: charts not written: {error}")),
     }
+    super::write_report("match", &run.dir);
     let state = &run.state;
     if let Some(failure) = &state.failure
         && state.failure_is_input

@@ -67,6 +67,14 @@ pub fn stdout_failed() -> bool {
     STDOUT_FAILED.load(Ordering::SeqCst)
 }
 
+/// Writes the run's `report.html` (the dashboard's page of it, self-contained: [`arbiter::serve::report`]) and
+/// names it on stderr; a report that cannot be written is a warning (it is a view of files already written).
+pub(crate) fn write_report(tool: &str, dir: &std::path::Path) {
+    match arbiter::serve::report::write_report(dir) {
+        Ok(path) => stderr_line(format_args!("arbiter {tool}: report {}", path.display())),
+        Err(error) => stderr_line(format_args!("warning: report not written: {error}")),
+    }
+}
 /// Writes `text` and a newline to stderr, ignoring a failure (a closed stderr), unlike `eprintln!`, which panics.
 pub(crate) fn stderr_line(text: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "{text}");

@@ -219,6 +219,7 @@ fn report(plan: &SpsaPlan, run: &SpsaRun) {
         run.cpu_s,
         run.dir.display()
     ));
+    super::write_report("spsa", &run.dir);
 }
 
 /// Turns the flags into the plan of a new run: the match planned as `arbiter match` plans it, the parameter

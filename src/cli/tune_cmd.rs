@@ -253,6 +253,7 @@ fn print_outcome(args: &TuneArgs, outcome: &TexelOutcome) {
     }
     let [build, csv, svg] = &outcome.files;
     println!("wrote {}, {} and {}", build.display(), csv.display(), svg.display());
+    super::write_report("tune", csv);
 }
 
 /// What `--validate` asks for: the match's `--nodes`, `--games`, `--sprt` (commas restored) and `--out`.

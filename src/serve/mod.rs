@@ -12,22 +12,29 @@
 //! bounds and state, games per second) and `/api/runs/N` (one run). A half-written or malformed run folder is
 //! listed with what could not be read; it never stops the server.
 
-use crate::runner::rundir::cluster::{RunStatus, run_status};
-use crate::runner::{RUN_TOML, RunFile};
-use crate::stats::{SprtDecision, elo_estimate};
-use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+pub mod games;
+pub mod ratings;
+pub mod report;
+pub mod runs;
 
-/// The page of the run list, with its script and style inline (nothing is loaded from the network).
+use runs::{RunEntry, Watch, detail_json, find_runs, summary_json};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+pub use runs::MAX_RUNS;
+
+/// The page, with its script and style inline (nothing is loaded from the network): the run list, a run's page,
+/// the move viewer, two runs side by side and the rating list, as routes of the one page (`#/run/3`).
 const INDEX_HTML: &str = include_str!("index.html");
 
-/// The most run folders listed (the newest first beyond it are left out).
-pub const MAX_RUNS: usize = 1000;
+/// The most rows of `games.csv` one request of `/api/runs/N/games` returns.
+pub const MAX_ROWS_PER_PAGE: usize = 500;
 
 /// The folders served.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Site {
     roots: Vec<PathBuf>,
+    watch: Watch,
 }
 
 /// One answer: the HTTP status, the content type and the body.
@@ -51,106 +58,62 @@ impl Answer {
     }
 }
 
+/// The value of `name` in a URL's query (`from=10&count=50`), as a number.
+fn query_number(query: &str, name: &str) -> Option<usize> {
+    query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('=')?.parse().ok())
+}
+
 impl Site {
     /// A site over `roots` (each a run folder or a folder of run folders, such as `results/`).
     pub fn new(roots: Vec<PathBuf>) -> Site {
-        Site { roots }
+        Site { roots, watch: Watch::default() }
     }
 
-    /// The run folders under the roots, sorted by path: a root that is a run folder, and the run folders inside
-    /// each root (one level down). Folders that cannot be read are skipped.
-    pub fn runs(&self) -> Vec<PathBuf> {
-        let mut runs = Vec::new();
-        for root in &self.roots {
-            if root.join(RUN_TOML).is_file() {
-                runs.push(root.clone());
-                continue;
-            }
-            let Ok(entries) = std::fs::read_dir(root) else { continue };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                // A link is not followed: only folders really under the root are served.
-                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-                if is_dir && path.join(RUN_TOML).is_file() {
-                    runs.push(path);
-                }
-            }
-        }
-        runs.sort();
-        runs.dedup();
-        runs.truncate(MAX_RUNS);
-        runs
+    /// The runs under the roots ([`runs::find_runs`]), in the order that numbers them in URLs.
+    pub fn runs(&self) -> Vec<RunEntry> {
+        find_runs(&self.roots)
     }
 
     /// The answer to a GET of `url` (its path and query).
     pub fn answer(&self, url: &str) -> Answer {
-        let path = url.split(['?', '#']).next().unwrap_or("");
+        let (path, query) = url.split_once('?').unwrap_or((url, ""));
+        let path = path.split('#').next().unwrap_or("");
         match path {
             "/" | "/index.html" => {
                 Answer { status: 200, content_type: "text/html; charset=utf-8", body: INDEX_HTML.to_string() }
             }
             "/api/runs" => {
-                let runs: Vec<Value> = self.runs().iter().enumerate().map(|(id, dir)| run_json(id, dir)).collect();
+                let runs: Vec<Value> =
+                    self.runs().iter().enumerate().map(|(id, run)| summary_json(id, run, &self.watch)).collect();
                 Answer::json(&json!({ "runs": runs }))
             }
-            _ => match path.strip_prefix("/api/runs/").and_then(|id| id.parse::<usize>().ok()) {
-                Some(id) => match self.runs().get(id) {
-                    Some(dir) => Answer::json(&run_json(id, dir)),
-                    None => Answer::not_found(path),
-                },
-                None => Answer::not_found(path),
-            },
+            "/api/ratings" => Answer::json(&ratings::ratings_json(&self.runs())),
+            _ => self.run_answer(path, query).unwrap_or_else(|| Answer::not_found(path)),
         }
     }
-}
 
-/// A run's figures as the pages show them; a folder that cannot be read is `"state": "unreadable"` with why.
-pub fn run_json(id: usize, dir: &Path) -> Value {
-    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    match run_status(dir) {
-        Ok(status) => status_json(id, &name, dir, &status),
-        Err(error) => match RunFile::read(&dir.join(RUN_TOML)) {
-            // A run of more than two engines: its engines and games so far (the per-pairing view is to come).
-            Ok(run) if run.plan.engines.len() > 2 => {
-                let engines: Vec<&str> = run.plan.engines.iter().map(|e| e.name.as_str()).collect();
-                let rows =
-                    std::fs::read_to_string(dir.join("games.csv")).map_or(0, |t| t.lines().count().saturating_sub(1));
-                let state = if dir.join("summary.json").is_file() { "finished" } else { "running" };
-                json!({ "id": id, "name": name, "dir": dir, "state": state, "engines": engines, "games": rows,
-                        "tournament": run.plan.tournament.name() })
+    /// `/api/runs/N`, `/api/runs/N/games?from=F&count=C` and `/api/runs/N/game/K`.
+    fn run_answer(&self, path: &str, query: &str) -> Option<Answer> {
+        let rest = path.strip_prefix("/api/runs/")?;
+        let (id, rest) = rest.split_once('/').unwrap_or((rest, ""));
+        let id: usize = id.parse().ok()?;
+        let runs = self.runs();
+        let run = runs.get(id)?;
+        let value = match rest.split_once('/').unwrap_or((rest, "")) {
+            ("", "") => detail_json(id, run, &self.watch),
+            ("games", "") => {
+                let from = query_number(query, "from").unwrap_or(0);
+                let count = query_number(query, "count").unwrap_or(100).min(MAX_ROWS_PER_PAGE);
+                runs::rows_json(&run.path, from, count).unwrap_or_else(|error| json!({ "error": error }))
             }
-            _ => json!({ "id": id, "name": name, "dir": dir, "state": "unreadable", "error": error.to_string() }),
-        },
+            ("game", k) => {
+                let k: usize = k.parse().ok()?;
+                games::game_json(&run.path, k).unwrap_or_else(|error| json!({ "index": k, "error": error }))
+            }
+            _ => return None,
+        };
+        Some(Answer::json(&value))
     }
-}
-
-fn status_json(id: usize, name: &str, dir: &Path, status: &RunStatus) -> Value {
-    let c = &status.combined;
-    let elo = elo_estimate(&c.wdl).ok();
-    let finished = dir.join("summary.json").is_file();
-    let state = match (status.decision.as_ref().map(|d| d.sprt_decision()), status.outcome.map(|o| o.decision)) {
-        (Some(SprtDecision::AcceptH1), _) | (None, Some(SprtDecision::AcceptH1)) => "H1",
-        (Some(SprtDecision::AcceptH0), _) | (None, Some(SprtDecision::AcceptH0)) => "H0",
-        _ if finished => "finished",
-        _ => "running",
-    };
-    json!({
-        "id": id,
-        "name": name,
-        "dir": dir,
-        "state": state,
-        "engines": [status.engines.0, status.engines.1],
-        "games": c.wdl.games(),
-        "wins": c.wdl.wins, "draws": c.wdl.draws, "losses": c.wdl.losses,
-        // Pairs scoring 0, 0.5, 1 (WL and DD), 1.5 and 2, as fastchess's Ptnml(0-2).
-        "penta": [c.penta.ll, c.penta.ld, c.penta.wl + c.penta.dd, c.penta.wd, c.penta.ww],
-        "elo": elo.map(|e| e.elo), "elo95": elo.map(|e| e.elo95),
-        "llr": status.outcome.map(|o| o.llr),
-        "lower": status.outcome.map(|o| o.lower),
-        "upper": status.outcome.map(|o| o.upper),
-        "pairs_to_decision": status.pairs_to_decision(),
-        "warnings": status.warnings,
-    })
 }
 
 /// Serves `site` on `bind` (`127.0.0.1:8080`; port 0 for any free one), telling `ready` the address once it
@@ -205,8 +168,16 @@ mod tests {
         }
         let list: Value = serde_json::from_str(&site.answer("/api/runs").body).unwrap();
         assert_eq!(list["runs"][0]["state"], "unreadable", "a malformed run is listed as such: {list}");
+        assert_eq!(site.answer("/api/runs/0/game/0").status, 200, "a game of a malformed run is an error in JSON");
         assert_eq!(site.answer("/").status, 200);
-        assert!(!site.answer("/").body.contains("http://") && !site.answer("/").body.contains("https://"));
+        // Nothing is loaded from the network: no script, style, font or image from elsewhere (the one "http://"
+        // is SVG's namespace name, not an address that is fetched).
+        let page = site.answer("/").body;
+        for load in ["<script src", "stylesheet", "@import", "url(", "<img", "fetch(\"http", "https://", "href=\"http"]
+        {
+            assert!(!page.contains(load), "{load}");
+        }
+        assert_eq!(page.matches("http://").count(), 2, "SVG's namespace in the script and in the inline icon");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -152,9 +152,18 @@ pub enum RowError {
 /// One complete line of `games.csv` (at 1-based `line`) as a row; `None` for an empty line, otherwise the
 /// row or what is wrong with it (see [`parse_csv`]).
 pub(crate) fn parse_line(text: &str, line: usize) -> Option<Result<GameRow, RowError>> {
+    // The rows arbiter writes have no quotes: split at the commas, as the CSV reader would, without making one
+    // (a reader per line was most of the time of reading a long run).
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    if !body.contains(['"', '\r']) {
+        if body.is_empty() {
+            return None;
+        }
+        return Some(parse_row(&body.split(',').collect::<Vec<_>>(), line));
+    }
     let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
     match reader.records().next()? {
-        Ok(record) => Some(parse_row(&record, line)),
+        Ok(record) => Some(parse_row(&record.iter().collect::<Vec<_>>(), line)),
         Err(e) => Some(Err(RowError::Csv(e.to_string()))),
     }
 }
@@ -183,32 +192,110 @@ pub fn parse_csv(text: &str, path: &str) -> Result<(Vec<GameRow>, usize), Record
     Ok((rows, layout.complete))
 }
 
+/// One row of `games.csv` as [`scan_rows`] lends it (its names borrowed from the line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowRef<'a> {
+    /// 1-based line in `games.csv`.
+    pub line: usize,
+    /// 0-based pair number.
+    pub pair: u64,
+    /// 0-based match-wide game number.
+    pub game: u64,
+    /// White's name.
+    pub white: &'a str,
+    /// Black's name.
+    pub black: &'a str,
+    /// The result.
+    pub result: GameResult,
+    /// How the game ended.
+    pub end: EndReason,
+}
+
+/// Reads the complete rows of a `games.csv` from `file` one line at a time, handing each to `each` (so a long
+/// run's file is never held whole), and returns the number of rows. A last line without its newline is a
+/// partial write and is left out, as [`parse_csv`] leaves it; unlike it, a game listed twice is not looked for.
+///
+/// # Errors
+/// [`RecordError::Read`] when the file cannot be read, [`RecordError::BadRow`] as [`parse_csv`] gives it.
+pub fn scan_rows(
+    mut file: impl std::io::BufRead,
+    path: &str,
+    mut each: impl FnMut(&RowRef<'_>),
+) -> Result<u64, RecordError> {
+    let read_error = |reason| RecordError::Read { path: path.to_string(), reason };
+    let bad = |line: usize, reason: String| RecordError::BadRow { path: path.to_string(), line, reason };
+    let mut text = String::new();
+    file.read_line(&mut text).map_err(read_error)?;
+    if !text.ends_with('\n') {
+        layout(&text, path)?;
+        return Ok(0);
+    }
+    layout(&text, path)?;
+    let (mut line, mut rows) = (1usize, 0u64);
+    loop {
+        text.clear();
+        if file.read_line(&mut text).map_err(read_error)? == 0 || !text.ends_with('\n') {
+            return Ok(rows);
+        }
+        line += 1;
+        let body = text.trim_end_matches('\n');
+        if body.is_empty() {
+            continue;
+        }
+        if body.contains(['"', '\r']) {
+            let Some(row) = parse_line(&text, line) else { continue };
+            let row = row.map_err(|reason| bad(line, reason.to_string()))?;
+            let view = RowRef {
+                line,
+                pair: row.pair,
+                game: row.game,
+                white: &row.white,
+                black: &row.black,
+                result: row.result,
+                end: row.end,
+            };
+            each(&view);
+        } else {
+            let fields: Vec<&str> = body.split(',').collect();
+            let (pair, game, _, result, end) = parse_fields(&fields).map_err(|reason| bad(line, reason.to_string()))?;
+            each(&RowRef { line, pair, game, white: fields[3], black: fields[4], result, end });
+        }
+        rows += 1;
+    }
+}
+
 /// One `games.csv` record at `line` as a row, or what is wrong with it (wrong field count, a number that does
 /// not parse, an unknown result or termination, a game number that does not belong to its pair).
-fn parse_row(record: &csv::StringRecord, line: usize) -> Result<GameRow, RowError> {
-    if record.len() != CSV_HEADER.len() {
-        return Err(RowError::Fields { found: record.len(), expected: CSV_HEADER.len() });
-    }
-    let number = |k: usize| -> Result<u64, RowError> {
-        record[k].parse().map_err(|_| RowError::Number { column: CSV_HEADER[k], text: record[k].to_string() })
-    };
-    let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
-    if game / 2 != pair {
-        return Err(RowError::NotOfPair { game, pair });
-    }
-    let result = GameResult::from_pgn(&record[5]).ok_or_else(|| RowError::Result { text: record[5].to_string() })?;
-    let end = parse_end(&record[6]).ok_or_else(|| RowError::Termination { text: record[6].to_string() })?;
+fn parse_row(fields: &[&str], line: usize) -> Result<GameRow, RowError> {
+    let (pair, game, opening, result, end) = parse_fields(fields)?;
     Ok(GameRow {
         line,
         pair,
         game,
         opening: usize::try_from(opening).map_err(|_| RowError::OpeningTooLarge)?,
-        white: record[3].to_string(),
-        black: record[4].to_string(),
+        white: fields[3].to_string(),
+        black: fields[4].to_string(),
         result,
         end,
-        fields: record.iter().map(str::to_string).collect(),
+        fields: fields.iter().map(|f| (*f).to_string()).collect(),
     })
+}
+
+/// The checked fields of a row: pair, game and opening numbers, result and termination.
+fn parse_fields(fields: &[&str]) -> Result<(u64, u64, u64, GameResult, EndReason), RowError> {
+    if fields.len() != CSV_HEADER.len() {
+        return Err(RowError::Fields { found: fields.len(), expected: CSV_HEADER.len() });
+    }
+    let number = |k: usize| -> Result<u64, RowError> {
+        fields[k].parse().map_err(|_| RowError::Number { column: CSV_HEADER[k], text: fields[k].to_string() })
+    };
+    let (pair, game, opening) = (number(0)?, number(1)?, number(2)?);
+    if game / 2 != pair {
+        return Err(RowError::NotOfPair { game, pair });
+    }
+    let result = GameResult::from_pgn(fields[5]).ok_or_else(|| RowError::Result { text: fields[5].to_string() })?;
+    let end = parse_end(fields[6]).ok_or_else(|| RowError::Termination { text: fields[6].to_string() })?;
+    Ok((pair, game, opening, result, end))
 }
 
 #[cfg(test)]
