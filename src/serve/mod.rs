@@ -7,10 +7,12 @@
 //! list, never by a path: a request cannot name a file outside the served folders (`..`, encoded slashes and
 //! links lead nowhere, as nothing of the URL becomes a path).
 //!
-//! Pages: `/` (the run list, updated every two seconds by the page's own script, no reload), and the JSON the
-//! page reads: `/api/runs` (every run with its engines, games, W/D/L, pentanomial, Elo with interval, LLR with
-//! bounds and state, games per second) and `/api/runs/N` (one run). A half-written or malformed run folder is
-//! listed with what could not be read; it never stops the server.
+//! Pages: `/` (one page whose routes are the run list, a run's page, the move viewer, two runs side by side and
+//! the rating list, updated every two seconds by its own script, no reload), and the JSON it reads:
+//! `/api/runs` ([`runs::summary_json`] of every run), `/api/runs/N` ([`runs::detail_json`]),
+//! `/api/runs/N/games?from=F&count=C` (rows of `games.csv`), `/api/runs/N/game/K` ([`games::game_json`]) and
+//! `/api/ratings` ([`ratings::ratings_json`]). A half-written or malformed run folder is listed with what could
+//! not be read; it never stops the server. [`report`] writes the same page with its answers inside.
 
 pub mod games;
 pub mod ratings;
