@@ -101,6 +101,9 @@ impl Site {
         let id: usize = id.parse().ok()?;
         let runs = self.runs();
         let run = runs.get(id)?;
+        if let Some(why) = runs::linked_file(&run.path) {
+            return Some(Answer::json(&json!({ "error": why })));
+        }
         let value = match rest.split_once('/').unwrap_or((rest, "")) {
             ("", "") => detail_json(id, run, &self.watch),
             ("games", "") => {
@@ -180,6 +183,33 @@ mod tests {
             assert!(!page.contains(load), "{load}");
         }
         assert_eq!(page.matches("http://").count(), 2, "SVG's namespace in the script and in the inline icon");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_lead_nowhere() {
+        let dir = std::env::temp_dir().join(format!("arbiter-serve-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("outside/run-1")).unwrap();
+        std::fs::create_dir_all(dir.join("results/run-2")).unwrap();
+        std::fs::write(dir.join("outside/run-1/run.toml"), "x").unwrap();
+        std::fs::write(dir.join("outside/secret.txt"), "[Event \"secret\"]\n\n1. e4 *\n").unwrap();
+        // A linked run folder is not listed; a run folder whose files are links is listed as unreadable.
+        std::os::unix::fs::symlink(dir.join("outside/run-1"), dir.join("results/linked-run")).unwrap();
+        std::fs::write(dir.join("results/run-2/run.toml"), "x").unwrap();
+        std::os::unix::fs::symlink(dir.join("outside/secret.txt"), dir.join("results/run-2/games.pgn")).unwrap();
+        std::os::unix::fs::symlink(dir.join("outside/secret.txt"), dir.join("results/x.loss.csv")).unwrap();
+        let site = Site::new(vec![dir.join("results")]);
+        let names: Vec<String> = site.runs().iter().map(|r| r.name.clone()).collect();
+        assert_eq!(names, ["run-2"], "neither the linked folder nor the linked loss file is a run");
+        let list = site.answer("/api/runs").body;
+        assert!(list.contains("is a link: not served"), "{list}");
+        for url in ["/api/runs/0/game/0", "/api/runs/0/games", "/api/runs/0"] {
+            let body = site.answer(url).body;
+            assert!(!body.contains("secret") || body.contains("is a link"), "{url}: {body}");
+            assert!(!body.contains("e4"), "{url}: {body}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -227,9 +227,28 @@ fn state(dir: &Path, decision: Option<SprtDecision>, watch: &Watch) -> &'static 
     }
 }
 
+/// The files of a run folder the pages read.
+const SERVED_FILES: [&str; 8] =
+    [RUN_TOML, "games.csv", "games.pgn", "match.log", "summary.json", SPSA_TOML, SPSA_CSV, "run.lock"];
+
+/// Why the run at `path` is not read: one of its files is a link (which could lead outside the served folders).
+pub fn linked_file(path: &Path) -> Option<String> {
+    let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    let found = if path.is_dir() {
+        SERVED_FILES.iter().map(|f| path.join(f)).find(|p| is_link(p))
+    } else {
+        is_link(path).then(|| path.to_path_buf())
+    };
+    found
+        .map(|p| format!("{} is a link: not served (only files really under the served folders are read)", p.display()))
+}
+
 /// A run's row of the list; a run that cannot be read is `"state": "unreadable"` with why.
 pub fn summary_json(id: usize, entry: &RunEntry, watch: &Watch) -> Value {
     let base = json!({ "id": id, "name": entry.name, "dir": entry.path, "kind": entry.kind.kind().name() });
+    if let Some(why) = linked_file(&entry.path) {
+        return merged(base, json!({ "state": "unreadable", "error": why }));
+    }
     let figures = match entry.kind.kind() {
         RunKind::Match => match_summary(&entry.path, watch),
         RunKind::Spsa => spsa_summary(&entry.path, watch),
