@@ -8,6 +8,7 @@
 use crate::chess::pgn::read_games_at;
 use crate::chess::san::to_san;
 use crate::games::GameKind;
+use crate::notation::pgn::is_result;
 use crate::runner::{RUN_TOML, RunFile};
 use serde_json::{Value, json};
 use std::io::BufRead as _;
@@ -67,8 +68,7 @@ fn comments(text: &str) -> Vec<Option<String>> {
     let flush = |word: &mut String, out: &mut Vec<Option<String>>| {
         let w = std::mem::take(word);
         let is_number = w.trim_end_matches('.').chars().all(|c| c.is_ascii_digit()) && !w.is_empty();
-        let is_result = matches!(w.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*");
-        if !w.is_empty() && !is_number && !is_result && !w.starts_with('$') {
+        if !w.is_empty() && !is_number && !is_result(&w) && !w.starts_with('$') {
             out.push(None);
         }
     };
@@ -125,7 +125,7 @@ pub fn game_json(dir: &Path, index: usize) -> Result<Value, String> {
             .tokens
             .iter()
             .map(|(_, t)| t)
-            .filter(|t| !t.ends_with('.') && !crate::notation::pgn::is_result(t) && !t.starts_with('$'))
+            .filter(|t| !t.ends_with('.') && !is_result(t) && !t.starts_with('$'))
             .enumerate()
             .map(|(i, san)| json!({ "san": san, "comment": notes.get(i).cloned().flatten() }))
             .collect();

@@ -27,7 +27,7 @@ fn root(parent: &mut [usize], mut i: usize) -> usize {
 pub fn ratings_json(runs: &[RunEntry]) -> Value {
     let mut paths: Vec<PathBuf> = Vec::new();
     let mut skipped: Vec<String> = Vec::new();
-    for run in runs.iter().filter(|r| r.kind.kind() == RunKind::Match) {
+    for run in runs.iter().filter(|r| r.kind == RunKind::Match) {
         if !run.path.join("games.csv").is_file() {
             continue;
         }

@@ -29,7 +29,7 @@ const DATA_MARK: &str = r#"<script id="arbiter-data" type="application/json">nul
 pub fn report_html(dir: &Path) -> Result<String, String> {
     let kind = kind_of(dir, dir.is_dir()).ok_or_else(|| format!("{}: not a run folder", dir.display()))?;
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let entry = RunEntry { path: dir.to_path_buf(), name, kind: kind.into() };
+    let entry = RunEntry { path: dir.to_path_buf(), name, kind };
     let watch = Watch::for_report();
     let detail = detail_json(0, &entry, &watch);
     let mut data = Map::new();

@@ -3,7 +3,7 @@
 //! time to a decision, the latest and the failed games; SPSA trajectories; tuning loss curves).
 //!
 //! Everything is read from the run's files on each request (only complete lines: a run writing its folder is
-//! read safely, see [`crate::runner::rundir::csv::parse_csv`]); nothing is cached but the few game counts of
+//! read safely, see [`crate::runner::rundir::csv::scan_rows`]); nothing is cached but the few game counts of
 //! [`Watch`], so the server's memory does not grow with a run's games.
 
 use crate::chess::Color;
@@ -33,7 +33,7 @@ pub const MAX_FAILED: usize = 200;
 pub const LOSS_SUFFIX: &str = ".loss.csv";
 
 /// What kind of run a folder (or file) holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RunKind {
     /// `arbiter match`: a folder with `run.toml`.
     Match,
@@ -61,28 +61,7 @@ pub struct RunEntry {
     /// Its name on the pages: the folder's name, with its knockout's folder in front for a knockout round.
     pub name: String,
     /// Its kind.
-    pub kind: RunKindOrd,
-}
-
-/// [`RunKind`] with an order, so that entries sort.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RunKindOrd(u8);
-
-impl RunKindOrd {
-    /// The kind.
-    pub fn kind(self) -> RunKind {
-        match self.0 {
-            0 => RunKind::Match,
-            1 => RunKind::Spsa,
-            _ => RunKind::Tune,
-        }
-    }
-}
-
-impl From<RunKind> for RunKindOrd {
-    fn from(kind: RunKind) -> Self {
-        RunKindOrd(kind as u8)
-    }
+    pub kind: RunKind,
 }
 
 fn file_name(path: &Path) -> String {
@@ -108,11 +87,10 @@ pub(crate) fn kind_of(path: &Path, is_dir: bool) -> Option<RunKind> {
 /// (and a knockout's rounds, two levels down). Folders that cannot be read are skipped; at most [`MAX_RUNS`].
 pub fn find_runs(roots: &[PathBuf]) -> Vec<RunEntry> {
     let mut runs = Vec::new();
-    let mut push = |path: PathBuf, name: String, kind: RunKind| runs.push(RunEntry { path, name, kind: kind.into() });
+    let mut push = |path: PathBuf, name: String, kind: RunKind| runs.push(RunEntry { path, name, kind });
     for root in roots {
-        let root_is_dir = std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir())
-            || std::fs::metadata(root).is_ok_and(|m| m.is_dir());
-        if let Some(kind) = kind_of(root, root_is_dir) {
+        // A root is taken as given (a link the user names is followed); only what lies inside it is checked.
+        if let Some(kind) = kind_of(root, root.is_dir()) {
             push(root.clone(), file_name(root), kind);
             continue;
         }
@@ -125,7 +103,8 @@ pub fn find_runs(roots: &[PathBuf]) -> Vec<RunEntry> {
                 continue;
             }
             if let Some(kind) = kind_of(&path, is_dir) {
-                push(path, file_name(&entry.path()), kind);
+                let name = file_name(&path);
+                push(path, name, kind);
             } else if is_dir && path.join(crate::runner::knockout::KNOCKOUT_TOML).is_file() {
                 let Ok(rounds) = std::fs::read_dir(&path) else { continue };
                 for round in rounds.flatten() {
@@ -245,11 +224,11 @@ pub fn linked_file(path: &Path) -> Option<String> {
 
 /// A run's row of the list; a run that cannot be read is `"state": "unreadable"` with why.
 pub fn summary_json(id: usize, entry: &RunEntry, watch: &Watch) -> Value {
-    let base = json!({ "id": id, "name": entry.name, "dir": entry.path, "kind": entry.kind.kind().name() });
+    let base = json!({ "id": id, "name": entry.name, "dir": entry.path, "kind": entry.kind.name() });
     if let Some(why) = linked_file(&entry.path) {
         return merged(base, json!({ "state": "unreadable", "error": why }));
     }
-    let figures = match entry.kind.kind() {
+    let figures = match entry.kind {
         RunKind::Match => match_summary(&entry.path, watch),
         RunKind::Spsa => spsa_summary(&entry.path, watch),
         RunKind::Tune => tune_summary(&entry.path),
@@ -263,7 +242,7 @@ pub fn detail_json(id: usize, entry: &RunEntry, watch: &Watch) -> Value {
     if summary["state"] == "unreadable" {
         return summary;
     }
-    let more = match entry.kind.kind() {
+    let more = match entry.kind {
         RunKind::Match => match_detail(&entry.path, &summary),
         RunKind::Spsa => spsa_detail(&entry.path),
         RunKind::Tune => tune_detail(&entry.path),
@@ -279,7 +258,7 @@ fn merged(mut base: Value, more: Value) -> Value {
 }
 
 /// A run's games as the pages show them, gathered in one pass over `games.csv` (see [`scan_rows`]): what is
-/// kept is bounded (the latest and the failed rows, a page of rows, a byte per game pair for the history), so a
+/// kept is bounded (the latest and the failed rows, a page of rows, two scores per game pair for the history), so a
 /// long run's file costs the server no more memory than a short one's.
 #[derive(Default)]
 struct Scan {
