@@ -11,18 +11,27 @@ use crate::games::GameKind;
 use crate::notation::pgn::is_result;
 use crate::runner::{RUN_TOML, RunFile};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::io::BufRead as _;
 use std::path::Path;
 
 /// The longest game text read (a game of 1,000 moves with long comments is about 100 kB).
 pub const MAX_GAME_BYTES: usize = 4 << 20;
 
-/// The text of game `index` of the PGN file at `path` and its first line (1-based), or why not.
-fn game_text(path: &Path, index: usize) -> Result<(String, usize), String> {
+/// A game's text and its first line (1-based), or why it cannot be had.
+type GameText = Result<(String, usize), String>;
+
+/// The texts of games `wanted` of the PGN file at `path`, each with its first line (1-based), read in one pass
+/// that stops after the last game wanted; a game the file does not have, or one too long, is an error of its own.
+///
+/// # Errors
+/// The file cannot be read.
+fn game_texts(path: &Path, wanted: &[usize]) -> Result<HashMap<usize, GameText>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut reader = std::io::BufReader::new(file);
+    let last = wanted.iter().copied().max().unwrap_or(0);
+    let mut found: HashMap<usize, GameText> = HashMap::new();
     let (mut line, mut number, mut seen, mut blank_before) = (String::new(), 0usize, 0usize, true);
-    let (mut text, mut first) = (String::new(), 0usize);
     loop {
         line.clear();
         let read = reader.read_line(&mut line).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -35,28 +44,30 @@ fn game_text(path: &Path, index: usize) -> Result<(String, usize), String> {
         blank_before = line.trim().is_empty();
         if starts {
             seen += 1;
-            if seen == index + 2 {
+            if seen == last + 2 {
                 break;
             }
-            if seen == index + 1 {
-                first = number;
+            if wanted.contains(&(seen - 1)) {
+                found.insert(seen - 1, Ok((String::new(), number)));
             }
         }
-        if seen == index + 1 {
+        let Some(index) = seen.checked_sub(1) else { continue };
+        if let Some(Ok((text, first))) = found.get_mut(&index) {
             if text.len() + line.len() > MAX_GAME_BYTES {
-                return Err(format!(
-                    "{}:{first}: game {} is longer than {MAX_GAME_BYTES} bytes",
-                    path.display(),
-                    index + 1
-                ));
+                let why =
+                    format!("{}:{first}: game {} is longer than {MAX_GAME_BYTES} bytes", path.display(), index + 1);
+                found.insert(index, Err(why));
+            } else {
+                text.push_str(&line);
             }
-            text.push_str(&line);
         }
     }
-    if first == 0 {
-        return Err(format!("{}: has {seen} games, not game {}", path.display(), index + 1));
+    for &index in wanted {
+        found
+            .entry(index)
+            .or_insert_with(|| Err(format!("{}: has {seen} games, not game {}", path.display(), index + 1)));
     }
-    Ok((text, first))
+    Ok(found)
 }
 
 /// The comments of the main line's moves, by ply, from a game's movetext (`{...}` after a move).
@@ -113,12 +124,28 @@ fn comments(text: &str) -> Vec<Option<String>> {
 /// # Errors
 /// The file cannot be read, has no such game, or the game does not read (named with its file and line).
 pub fn game_json(dir: &Path, index: usize) -> Result<Value, String> {
+    games_json(dir, &[index])?.remove(&index).unwrap_or_else(|| Err(format!("no game {}", index + 1)))
+}
+
+/// [`game_json`] of each of games `wanted`, reading `run.toml` once and `games.pgn` in one pass.
+///
+/// # Errors
+/// `run.toml` or `games.pgn` cannot be read; a game of its own that does not read is its own error.
+pub fn games_json(dir: &Path, wanted: &[usize]) -> Result<HashMap<usize, Result<Value, String>>, String> {
     let run = RunFile::read(&dir.join(RUN_TOML)).map_err(|e| e.to_string())?;
     let path = dir.join("games.pgn");
-    let (text, first) = game_text(&path, index)?;
-    let notes = comments(&text);
+    let texts = game_texts(&path, wanted)?;
+    Ok(texts
+        .into_iter()
+        .map(|(index, text)| (index, text.and_then(|(text, first)| game_value(&run, &path, index, &text, first))))
+        .collect())
+}
+
+/// The viewer's data of game `index`, whose `text` starts at line `first` of `path`.
+fn game_value(run: &RunFile, path: &Path, index: usize, text: &str, first: usize) -> Result<Value, String> {
+    let notes = comments(text);
     if run.plan.game != GameKind::Chess {
-        let raw = crate::notation::pgn::split_games_at(&text, &path.display().to_string(), first)
+        let raw = crate::notation::pgn::split_games_at(text, &path.display().to_string(), first)
             .map_err(|e| e.to_string())?;
         let raw = raw.into_iter().next().ok_or_else(|| format!("{}:{first}: no game", path.display()))?;
         let moves: Vec<Value> = raw
@@ -132,7 +159,7 @@ pub fn game_json(dir: &Path, index: usize) -> Result<Value, String> {
         return Ok(json!({ "index": index, "tags": raw.tags, "start": null, "moves": moves }));
     }
     let chess960 = run.plan.variant.is_chess960();
-    let games = read_games_at(&text, &path.display().to_string(), first, chess960).map_err(|e| e.to_string())?;
+    let games = read_games_at(text, &path.display().to_string(), first, chess960).map_err(|e| e.to_string())?;
     let game = games.into_iter().next().ok_or_else(|| format!("{}:{first}: no game", path.display()))?;
     let mut pos = game.start.clone();
     let start = pos.to_fen();

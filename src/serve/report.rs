@@ -44,9 +44,14 @@ pub fn report_html(dir: &Path) -> Result<String, String> {
         detail["failed"].as_array().into_iter().flatten().filter_map(|r| r["index"].as_u64()).collect();
     wanted.extend((0..total as u64).rev());
     let mut seen = std::collections::HashSet::new();
-    for k in wanted.into_iter().filter(|k| seen.insert(*k)).take(REPORT_GAMES) {
-        let url = format!("/api/runs/0/game/{k}");
-        data.insert(url.clone(), answer_value(&site, &url));
+    let games: Vec<usize> =
+        wanted.into_iter().filter(|k| seen.insert(*k)).take(REPORT_GAMES).map(|k| k as usize).collect();
+    // One pass over games.pgn for all of them (each on its own would read the file from its start).
+    if let Ok(found) = super::games::games_json(dir, &games) {
+        for (k, game) in found {
+            let value = game.unwrap_or_else(|error| json!({ "index": k, "error": error }));
+            data.insert(format!("/api/runs/0/game/{k}"), value);
+        }
     }
     data.insert("/api/ratings".into(), answer_value(&site, "/api/ratings"));
     data.insert("/api/runs/0".into(), detail);
