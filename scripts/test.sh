@@ -86,6 +86,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 
 echo "== cargo test (release: unit, integration and doc tests)"
 cargo test --release
+echo "== the generic code path (ARBITER_CPU=generic, docs/benchmarks.md#code-paths): unit tests, perft, bench"
+ARBITER_CPU=generic cargo test --release --lib
+ARBITER_CPU=generic cargo test --release --test integration -- perft:: differential:: bench::
 echo "== perft suites to 1e8 nodes (ignored in the quick run; 1e9 is: see tests/integration/perft.rs)"
 cargo test --release --test integration -- --ignored perft::full_suites_to_1e8 perft::seed_test_position_depth_5
 echo "== Xiangqi perft suite above 1e8 nodes (the two depth-5 counts of 133 and 141 million)"

@@ -7,6 +7,7 @@
 
 pub mod checkers;
 pub mod chess;
+pub mod cpu;
 pub mod engine;
 pub mod game;
 pub mod games;

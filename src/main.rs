@@ -99,7 +99,14 @@ fn main() {
         let words: Vec<String> = words.map(|w| w.to_string_lossy().into_owned()).collect();
         std::process::exit(cli::exit_code(cli::compat::run(tool, &words)));
     }
-    let matches = Cli::command().get_matches();
+    // The code path for this CPU (docs/benchmarks.md, "Code paths"): chosen once, before any hot loop runs.
+    let path = arbiter::cpu::init().unwrap_or_else(|error| {
+        let _ = writeln!(std::io::stderr(), "error: {error}");
+        std::process::exit(cli::EXIT_USAGE);
+    });
+    let version = format!("{} (code path {}: {})", env!("CARGO_PKG_VERSION"), path.name(), path.features());
+    // One string for the life of the process (clap takes a static one without its `string` feature).
+    let matches = Cli::command().version(&*Box::leak(version.into_boxed_str())).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let given = |name: &str| matches.subcommand_matches(name).cloned().unwrap_or_default();
     let Some(command) = cli.command else {

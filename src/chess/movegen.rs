@@ -74,12 +74,21 @@ fn push_promotions<S: MoveSink>(list: &mut S, from: Square, to: Square, captures
     }
 }
 
+crate::cpu::versions! {
+    fn generate_v3, generate_generic <S: MoveSink> (pos: &Position, list: &mut S, captures_only: bool) -> () {
+        pos.generate_inline(list, captures_only)
+    }
+    fn count_v3, count_generic (pos: &Position) -> u64 {
+        let mut c = MoveCounter(0);
+        pos.generate_inline(&mut c, false);
+        c.0
+    }
+}
+
 impl Position {
     /// The number of legal moves, counted without building a list (bulk counting at perft's last ply).
     pub fn count_legal_moves(&self) -> u64 {
-        let mut c = MoveCounter(0);
-        self.generate(&mut c, false);
-        c.0
+        crate::cpu::dispatch!(count_v3, count_generic, (self))
     }
 
     /// All legal moves of the side to move.
@@ -103,6 +112,12 @@ impl Position {
 
     /// Appends the legal moves (or only captures and queen promotions when `captures_only`) to `list`.
     pub fn generate<S: MoveSink>(&self, list: &mut S, captures_only: bool) {
+        crate::cpu::dispatch!(generate_v3, generate_generic, (self, list, captures_only))
+    }
+
+    /// [`Position::generate`]'s body, inlined into each code path's copy ([`crate::cpu`]).
+    #[inline(always)]
+    fn generate_inline<S: MoveSink>(&self, list: &mut S, captures_only: bool) {
         let us = self.side_to_move();
         let them = us.flip();
         let ours = self.color_bb(us);
@@ -126,7 +141,7 @@ impl Position {
             None => Bitboard::FULL,
         };
         let target = check_mask & !ours & if captures_only { theirs } else { Bitboard::FULL };
-        let pinned = self.pinned(us);
+        let pinned = self.pinned_inline(us);
 
         let knights = self.pieces_of(us, PieceType::Knight) & !pinned;
         for from in knights {
@@ -153,6 +168,7 @@ impl Position {
         }
     }
 
+    #[inline(always)]
     fn generate_pawns<S: MoveSink>(
         &self,
         list: &mut S,
@@ -221,6 +237,7 @@ impl Position {
         }
     }
 
+    #[inline(always)]
     fn generate_castling<S: MoveSink>(&self, list: &mut S, king: Square) {
         let us = self.side_to_move();
         let them = us.flip();

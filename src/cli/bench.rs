@@ -103,9 +103,10 @@ fn bench(args: &BenchArgs) -> Result<i32, Failure> {
             eprintln!("bench: {} ({}), {} run(s), {ms} ms", spec.name, engine.command_line(), args.runs)
         }
         _ => eprintln!(
-            "bench: {} positions, depth {}, {ms} ms",
+            "bench: {} positions, depth {}, {ms} ms, code path {}",
             BENCH_FENS.len(),
-            args.depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1)
+            args.depth.unwrap_or(DEFAULT_BENCH_DEPTH).max(1),
+            arbiter::cpu::path().name()
         ),
     }
     println!("{} nodes {} nps", result.nodes, result.nps);

@@ -83,6 +83,9 @@ pub(crate) fn stderr_line(text: std::fmt::Arguments<'_>) {
 /// The exit code of a command stopped by Ctrl-C or SIGTERM: 130, as shells report a process ended by SIGINT.
 pub const EXIT_INTERRUPTED: i32 = 130;
 
+/// The exit code of wrong input (flags, files, `ARBITER_CPU`): 2.
+pub const EXIT_USAGE: i32 = 2;
+
 /// The exit code of a failure of the system (a disk error): 3.
 pub const EXIT_SYSTEM: i32 = 3;
 

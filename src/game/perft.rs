@@ -45,22 +45,29 @@ pub fn perft_checked<G: Rules>(pos: &mut G::Position, depth: u32, check: &impl F
 /// making them (bulk counting, [`Rules::count_moves`]); `perft(pos, 0)` is 1. The position is restored. This is
 /// the loop every game's perft runs (chessprogramming wiki, "Perft"); monomorphised per game, it compiles to
 /// the game's own make/unmake and move generator.
+/// The loop runs on the CPU's fastest code path ([`crate::cpu`]): the same nodes on every path.
 #[inline]
 pub fn perft<G: Rules>(pos: &mut G::Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    crate::cpu::dispatch!(perft_v3::<G>, perft_generic::<G>, (pos, depth))
+}
+
+crate::cpu::versions! {
+    fn perft_v3, perft_generic <G: Rules> (pos: &mut G::Position, depth: u32) -> u64 as recurse {
+        if depth == 0 {
+            return 1;
+        }
+        if depth == 1 {
+            return G::count_moves(pos);
+        }
+        let moves = G::generate_in_place(pos);
+        let mut nodes = 0;
+        for &m in moves.as_ref() {
+            let undo = G::make_move(pos, m);
+            nodes += recurse::<G>(pos, depth - 1);
+            G::unmake_move(pos, m, &undo);
+        }
+        nodes
     }
-    if depth == 1 {
-        return G::count_moves(pos);
-    }
-    let moves = G::generate_in_place(pos);
-    let mut nodes = 0;
-    for &m in moves.as_ref() {
-        let undo = G::make_move(pos, m);
-        nodes += perft::<G>(pos, depth - 1);
-        G::unmake_move(pos, m, &undo);
-    }
-    nodes
 }
 
 /// A shared transposition table for perft: (key, depth) -> leaf count, lockless (each entry stores the key
@@ -197,5 +204,22 @@ mod tests {
         assert_eq!(perft_split::<checkers::Russian>(&russian, 7, None), 190_146);
         let english = checkers::English::read_fen(checkers::English::START_FEN, false).unwrap();
         assert_eq!(perft_split::<checkers::English>(&english, 7, Some(&PerftTable::new(4))), 179_740);
+    }
+
+    /// Both code paths' copies of the loop ([`crate::cpu`]) count the same, whatever path this CPU picks.
+    #[test]
+    fn both_code_paths_count_the_same() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let mut pos = chess::Position::from_fen(kiwipete).unwrap();
+        assert_eq!(perft_generic::<chess::ChessGame>(&mut pos, 3), 97_862);
+        assert_eq!(perft::<chess::ChessGame>(&mut pos, 3), 97_862);
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::path() == crate::cpu::Path::X86_64V3 {
+            // SAFETY: the path is x86-64-v3 only where the CPU has each of its features.
+            assert_eq!(unsafe { perft_v3::<chess::ChessGame>(&mut pos, 3) }, 97_862);
+        }
+        let mut pos = xiangqi::Position::from_fen(xiangqi::START_FEN).unwrap();
+        assert_eq!(perft_generic::<xiangqi::XiangqiGame>(&mut pos, 3), 79_666);
+        assert_eq!(perft::<xiangqi::XiangqiGame>(&mut pos, 3), 79_666);
     }
 }

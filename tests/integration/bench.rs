@@ -362,3 +362,38 @@ fn tc_scale_by_both_engines_and_a_least_speed() {
     let out = arbiter(&["match", "--tc-scale-by", "second", "--games", "2"]);
     assert_eq!(out.status.code(), Some(2), "--tc-scale-by needs --tc-scale-nps");
 }
+
+/// `arbiter` with `ARBITER_CPU` set.
+fn arbiter_on(path: &str, args: &[&str]) -> Output {
+    Command::new(ARBITER).env("ARBITER_CPU", path).args(args).output().expect("run arbiter")
+}
+
+/// The code paths (docs/benchmarks.md, "Code paths"): the one this CPU picks and the generic one give the same
+/// bench signature and perft counts, `--version` and `bench` name the path, and a wrong `ARBITER_CPU` is refused
+/// with exit 2 before anything runs.
+#[test]
+fn every_code_path_counts_the_same() {
+    let auto = arbiter_on("auto", &["bench", "--depth", "5"]);
+    let generic = arbiter_on("generic", &["bench", "--depth", "5"]);
+    assert_eq!(signature(&auto), signature(&generic));
+    assert!(stderr(&generic).contains("code path generic"), "{}", stderr(&generic));
+    let best = stdout(&arbiter_on("auto", &["--version"]));
+    assert!(best.contains("code path x86-64-v3") || best.contains("code path generic"), "{best}");
+    assert!(stdout(&arbiter_on("generic", &["--version"])).contains("code path generic"));
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for path in ["auto", "generic"] {
+        for (fen, depth, nodes) in [(kiwipete, "4", "4085603"), ("startpos", "5", "4865609")] {
+            let mut args = vec!["perft", "--depth", depth, "--threads", "1"];
+            if fen != "startpos" {
+                args.extend(["--fen", fen]);
+            }
+            let out = arbiter_on(path, &args);
+            assert!(stdout(&out).contains(nodes), "{path} {fen}: {}{}", stdout(&out), stderr(&out));
+        }
+        let xiangqi = arbiter_on(path, &["perft", "--game", "xiangqi", "--depth", "4"]);
+        assert!(stdout(&xiangqi).contains("3290240"), "{path}: {}", stdout(&xiangqi));
+    }
+    let wrong = arbiter_on("avx9", &["perft", "--depth", "1"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(stderr(&wrong).contains("ARBITER_CPU=\"avx9\": expected auto, generic or x86-64-v3"), "{}", stderr(&wrong));
+}

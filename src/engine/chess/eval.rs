@@ -109,6 +109,15 @@ pub fn phase(pos: &Position) -> i32 {
 /// The static evaluation in centipawns from the side to move's view: the tapered evaluation of the module
 /// docs, computed directly from the board on every call, negated for Black to move.
 pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
+    crate::cpu::dispatch!(evaluate_v3, evaluate_generic, (pos, weights))
+}
+
+crate::cpu::versions! {
+    fn evaluate_v3, evaluate_generic (pos: &Position, weights: &Weights) -> i32 { evaluate_inline(pos, weights) }
+}
+
+#[inline(always)]
+fn evaluate_inline(pos: &Position, weights: &Weights) -> i32 {
     let mut acc = Accumulate { base: weights.base_vec(), mg_layer: &weights.mg, eg_layer: &weights.eg, mg: 0, eg: 0 };
     walk(pos, &mut acc);
     let white = taper(phase(pos), acc.mg, acc.eg);
@@ -176,6 +185,7 @@ impl Sink for Accumulate<'_> {
 }
 
 /// Walks every feature of `pos`, sending each side's counts (negated for Black) to `sink`.
+#[inline(always)]
 fn walk<S: Sink>(pos: &Position, sink: &mut S) {
     let occ = pos.occupied();
     let all_pawns = pos.pieces_kind(PieceType::Pawn);

@@ -289,6 +289,15 @@ fn lmr_reduction(depth: i32, index: usize, pv_node: bool) -> i32 {
     r.clamp(0, depth - 2)
 }
 
+crate::cpu::versions! {
+    fn negamax_v3, negamax_generic (s: &mut Searcher<'_>, depth: i32, alpha: i32, beta: i32, ply: usize, null: bool) -> i32 {
+        s.negamax_inline(depth, alpha, beta, ply, null)
+    }
+    fn qsearch_v3, qsearch_generic (s: &mut Searcher<'_>, alpha: i32, beta: i32, ply: usize) -> i32 {
+        s.qsearch_inline(alpha, beta, ply)
+    }
+}
+
 impl Searcher<'_> {
     /// Iterative deepening from depth 1 to `max_depth`, with `lines` principal variations per iteration.
     /// Every iteration's lines are reported, one cut short by a limit included; if the move returned was never
@@ -490,7 +499,13 @@ impl Searcher<'_> {
 
     /// Negamax alpha-beta, fail-soft: the score of the position at `ply` searched `depth` plies deep.
     /// `allow_null` is false right after a null move.
-    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
+    fn negamax(&mut self, depth: i32, alpha: i32, beta: i32, ply: usize, allow_null: bool) -> i32 {
+        crate::cpu::dispatch!(negamax_v3, negamax_generic, (self, depth, alpha, beta, ply, allow_null))
+    }
+
+    /// [`Searcher::negamax`]'s body, compiled into each code path's copy ([`crate::cpu`]).
+    #[inline(always)]
+    fn negamax_inline(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, allow_null: bool) -> i32 {
         self.pv_len[ply] = ply;
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
@@ -654,7 +669,13 @@ impl Searcher<'_> {
     /// Quiescence search: stand pat on the static evaluation, then captures and queen promotions (all legal
     /// moves when in check, where standing pat is not allowed). Delta pruning skips captures that cannot
     /// lift the score to alpha; SEE skips losing captures.
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn qsearch(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        crate::cpu::dispatch!(qsearch_v3, qsearch_generic, (self, alpha, beta, ply))
+    }
+
+    /// [`Searcher::qsearch`]'s body, compiled into each code path's copy ([`crate::cpu`]).
+    #[inline(always)]
+    fn qsearch_inline(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.should_stop() {
             return 0;

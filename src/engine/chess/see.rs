@@ -25,6 +25,15 @@ pub fn see_value(kind: PieceType) -> i32 {
 /// A promotion counts the promoted piece's gain over the pawn. `m` must be pseudo-legal in `pos` (a move of
 /// `pos.legal_moves()`); for other moves the value means nothing, but the function does not panic.
 pub fn see(pos: &Position, m: Move) -> i32 {
+    crate::cpu::dispatch!(see_v3, see_generic, (pos, m))
+}
+
+crate::cpu::versions! {
+    fn see_v3, see_generic (pos: &Position, m: Move) -> i32 { see_inline(pos, m) }
+}
+
+#[inline(always)]
+fn see_inline(pos: &Position, m: Move) -> i32 {
     if m.kind() == MoveKind::Castling {
         return 0;
     }
