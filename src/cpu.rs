@@ -103,12 +103,17 @@ pub fn path() -> Path {
 #[cold]
 #[inline(never)]
 fn first_use() -> Path {
-    store(Path::detect(std::env::var(ENV).ok().as_deref()).unwrap_or_else(|_| best_path()))
+    store(from_env().unwrap_or_else(|_| best_path()))
+}
+
+/// The path `ARBITER_CPU` and this CPU give.
+fn from_env() -> Result<Path, String> {
+    Path::detect(std::env::var(ENV).ok().as_deref())
 }
 
 /// Chooses the path from `ARBITER_CPU` at start-up; an error names the variable and its value.
 pub fn init() -> Result<Path, String> {
-    Path::detect(std::env::var(ENV).ok().as_deref()).map(store)
+    from_env().map(store)
 }
 
 /// Defines a hot function's two copies: `$v3`, compiled for x86-64-v3 (on x86-64 only), and `$generic`, for

@@ -93,17 +93,18 @@ fn main() {
     if let Ok(program) = std::env::current_exe() {
         arbiter::tablebase::isolate_probes(program);
     }
+    // The code path for this CPU (docs/benchmarks.md, "Code paths"): chosen once, before any hot loop
+    // runs, and refused when wrong whichever command line follows.
+    let path = arbiter::cpu::init().unwrap_or_else(|error| {
+        let _ = writeln!(std::io::stderr(), "error: {error}");
+        std::process::exit(cli::EXIT_USAGE);
+    });
     // Called through a link named cutechess-cli or fastchess, Arbiter reads that tool's command line.
     let mut words = std::env::args_os();
     if let Some(tool) = words.next().as_deref().and_then(cli::compat::Tool::of_program) {
         let words: Vec<String> = words.map(|w| w.to_string_lossy().into_owned()).collect();
         std::process::exit(cli::exit_code(cli::compat::run(tool, &words)));
     }
-    // The code path for this CPU (docs/benchmarks.md, "Code paths"): chosen once, before any hot loop runs.
-    let path = arbiter::cpu::init().unwrap_or_else(|error| {
-        let _ = writeln!(std::io::stderr(), "error: {error}");
-        std::process::exit(cli::EXIT_USAGE);
-    });
     let version = format!("{} (code path {}: {})", env!("CARGO_PKG_VERSION"), path.name(), path.features());
     // One string for the life of the process (clap takes a static one without its `string` feature).
     let matches = Cli::command().version(&*Box::leak(version.into_boxed_str())).get_matches();

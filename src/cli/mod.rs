@@ -151,7 +151,7 @@ pub(crate) fn install_interrupt_handler(command: &'static str, flag: &'static At
 pub(crate) fn exit_code(outcome: Result<i32, Failure>) -> i32 {
     let (error, filed) = match outcome {
         Ok(code) => return code,
-        Err(Failure::Input(error)) => (error, 2),
+        Err(Failure::Input(error)) => (error, EXIT_USAGE),
         Err(Failure::Internal(error)) => (error, 1),
         Err(Failure::System(error)) => (error, EXIT_SYSTEM),
     };
