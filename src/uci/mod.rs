@@ -4,5 +4,6 @@ pub mod group;
 pub mod log;
 pub mod process;
 pub mod server;
+pub mod stdout;
 
 pub use process::{EngineProcess, UciError};

@@ -5,13 +5,13 @@
 
 use super::group;
 use super::log::LogTag;
+use super::stdout::{Next, StdoutLines};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -43,9 +43,6 @@ const EXIT_GRACE: Duration = Duration::from_millis(200);
 
 /// How often a wait for an engine's reply checks whether it was cancelled or the engine ended.
 const POLL: Duration = Duration::from_millis(50);
-
-/// Lines read from stdout that wait in the channel for the reader; a full channel blocks the engine's writes.
-const CHANNEL_LINES: usize = 64;
 
 /// `bytes` as text: valid UTF-8 as it is, every byte that is not valid UTF-8 escaped as `\xNN` (lower-case
 /// hex), so that a line from an engine is never refused for its encoding and the log shows what came.
@@ -121,41 +118,6 @@ fn skip_line(reader: &mut impl BufRead, counted: &AtomicU64) -> std::io::Result<
         counted.fetch_add(take as u64, Ordering::Relaxed);
         if done {
             return Ok(());
-        }
-    }
-}
-
-/// What the stdout reader hands over.
-enum Output {
-    /// A line, decoded with [`decode_line`].
-    Line(String),
-    /// A line longer than [`MAX_LINE_BYTES`]; its start, decoded.
-    TooLong(String),
-}
-
-/// The stdout reader: lines into `tx` until the output ends or nobody listens.
-fn read_stdout(stdout: impl std::io::Read, tx: SyncSender<Output>, counted: Arc<AtomicU64>, log: Option<Arc<LogTag>>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buf = Vec::new();
-    while let Ok(Some(read)) = read_line_bounded(&mut reader, &mut buf, &counted) {
-        let text = decode_line(&buf);
-        if let Some(log) = &log {
-            log.read('<', &text);
-        }
-        let sent = match read {
-            LineRead::Line => tx.send(Output::Line(text)),
-            LineRead::TooLong => {
-                let start: String = text.chars().take(80).collect();
-                let sent = tx.send(Output::TooLong(start));
-                // Keep the pipe drained: the engine is ended by the reader of the channel.
-                if skip_line(&mut reader, &counted).is_err() {
-                    break;
-                }
-                sent
-            }
-        };
-        if sent.is_err() {
-            break;
         }
     }
 }
@@ -266,8 +228,8 @@ pub enum UciError {
     },
 }
 
-/// A running engine process in its own process group, with a reader thread feeding its stdout lines into a
-/// bounded channel and another draining its stderr into the ring of last lines. Dropping it sends `quit`, waits
+/// A running engine process in its own process group: its stdout read by the thread that waits for a reply
+/// ([`StdoutLines`]), its stderr drained by a thread into the ring of last lines. Dropping it sends `quit`, waits
 /// up to [`QUIT_GRACE`] and kills the whole group ([`group`]), so that the engine's own children end with it.
 pub struct EngineProcess {
     cmd: String,
@@ -275,7 +237,7 @@ pub struct EngineProcess {
     /// The process group, whose id is the engine's process id.
     pgid: i32,
     stdin: ChildStdin,
-    lines: Receiver<Output>,
+    lines: StdoutLines,
     /// The last [`LAST_LINES`] lines of both streams, stderr lines prefixed `stderr: `, oldest first.
     last: Arc<Mutex<VecDeque<String>>>,
     /// Bytes read so far from stdout and stderr together.
@@ -352,11 +314,7 @@ impl EngineProcess {
         let stderr = child.stderr.take().expect("stderr was piped");
         let last = Arc::new(Mutex::new(VecDeque::with_capacity(LAST_LINES)));
         let bytes_read = Arc::new(AtomicU64::new(0));
-        let (tx, rx) = sync_channel(CHANNEL_LINES);
-        let counted = Arc::clone(&bytes_read);
         let log = LogTag::new(cmd, child.id());
-        let stdout_log = log.clone();
-        std::thread::spawn(move || read_stdout(stdout, tx, counted, stdout_log));
         let (stderr_last, counted, stderr_log) = (Arc::clone(&last), Arc::clone(&bytes_read), log.clone());
         let stderr_reader = std::thread::spawn(move || read_stderr(stderr, stderr_last, counted, stderr_log));
         Ok(EngineProcess {
@@ -364,7 +322,7 @@ impl EngineProcess {
             child,
             pgid,
             stdin,
-            lines: rx,
+            lines: StdoutLines::new(stdout),
             last,
             bytes_read,
             stderr_reader: Some(stderr_reader),
@@ -507,8 +465,12 @@ impl EngineProcess {
                 return Err(flood(self, format!("{read} bytes of output, more than the {MAX_REPLY_BYTES} allowed")));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left.min(POLL)) {
-                Ok(Output::Line(line)) => {
+            let next = self.lines.next(left.min(POLL), &self.bytes_read);
+            match next {
+                Ok(Next::Line(line)) => {
+                    if let Some(log) = &self.log {
+                        log.read('<', &line);
+                    }
                     remember(&self.last, line.clone());
                     let finished = done(&line);
                     if out.len() == keep {
@@ -525,13 +487,16 @@ impl EngineProcess {
                         return Ok(out.into());
                     }
                 }
-                Ok(Output::TooLong(start)) => {
+                Ok(Next::TooLong(start)) => {
+                    if let Some(log) = &self.log {
+                        log.read('<', &format!("{start}... [over {MAX_LINE_BYTES} bytes]"));
+                    }
                     remember(&self.last, format!("{start}... [over {MAX_LINE_BYTES} bytes]"));
                     return Err(flood(self, format!("a line longer than {MAX_LINE_BYTES} bytes")));
                 }
-                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {
+                Ok(Next::Timeout) if Instant::now() < deadline => {
                     // An engine that exited while a child of its own keeps its output open: the output does not
-                    // close, so its end is seen here (after a moment for the reader to pass on its last lines).
+                    // close, so its end is seen here (after a moment for the lines still in the pipe).
                     if exited_at.is_none() && !self.is_running() {
                         exited_at = Some(Instant::now());
                     }
@@ -542,7 +507,7 @@ impl EngineProcess {
                         });
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => {
+                Ok(Next::Timeout) => {
                     return Err(UciError::Timeout {
                         cmd: self.cmd.clone(),
                         waiting_for: waiting_for.to_string(),
@@ -550,7 +515,7 @@ impl EngineProcess {
                         last: self.last_lines(),
                     });
                 }
-                Err(RecvTimeoutError::Disconnected) => {
+                Ok(Next::Closed) | Err(_) => {
                     return Err(UciError::Disconnected { cmd: self.cmd.clone(), waiting_for: waiting_for.to_string() });
                 }
             }
