@@ -3,11 +3,11 @@
 
 use super::pgn::read_games_variant;
 use super::{ChessGame, Color, Move, MoveList, PieceType, Position, Termination, Undo};
-use crate::chess::epd::{ChessEpd, parse_epd_text};
 use crate::chess::fen::FenError;
 use crate::chess::san::MoveTextError;
 use crate::game::opening::{Opening, OpeningError, OpeningFormat};
 use crate::game::{GameResult, ReplayError, ReplayedGame, RuleEnd, RulesOutcome};
+use crate::notation::epd::parse_epd_text_with;
 use std::path::Path;
 
 impl From<Termination> for RuleEnd {
@@ -211,10 +211,20 @@ fn read_chess_openings(
 ) -> Result<Vec<Opening<ChessGame>>, OpeningError> {
     let file = path.display().to_string();
     Ok(match format {
-        OpeningFormat::Epd => parse_epd_text(text, &file, chess960)?
-            .into_iter()
-            .map(|epd| Opening { start: epd.position(chess960), moves: Vec::new(), line: epd.line })
-            .collect(),
+        OpeningFormat::Epd => {
+            // Each FEN is read once: the EPD reader's check keeps the position it read (a book of 40,000
+            // lines read twice was most of a short match's own CPU).
+            let positions = std::cell::RefCell::new(Vec::new());
+            let keep = |fen: &str| {
+                positions.borrow_mut().push(Position::from_fen_variant(fen, chess960)?);
+                Ok::<(), FenError>(())
+            };
+            let epds = parse_epd_text_with(text, &file, &keep)?;
+            epds.into_iter()
+                .zip(positions.into_inner())
+                .map(|(epd, start)| Opening { start, moves: Vec::new(), line: epd.line })
+                .collect()
+        }
         OpeningFormat::Pgn => read_games_variant(text, &file, chess960)?
             .into_iter()
             .map(|game| Opening { start: game.start, moves: game.moves, line: game.line })
