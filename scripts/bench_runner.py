@@ -30,16 +30,15 @@ OPENINGS = os.path.join(ROOT, "..", "shared", "suites", "openings", "2moves_v1.e
 
 
 def own_cpu(cmd, cwd):
-    """Runs cmd; returns the process's own CPU seconds (children excluded) and its output."""
-    log = open(os.path.join(cwd, "runner.log"), "w")
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
-    os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-    with open(f"/proc/{proc.pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    cpu = (int(fields[11]) + int(fields[12])) / tick
-    rc = proc.wait()
-    log.close()
+    """Runs cmd in cwd (its output into cwd/runner.log); returns the process's own CPU seconds, its children's
+    left out (utime and stime of /proc/PID/stat, read while it is a zombie)."""
+    with open(os.path.join(cwd, "runner.log"), "w") as log:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+        with open(f"/proc/{proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        rc = proc.wait()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     if rc != 0:
         sys.exit(f"{' '.join(cmd)} failed ({rc}); see {cwd}/runner.log")
     return cpu

@@ -212,8 +212,8 @@ fn read_chess_openings(
     let file = path.display().to_string();
     Ok(match format {
         OpeningFormat::Epd => {
-            // Each FEN is read once: the EPD reader's check keeps the position it read (a book of 40,000
-            // lines read twice was most of a short match's own CPU).
+            // Each FEN is read once: the EPD reader's check keeps the position it read, in line order (the
+            // first error ends the read), instead of the FEN being parsed again to play it.
             let positions = std::cell::RefCell::new(Vec::new());
             let keep = |fen: &str| {
                 positions.borrow_mut().push(Position::from_fen_variant(fen, chess960)?);

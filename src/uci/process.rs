@@ -465,8 +465,7 @@ impl EngineProcess {
                 return Err(flood(self, format!("{read} bytes of output, more than the {MAX_REPLY_BYTES} allowed")));
             }
             let left = deadline.saturating_duration_since(Instant::now());
-            let next = self.lines.next(left.min(POLL), &self.bytes_read);
-            match next {
+            match self.lines.next(left.min(POLL), &self.bytes_read) {
                 Ok(Next::Line(line)) => {
                     if let Some(log) = &self.log {
                         log.read('<', &line);
@@ -488,10 +487,11 @@ impl EngineProcess {
                     }
                 }
                 Ok(Next::TooLong(start)) => {
+                    let shown = format!("{start}... [over {MAX_LINE_BYTES} bytes]");
                     if let Some(log) = &self.log {
-                        log.read('<', &format!("{start}... [over {MAX_LINE_BYTES} bytes]"));
+                        log.read('<', &shown);
                     }
-                    remember(&self.last, format!("{start}... [over {MAX_LINE_BYTES} bytes]"));
+                    remember(&self.last, shown);
                     return Err(flood(self, format!("a line longer than {MAX_LINE_BYTES} bytes")));
                 }
                 Ok(Next::Timeout) if Instant::now() < deadline => {

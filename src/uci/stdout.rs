@@ -75,7 +75,7 @@ impl<R: Read + AsFd> StdoutLines<R> {
                 }
                 return Ok(Next::Closed);
             }
-            if !self.readable(deadline.saturating_duration_since(Instant::now()))? {
+            if !self.readable(deadline)? {
                 return Ok(Next::Timeout);
             }
             self.fill(counted)?;
@@ -112,15 +112,19 @@ impl<R: Read + AsFd> StdoutLines<R> {
         }
     }
 
-    /// Waits up to `timeout` for the pipe to be readable (or closed); false when the time passed first.
-    fn readable(&self, timeout: Duration) -> std::io::Result<bool> {
+    /// Waits until `deadline` for the pipe to be readable (or closed); false when the time passed first. A
+    /// signal that interrupts the wait does not end it.
+    fn readable(&self, deadline: Instant) -> std::io::Result<bool> {
         use nix::poll::{PollFd, PollFlags, ppoll};
         use nix::sys::time::TimeSpec;
-        let mut fds = [PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN)];
-        match ppoll(&mut fds, Some(TimeSpec::from_duration(timeout)), None) {
-            Ok(ready) => Ok(ready > 0),
-            Err(nix::errno::Errno::EINTR) => Ok(false),
-            Err(errno) => Err(errno.into()),
+        loop {
+            let left = TimeSpec::from_duration(deadline.saturating_duration_since(Instant::now()));
+            let mut fds = [PollFd::new(self.pipe.as_fd(), PollFlags::POLLIN)];
+            match ppoll(&mut fds, Some(left), None) {
+                Ok(ready) => return Ok(ready > 0),
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(errno) => return Err(errno.into()),
+            }
         }
     }
 
